@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Runs every test file with node's test runner and ends with the plain line `N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const only = process.argv.slice(2);
+const files = only.length > 0 ? only : findTests(path.join(root, 'test'));
+
+const result = spawnSync(process.execPath, [
+  '--import', 'tsx',
+  '--test',
+  '--test-concurrency=2',
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/count-reporter.js', '--test-reporter-destination=./test-output/counts.json',
+  ...files,
+], { cwd: root, stdio: 'inherit' });
+
+const { readFileSync } = await import('node:fs');
+let counts = { passed: 0, failed: 0, skipped: 0 };
+try {
+  counts = JSON.parse(readFileSync(path.join(root, 'test-output/counts.json'), 'utf8'));
+} catch {
+  counts.failed = Math.max(1, counts.failed);
+}
+const failed = result.status === 0 ? counts.failed : Math.max(1, counts.failed);
+console.log(`${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`);
+process.exit(result.status === 0 && failed === 0 ? 0 : 1);
+
+function findTests(folder) {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .sort();
+}

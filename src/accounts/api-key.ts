@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Key format: `sc_` + 43 base62 characters of randomness (256 bits) + a 6-character checksum.
+ * The checksum lets a mistyped or made-up key be refused without touching the database.
+ */
+const SERVICE_PREFIX = 'sc_';
+const SECRET_LENGTH = 43;
+const CHECKSUM_LENGTH = 6;
+const DISPLAY_PREFIX_LENGTH = SERVICE_PREFIX.length + 8;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_PATTERN = new RegExp(`^${SERVICE_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
+
+export interface NewApiKey {
+  key: string;
+  prefix: string;
+  hash: string;
+}
+
+export function generateApiKey(): NewApiKey {
+  let secret = '';
+  while (secret.length < SECRET_LENGTH) {
+    // Rejection sampling keeps every base62 character equally likely.
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && secret.length < SECRET_LENGTH) secret += BASE62[byte % 62];
+    }
+  }
+  const key = SERVICE_PREFIX + secret + checksum(secret);
+  return { key, prefix: displayPrefix(key), hash: hashApiKey(key) };
+}
+
+/** True when the text has the shape and checksum of a key we could have issued. */
+export function isWellFormedApiKey(text: string): boolean {
+  if (!KEY_PATTERN.test(text)) return false;
+  const secret = text.slice(SERVICE_PREFIX.length, SERVICE_PREFIX.length + SECRET_LENGTH);
+  return text.slice(SERVICE_PREFIX.length + SECRET_LENGTH) === checksum(secret);
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH);
+}
+
+function checksum(secret: string): string {
+  const digest = createHash('sha256').update(secret).digest();
+  let value = digest.readUIntBE(0, 6);
+  let text = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    text += BASE62[value % 62];
+    value = Math.floor(value / 62);
+  }
+  return text;
+}

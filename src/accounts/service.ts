@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { forbidden, limitReached, notFound, unauthorized } from '../errors.ts';
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key.ts';
+import type { PlanName } from './plans.ts';
+import type { Account, AccountStore, ApiKeyRecord, KeyOwner } from './store.ts';
+
+/** How long a looked-up key is trusted before asking the database again: bounds revocation delay. */
+const KEY_CACHE_MS = 1000;
+/** last_used_at is a display value; writing it once a minute per key keeps requests read-only. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface CreatedKey {
+  key: string;
+  record: ApiKeyRecord;
+  account: Account;
+}
+
+export class AccountService {
+  private readonly keyCache = new Map<string, { owner: KeyOwner | null; until: number }>();
+  private readonly touchedAt = new Map<string, number>();
+
+  constructor(
+    private readonly store: AccountStore,
+    private readonly clock: () => number,
+  ) {}
+
+  createAccount(email: string, plan: PlanName, passwordHash?: string): Promise<Account> {
+    return this.store.createAccount({ email, plan, passwordHash, now: new Date(this.clock()) });
+  }
+
+  async setPlan(email: string, plan: PlanName): Promise<Account> {
+    const account = await this.store.requireByEmail(email);
+    await this.store.update(account.id, { plan });
+    this.keyCache.clear();
+    return (await this.store.findById(account.id))!;
+  }
+
+  /** Creates a key within the plan's limit. The full key exists only in the returned value. */
+  async createKey(accountId: string, name: string): Promise<CreatedKey> {
+    const account = await this.store.findById(accountId);
+    if (!account) throw notFound('account not found');
+    if (!account.plan.apiAccess) {
+      throw forbidden(`the ${account.plan.label} plan has no API access: upgrade to Pro or Enterprise to create keys`);
+    }
+    const generated = generateApiKey();
+    const now = new Date(this.clock());
+    const id = randomUUID();
+    const key = { id, accountId, name, prefix: generated.prefix, hash: generated.hash, now };
+    if (!(await this.store.insertKeyWithinLimit(key, account.plan.maxKeys))) {
+      throw limitReached(`the ${account.plan.label} plan allows ${account.plan.maxKeys} API keys; revoke one to create another`);
+    }
+    const record = { id, accountId, name, prefix: generated.prefix, createdAt: now.toISOString(), lastUsedAt: null };
+    return { key: generated.key, record, account };
+  }
+
+  listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.store.activeKeys(accountId);
+  }
+
+  async revokeKey(prefix: string, accountId?: string): Promise<void> {
+    const revoked = await this.store.revokeKey(prefix, new Date(this.clock()), accountId);
+    if (!revoked) throw notFound(`no active key with prefix ${prefix}`);
+    // This process forgets at once; other processes within KEY_CACHE_MS.
+    this.keyCache.clear();
+  }
+
+  /**
+   * Resolves the x-api-key header to its owner, or throws unauthorized/forbidden.
+   * Malformed keys are refused before any lookup.
+   */
+  async authenticate(header: string | undefined): Promise<KeyOwner> {
+    if (header === undefined || header === '') throw unauthorized('Missing API key: send it in the x-api-key header');
+    if (!isWellFormedApiKey(header)) throw unauthorized('Invalid API key');
+    const owner = await this.lookUp(hashApiKey(header));
+    if (!owner) throw unauthorized('Invalid API key');
+    if (!owner.account.plan.apiAccess) {
+      throw forbidden(`The ${owner.account.plan.label} plan does not include API access; upgrade to Pro or Enterprise`);
+    }
+    this.touch(owner.keyId);
+    return owner;
+  }
+
+  private async lookUp(hash: string): Promise<KeyOwner | null> {
+    const now = this.clock();
+    const cached = this.keyCache.get(hash);
+    if (cached && cached.until > now) return cached.owner;
+    const owner = await this.store.findKeyOwner(hash);
+    if (this.keyCache.size > 10_000) this.keyCache.clear();
+    this.keyCache.set(hash, { owner, until: now + KEY_CACHE_MS });
+    return owner;
+  }
+
+  private touch(keyId: string): void {
+    const now = this.clock();
+    if ((this.touchedAt.get(keyId) ?? -Infinity) + TOUCH_INTERVAL_MS > now) return;
+    this.touchedAt.set(keyId, now);
+    this.store.touchKey(keyId, new Date(now)).catch(() => this.touchedAt.delete(keyId));
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyOwner } from '../accounts/store.ts';
+import { DomainError } from '../errors.ts';
+import type { QuotaDecision } from '../quota/quota.ts';
+import type { Services } from '../services.ts';
+import { HttpError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    owner?: KeyOwner;
+  }
+}
+
+/** Where a free account is sent to get API access (the 403 body's `upgrade_url`). */
+export function upgradeUrl(services: Services): string {
+  return `${services.baseUrl()}/dashboard/upgrade`;
+}
+
+/**
+ * Runs before validation on every API-key route: who is calling, may they, and one request of
+ * their daily quota. A request refused with 429 is not counted; every later status is.
+ */
+export async function authenticateAndCount(request: FastifyRequest, reply: FastifyReply, services: Services): Promise<void> {
+  const header = request.headers['x-api-key'];
+  let owner: KeyOwner;
+  try {
+    owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header);
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'forbidden') {
+      throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services) });
+    }
+    throw error;
+  }
+  const decision = await services.quota.consume(owner.account.id, owner.keyId, owner.account.plan.dailyQuota, services.clock());
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    const retryAfter = Math.max(1, decision.reset - Math.floor(services.clock() / 1000));
+    throw new HttpError(429, {
+      error: `Daily quota of ${decision.limit} requests exceeded; it resets at midnight UTC`,
+      limit: decision.limit,
+      reset: decision.reset,
+    }, { ...headers, 'retry-after': retryAfter });
+  }
+  reply.headers(headers);
+  request.owner = owner;
+}
+
+export function rateLimitHeaders(decision: QuotaDecision): Record<string, number> {
+  return {
+    'x-ratelimit-limit': decision.limit,
+    'x-ratelimit-remaining': decision.remaining,
+    'x-ratelimit-reset': decision.reset,
+  };
+}

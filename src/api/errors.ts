@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError } from '../errors.ts';
+
+/**
+ * An error that already knows its HTTP answer. Everything else thrown in a handler becomes a
+ * 500 with a generic message; the details go to the log only.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: { error: string; [field: string]: unknown },
+    readonly headers: Record<string, string | number> = {},
+  ) {
+    super(body.error);
+  }
+}
+
+const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  limit: 409,
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError | DomainError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send(error.body);
+    }
+    if (error instanceof DomainError) {
+      return reply.code(STATUS_OF_KIND[error.kind]).send({ error: error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(500).send({ error: 'Internal server error' });
+    }
+    // Fastify's own client errors (malformed URL, body too large, ...): keep the status, our shape.
+    return reply.code(status).send({ error: error.message });
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * The shapes of the API document, once. Each is registered under its OpenAPI component name;
+ * the published document and the TypeScript types both come from here.
+ */
+export const components = z.registry<{ id: string }>();
+
+const url = z.url();
+
+export const soundSummarySchema = z.object({
+  id: z.string().describe('Opaque sound identifier, used in paths.'),
+  name: z.string(),
+  description: z.string().nullable(),
+  tags: z.array(z.string()),
+  duration: z.number().describe('Seconds of audio (after gapless trimming).'),
+  stream_url: url.describe('Signed URL to stream the MP3; works without headers for one hour.'),
+  download_url: url.optional().describe('Signed download URL; present only on authenticated endpoints.'),
+}).register(components, { id: 'SoundSummary' });
+
+export const timingSchema = z.object({
+  onset_ms: z.number().nullable().describe('When the sound starts: milliseconds to the first sample above the threshold.'),
+  peak_ms: z.number().nullable().describe('When it is loudest: milliseconds to the first sample of largest magnitude.'),
+  tail_ms: z.number().nullable().describe('When it has died away: 40 dB below its peak or into its noise floor.'),
+}).describe('Null fields mean digital silence.').register(components, { id: 'Timing' });
+
+export const loudnessSchema = z.object({
+  integrated_lufs: z.number().nullable().describe('Integrated loudness per ITU-R BS.1770-4 / EBU R128, LUFS.'),
+  true_peak_db: z.number().nullable().describe('Maximum true peak, dBTP (4x oversampled).'),
+}).describe('Null fields mean digital silence.').register(components, { id: 'Loudness' });
+
+export const soundSchema = soundSummarySchema.extend({
+  category: z.enum(['SFX', 'MUSIC', 'LOFI', 'AMBIENT']).nullable(),
+  license: z.string().nullable().describe('CC0 for catalog sounds.'),
+  timing: timingSchema,
+  loudness: loudnessSchema,
+}).register(components, { id: 'Sound' });
+
+export const popularSoundSchema = soundSchema.extend({
+  numDownloads: z.int().min(0).describe('All-time download count used for ranking.'),
+}).register(components, { id: 'PopularSound' });
+
+export const paginationSchema = z.object({
+  page: z.int(),
+  limit: z.int().describe('Page size applied.'),
+  total: z.int().describe('Total sounds matching the query.'),
+  totalPages: z.int(),
+}).register(components, { id: 'Pagination' });
+
+export const streamResultSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  stream_url: url.describe('Signed; expires in one hour.'),
+}).register(components, { id: 'StreamResult' });
+
+export const downloadResultSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  download_url: url.describe('Signed; expires in one hour.'),
+  expires_in: z.int().describe('Seconds until the URL expires (3600).'),
+}).register(components, { id: 'DownloadResult' });
+
+export const errorSchema = z.object({ error: z.string() }).register(components, { id: 'Error' });
+
+export const validationErrorSchema = errorSchema.extend({
+  details: z.array(z.object({ param: z.string(), message: z.string() })),
+}).register(components, { id: 'ValidationError' });
+
+export const upgradeErrorSchema = errorSchema.extend({ upgrade_url: url })
+  .register(components, { id: 'UpgradeRequiredError' });
+
+export const quotaErrorSchema = errorSchema.extend({
+  limit: z.int().describe('The daily quota.'),
+  reset: z.int().describe('Unix timestamp of the next reset (midnight UTC).'),
+}).register(components, { id: 'QuotaExceededError' });
+
+export type SoundSummaryBody = z.infer<typeof soundSummarySchema>;
+export type SoundBody = z.infer<typeof soundSchema>;
+export type PopularSoundBody = z.infer<typeof popularSoundSchema>;
+export type PaginationBody = z.infer<typeof paginationSchema>;

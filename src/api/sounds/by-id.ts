@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
+import { notFound } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { downloadResultSchema, soundSchema, streamResultSchema } from '../schemas.ts';
+import { toSound } from './mapper.ts';
+import { authErrors, errorResponses } from './responses.ts';
+
+const params = z.object({ id: z.string().describe('Sound id.') });
+const responsesWith = (description: string, schema: z.ZodType) => ({
+  200: { description, schema },
+  404: errorResponses[404],
+  ...authErrors,
+});
+
+async function requireSound(services: Services, id: string) {
+  const sound = await services.catalog.findById(id);
+  if (!sound) throw notFound(`Sound ${id} not found`);
+  return sound;
+}
+
+export const getSound = defineEndpoint({
+  method: 'GET',
+  url: '/api/v1/sounds/:id',
+  operationId: 'getSound',
+  summary: 'Get one sound',
+  description: 'Full metadata of one sound, with timing and loudness.',
+  tag: 'Sounds',
+  security: 'apiKey',
+  query: z.object({}),
+  params,
+  responses: responsesWith('The sound.', z.object({ data: soundSchema })),
+  async handler({ params, services }) {
+    return { data: toSound(await requireSound(services, params.id), services) };
+  },
+});
+
+export const streamSound = defineEndpoint({
+  method: 'GET',
+  url: '/api/v1/sounds/:id/stream',
+  operationId: 'streamSound',
+  summary: 'Get a streaming URL',
+  description: 'A signed URL (valid one hour) to play the sound. No download is counted.',
+  tag: 'Sounds',
+  security: 'apiKey',
+  query: z.object({}),
+  params,
+  responses: responsesWith('Signed streaming URL.', z.object({ data: streamResultSchema })),
+  async handler({ params, services }) {
+    const sound = await requireSound(services, params.id);
+    return { data: { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream').url } };
+  },
+});
+
+export const downloadSound = defineEndpoint({
+  method: 'GET',
+  url: '/api/v1/sounds/:id/download',
+  operationId: 'downloadSound',
+  summary: 'Get a download URL',
+  description: 'A signed URL (valid one hour) to download the MP3. Each call counts one download.',
+  tag: 'Sounds',
+  security: 'apiKey',
+  query: z.object({}),
+  params,
+  responses: responsesWith('Signed download URL.', z.object({ data: downloadResultSchema })),
+  async handler({ params, services }) {
+    const sound = await requireSound(services, params.id);
+    if (!(await services.catalog.countDownload(sound.id))) throw notFound(`Sound ${params.id} not found`);
+    const signed = services.signer.sign(sound.id, 'download');
+    return { data: { id: sound.id, name: sound.name, download_url: signed.url, expires_in: SIGNED_URL_TTL_SECONDS } };
+  },
+});

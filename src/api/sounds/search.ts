@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { toList, toWords } from '../../catalog/sound.ts';
+import { defineEndpoint, invalidQuery } from '../endpoint.ts';
+import { paginationSchema, soundSchema } from '../schemas.ts';
+import { toPagination, toSound } from './mapper.ts';
+import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
+import { authErrors, errorResponses } from './responses.ts';
+
+const MAX_PAGE = 100_000;
+
+export const searchSounds = defineEndpoint({
+  method: 'GET',
+  url: '/api/v1/sounds',
+  operationId: 'searchSounds',
+  summary: 'Search and filter the catalog',
+  description: 'Full catalog search. Every word of q must occur in the name, description or a tag; tags are ANDed; '
+    + 'results are ordered by the sort field with the id as tiebreak, so pages never repeat or skip a sound.',
+  tag: 'Sounds',
+  security: 'apiKey',
+  query: z.strictObject({
+    q: z.string().max(200).optional().describe('Keywords; each must match the name, description or a tag (substrings match).'),
+    category: categoryList.describe('sfx, music, lofi or ambient (any case); a comma-separated list matches any of them.'),
+    tags: z.string().max(500).optional().describe('Comma-separated tags; a sound must carry all of them.'),
+    min_duration: seconds.describe('Minimum duration in seconds.'),
+    max_duration: seconds.describe('Maximum duration in seconds.'),
+    sort: sortField.describe('downloads (default), created_at, duration or name.'),
+    order: sortOrder.describe('asc or desc (default).'),
+    page: strictInt(1, MAX_PAGE, 1).describe('Page number, from 1.'),
+    limit: strictInt(1, 100, 20).describe('Page size, 1 to 100, default 20.'),
+  }),
+  responses: {
+    200: { description: 'Matching sounds.', schema: z.object({ data: z.array(soundSchema), pagination: paginationSchema }) },
+    400: errorResponses[400],
+    ...authErrors,
+  },
+  async handler({ query, services }) {
+    if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
+      throw invalidQuery([{ param: 'max_duration', message: 'must not be smaller than min_duration' }]);
+    }
+    const page = await services.catalog.search({
+      words: toWords(query.q),
+      categories: query.category ?? [],
+      tags: toList(query.tags),
+      minDuration: query.min_duration,
+      maxDuration: query.max_duration,
+      sort: query.sort,
+      order: query.order,
+      page: query.page,
+      limit: query.limit,
+    });
+    return { data: page.items.map((sound) => toSound(sound, services)), pagination: toPagination(query.page, query.limit, page.total) };
+  },
+});

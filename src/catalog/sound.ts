@@ -1,0 +1,63 @@
+import type { Loudness, Timing } from '../audio/types.ts';
+
+export const CATEGORIES = ['SFX', 'MUSIC', 'LOFI', 'AMBIENT'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** A sound as the services see it. The API mappers decide which parts a client gets. */
+export interface Sound {
+  id: string;
+  name: string;
+  description: string | null;
+  tags: string[];
+  category: Category | null;
+  license: string | null;
+  duration: number;
+  timing: Timing;
+  loudness: Loudness;
+  numDownloads: number;
+  isSample: boolean;
+  fileKey: string;
+  fileSize: number;
+  contentHash: string;
+  createdAt: string;
+}
+
+export const SORT_FIELDS = ['downloads', 'created_at', 'duration', 'name'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export interface SearchFilters {
+  /** Lower-case words; each must occur in the name, the description or a tag. */
+  words: string[];
+  categories: Category[];
+  /** Lower-case tags; a sound must carry all of them. */
+  tags: string[];
+  minDuration?: number;
+  maxDuration?: number;
+  sort: SortField;
+  order: SortOrder;
+  page: number;
+  limit: number;
+}
+
+export interface SampleFilters {
+  words: string[];
+  /** A sound matching any of these is returned. */
+  tags: string[];
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Splits free text into lower-case words, the one way `q` is read everywhere. */
+export function toWords(text: string | undefined): string[] {
+  return (text ?? '').toLowerCase().split(/\s+/).filter((word) => word.length > 0);
+}
+
+/** Splits a comma-separated list into lower-case, trimmed, non-empty items. */
+export function toList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((item) => item.trim().toLowerCase()).filter((item) => item.length > 0);
+}

@@ -1,0 +1,147 @@
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { SqlDialect } from '../db/dialects/types.ts';
+import type { Database, SoundsTable } from '../db/schema.ts';
+import type { Category, Page, SampleFilters, SearchFilters, Sound, SortField } from './sound.ts';
+
+const SORT_COLUMNS: Record<SortField, 'num_downloads' | 'created_at' | 'duration' | 'name'> = {
+  downloads: 'num_downloads',
+  created_at: 'created_at',
+  duration: 'duration',
+  name: 'name',
+};
+
+/** Every column a Sound is made of (the waveform is read on its own, it is large). */
+const SOUND_COLUMNS = [
+  'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
+  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'file_key', 'file_size', 'content_hash', 'created_at',
+] as const;
+
+type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]>;
+type Where = (eb: ExpressionBuilder<Database, 'sounds'>) => Expression<SqlBool>;
+
+/** Reads the catalog. Writes that come with ingest live in `ingest/`; counts live here. */
+export class CatalogStore {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  async search(filters: SearchFilters): Promise<Page<Sound>> {
+    const where: Where = (eb) => {
+      const conditions: Expression<SqlBool>[] = [];
+      if (filters.words.length > 0) conditions.push(this.dialect.matchWords(filters.words));
+      if (filters.categories.length > 0) conditions.push(eb('sounds.category', 'in', filters.categories));
+      for (const tag of filters.tags) {
+        conditions.push(eb.exists(eb.selectFrom('sound_tags').select(sql.lit(1).as('one'))
+          .whereRef('sound_tags.sound_seq', '=', 'sounds.seq').where('sound_tags.tag', '=', tag)));
+      }
+      if (filters.minDuration !== undefined) conditions.push(eb('sounds.duration', '>=', filters.minDuration));
+      if (filters.maxDuration !== undefined) conditions.push(eb('sounds.duration', '<=', filters.maxDuration));
+      return eb.and(conditions);
+    };
+    const column = SORT_COLUMNS[filters.sort];
+    const [rows, total] = await Promise.all([
+      this.db.selectFrom('sounds').select(SOUND_COLUMNS).where(where)
+        .orderBy(`sounds.${column}`, filters.order).orderBy('sounds.id', filters.order)
+        .limit(filters.limit).offset((filters.page - 1) * filters.limit).execute(),
+      this.count(where),
+    ]);
+    return { items: rows.map(toSound), total };
+  }
+
+  async samples(filters: SampleFilters): Promise<Page<Sound>> {
+    const where: Where = (eb) => {
+      const conditions: Expression<SqlBool>[] = [eb('sounds.is_sample', '=', 1)];
+      // The sample list matches q on name and description only (API document, endpoint 1).
+      for (const word of filters.words) {
+        conditions.push(sql<SqlBool>`instr(lower(sounds.name || ' ' || coalesce(sounds.description, '')), ${word}) > 0`);
+      }
+      if (filters.tags.length > 0) {
+        conditions.push(eb.exists(eb.selectFrom('sound_tags').select(sql.lit(1).as('one'))
+          .whereRef('sound_tags.sound_seq', '=', 'sounds.seq').where('sound_tags.tag', 'in', filters.tags)));
+      }
+      return eb.and(conditions);
+    };
+    const [rows, total] = await Promise.all([
+      this.db.selectFrom('sounds').select(SOUND_COLUMNS).where(where).orderBy('sounds.id').limit(filters.limit).execute(),
+      this.count(where),
+    ]);
+    return { items: rows.map(toSound), total };
+  }
+
+  async popular(limit: number): Promise<Page<Sound>> {
+    const [rows, total] = await Promise.all([
+      this.db.selectFrom('sounds').select(SOUND_COLUMNS)
+        .orderBy('num_downloads', 'desc').orderBy('id', 'desc').limit(limit).execute(),
+      this.count((eb) => eb.and([])),
+    ]);
+    return { items: rows.map(toSound), total };
+  }
+
+  async findById(id: string): Promise<Sound | null> {
+    const row = await this.db.selectFrom('sounds').select(SOUND_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row ? toSound(row) : null;
+  }
+
+  async findSampleById(id: string): Promise<Sound | null> {
+    const row = await this.db.selectFrom('sounds').select(SOUND_COLUMNS)
+      .where('id', '=', id).where('is_sample', '=', 1).executeTakeFirst();
+    return row ? toSound(row) : null;
+  }
+
+  async waveform(id: string): Promise<Array<[number, number]> | null> {
+    const row = await this.db.selectFrom('sounds').select('waveform').where('id', '=', id).executeTakeFirst();
+    return row?.waveform ? (JSON.parse(row.waveform) as Array<[number, number]>) : null;
+  }
+
+  /** Adds one download in a single statement, so concurrent downloads are never lost. */
+  async countDownload(id: string): Promise<boolean> {
+    const result = await this.db.updateTable('sounds')
+      .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Makes exactly these sounds the public samples; returns how many exist. Unknown ids are reported. */
+  async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const found = ids.length === 0 ? [] : await trx.selectFrom('sounds').select('id').where('id', 'in', ids).execute();
+      const known = new Set(found.map((row) => row.id));
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) return { samples: 0, unknown };
+      await trx.updateTable('sounds').set({ is_sample: 0 }).where('is_sample', '=', 1).execute();
+      if (ids.length > 0) await trx.updateTable('sounds').set({ is_sample: 1 }).where('id', 'in', ids).execute();
+      return { samples: known.size, unknown };
+    });
+  }
+
+  async size(): Promise<number> {
+    return this.count((eb) => eb.and([]));
+  }
+
+  private async count(where: Where): Promise<number> {
+    const row = await this.db.selectFrom('sounds').select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where(where).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+
+function toSound(row: SoundRow): Sound {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    category: row.category as Category | null,
+    license: row.license,
+    duration: row.duration,
+    timing: { onset_ms: row.onset_ms, peak_ms: row.peak_ms, tail_ms: row.tail_ms },
+    loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db },
+    numDownloads: Number(row.num_downloads),
+    isSample: row.is_sample === 1,
+    fileKey: row.file_key,
+    fileSize: Number(row.file_size),
+    contentHash: row.content_hash,
+    createdAt: row.created_at,
+  };
+}

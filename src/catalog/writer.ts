@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { AudioMeasurements } from '../audio/types.ts';
+import type { Db } from '../db/index.ts';
+import { fileKeyFor, type FileStore } from '../media/file-store.ts';
+import type { Category } from './sound.ts';
+
+export interface SoundMetadata {
+  name: string;
+  description: string | null;
+  tags: string[];
+  category: Category | null;
+  license: string;
+  sample: boolean;
+}
+
+export interface NewSound {
+  /** SHA-256 (hex) of the source file: the same content is the same sound. */
+  contentHash: string;
+  mp3: Uint8Array;
+  metadata: SoundMetadata;
+  measurements: AudioMeasurements;
+}
+
+/**
+ * Puts sounds into the catalog. The file is in place before its row is written, so no row ever
+ * points at a missing file; the same content a second time only updates the metadata.
+ */
+export class CatalogWriter {
+  constructor(
+    private readonly db: Db,
+    private readonly files: FileStore,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Is this content already in the catalog? (Lets ingest skip the costly work for known files.) */
+  async has(contentHash: string): Promise<boolean> {
+    const row = await this.db.selectFrom('sounds').select('id').where('content_hash', '=', contentHash).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async updateMetadata(contentHash: string, metadata: SoundMetadata): Promise<{ id: string } | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('sounds').select(['seq', 'id']).where('content_hash', '=', contentHash).executeTakeFirst();
+      if (!row) return null;
+      await trx.updateTable('sounds').set({ ...metadataColumns(metadata), updated_at: this.now() }).where('seq', '=', row.seq).execute();
+      await trx.deleteFrom('sound_tags').where('sound_seq', '=', row.seq).execute();
+      await insertTags(trx, row.seq, metadata.tags);
+      return { id: row.id };
+    });
+  }
+
+  /** Adds a sound, or updates its metadata when the content is known. */
+  async put(sound: NewSound): Promise<{ id: string; added: boolean }> {
+    const updated = await this.updateMetadata(sound.contentHash, sound.metadata);
+    if (updated) return { ...updated, added: false };
+    const fileKey = fileKeyFor(sound.contentHash);
+    await this.files.put(fileKey, sound.mp3);
+    const now = this.now();
+    const { measurements: m } = sound;
+    const id = soundIdFor(sound.contentHash);
+    await this.db.transaction().execute(async (trx) => {
+      const inserted = await trx.insertInto('sounds').values({
+        id,
+        ...metadataColumns(sound.metadata),
+        duration: m.duration,
+        onset_ms: m.timing.onset_ms,
+        peak_ms: m.timing.peak_ms,
+        tail_ms: m.timing.tail_ms,
+        integrated_lufs: m.loudness.integrated_lufs,
+        true_peak_db: m.loudness.true_peak_db,
+        waveform: JSON.stringify(m.waveform),
+        content_hash: sound.contentHash,
+        file_key: fileKey,
+        file_size: sound.mp3.byteLength,
+        created_at: now,
+        updated_at: now,
+      }).returning('seq').executeTakeFirstOrThrow();
+      await insertTags(trx, inserted.seq, sound.metadata.tags);
+    });
+    return { id, added: true };
+  }
+
+  private now(): string {
+    return new Date(this.clock()).toISOString();
+  }
+}
+
+/** Ids are derived from content, so the same file gets the same id on every install. */
+export function soundIdFor(contentHash: string): string {
+  return createHash('sha256').update(`sound:${contentHash}`).digest('hex').slice(0, 16);
+}
+
+export function contentHashOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function metadataColumns(metadata: SoundMetadata) {
+  const tags = [...new Set(metadata.tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0))];
+  return {
+    name: metadata.name,
+    description: metadata.description,
+    tags: JSON.stringify(tags),
+    category: metadata.category,
+    license: metadata.license,
+    is_sample: metadata.sample ? 1 : 0,
+    search_text: [metadata.name, metadata.description ?? '', ...tags].join(' ').toLowerCase(),
+  };
+}
+
+async function insertTags(db: Pick<Db, 'insertInto'>, soundSeq: number, tags: string[]): Promise<void> {
+  const unique = [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0))];
+  if (unique.length === 0) return;
+  await db.insertInto('sound_tags').values(unique.map((tag) => ({ sound_seq: soundSeq, tag }))).execute();
+}

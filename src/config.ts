@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The environment, read once here and nowhere else (operator-contract.md, "Settings"). */
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  SOUND_CATALOG_DATA: z.string().min(1).default('./data'),
+  PUBLIC_URL: z.url().optional(),
+  SIGNING_SECRET: z.string().min(16, 'SIGNING_SECRET must be at least 16 characters').optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
+  SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Base of every absolute link and signed URL; null means "derive from the address we listen on". */
+  publicUrl: string | null;
+  /** Newest first: the first signs, all verify, so an old secret keeps its URLs alive until they expire. */
+  signingSecrets: string[];
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  demo: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(emptyToUndefined(env));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid setting ${String(first.path[0])}: ${first.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.SOUND_CATALOG_DATA);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : null,
+    signingSecrets: e.SIGNING_SECRET ? e.SIGNING_SECRET.split(',') : [readOrCreateSecret(dataDir)],
+    databaseUrl: e.DATABASE_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
+    demo: e.SOUND_CATALOG_DEMO === '1',
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+}
+
+/** A generated secret lives in the data folder so that signed URLs survive restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'signing-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, secret + '\n', { mode: 0o600 });
+  try {
+    // link() fails if another process got there first: then its secret wins and we read it.
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(temporary);
+  }
+  return readFileSync(file, 'utf8').trim();
+}

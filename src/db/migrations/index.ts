@@ -1,0 +1,12 @@
+import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialects/types.ts';
+import * as initial from './001_initial.ts';
+
+export interface Migration {
+  up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
+}
+
+/** Every migration, in order. Names are stored in the database, so never rename one. */
+export const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+};

@@ -1,0 +1,83 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Table shapes as the database sees them. Rows never leave the stores: services map them to
+ * domain objects, so a column name can change without the API noticing.
+ */
+export interface Database {
+  sounds: SoundsTable;
+  sound_tags: SoundTagsTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  usage_daily: UsageDailyTable;
+  key_usage_daily: KeyUsageDailyTable;
+}
+
+export interface SoundsTable {
+  /** Internal integer key: the SQLite rowid the full-text index points at. */
+  seq: Generated<number>;
+  id: string;
+  name: string;
+  description: string | null;
+  /** JSON array of lowercase tags, in the order given. */
+  tags: string;
+  category: string | null;
+  license: string | null;
+  duration: number;
+  onset_ms: number | null;
+  peak_ms: number | null;
+  tail_ms: number | null;
+  integrated_lufs: number | null;
+  true_peak_db: number | null;
+  /** JSON array of [min, max] pairs. */
+  waveform: string | null;
+  /** name, description and tags in lower case, separated by spaces: what `q` words match. */
+  search_text: string;
+  num_downloads: ColumnType<number, number | undefined, number>;
+  is_sample: ColumnType<number, number | undefined, number>;
+  content_hash: string;
+  file_key: string;
+  file_size: number;
+  /** ISO-8601 UTC, so it sorts as text on every dialect. */
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SoundTagsTable {
+  sound_seq: number;
+  tag: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  plan: string;
+  password_hash: string | null;
+  is_operator: ColumnType<number, number | undefined, number>;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  /** Hex SHA-256 of the whole key: the only form in which a key is kept. */
+  hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface UsageDailyTable {
+  account_id: string;
+  /** YYYY-MM-DD in UTC. */
+  day: string;
+  count: number;
+}
+
+export interface KeyUsageDailyTable {
+  key_id: string;
+  day: string;
+  count: number;
+}

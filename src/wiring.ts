@@ -1,0 +1,46 @@
+import { AccountService } from './accounts/service.ts';
+import { AccountStore } from './accounts/store.ts';
+import { CatalogStore } from './catalog/store.ts';
+import { CatalogWriter } from './catalog/writer.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { FileStore } from './media/file-store.ts';
+import { MediaSigner } from './media/signing.ts';
+import { SqlQuotaStore } from './quota/database.ts';
+import type { Services } from './services.ts';
+
+export interface ServiceOptions {
+  clock?: () => number;
+}
+
+/** The composition root of the services: picks each backend from config. */
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  const clock = options.clock ?? Date.now;
+  // PUBLIC_URL wins; otherwise the address we listen on, known for sure only after listen().
+  let listeningUrl = `http://${config.host}:${config.port}`;
+  const baseUrl = () => config.publicUrl ?? listeningUrl;
+  const database = await openDatabase(config);
+  const accountStore = new AccountStore(database.db);
+  const quota = new SqlQuotaStore(database.db);
+  const files = new FileStore(config.dataDir);
+  return {
+    config,
+    database,
+    catalog: new CatalogStore(database.db, database.dialect),
+    catalogWriter: new CatalogWriter(database.db, files, clock),
+    accountStore,
+    accounts: new AccountService(accountStore, clock),
+    quota,
+    signer: new MediaSigner(config.signingSecrets, () => baseUrl(), clock),
+    files,
+    clock,
+    baseUrl,
+    listeningAt(url: string) {
+      listeningUrl = url;
+    },
+    async close() {
+      await quota.close();
+      await database.close();
+    },
+  };
+}

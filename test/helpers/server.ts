@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { PlanName } from '../../src/accounts/plans.ts';
+import type { Account } from '../../src/accounts/store.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Services } from '../../src/services.ts';
+import { createServices } from '../../src/wiring.ts';
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  constructor(public now = Date.parse('2026-06-15T12:00:00Z')) {}
+  readonly read = () => this.now;
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  clock: TestClock;
+  dataDir: string;
+  /** GET through the real HTTP stack; `key` goes into x-api-key. */
+  get(pathAndQuery: string, options?: { key?: string; headers?: Record<string, string> }): Promise<Response>;
+  /** An account on the plan, with one key. */
+  account(plan: PlanName): Promise<{ account: Account; key: string }>;
+  close(): Promise<void>;
+}
+
+/** Starts the real app on a free port, over a fresh SQLite file in a temporary data folder. */
+export async function startServer(options: { env?: Record<string, string>; clock?: TestClock } = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
+  const clock = options.clock ?? new TestClock();
+  const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...options.env });
+  const services = await createServices(config, { clock: clock.read });
+  const app = await buildApp(services);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  services.listeningAt(url);
+  return {
+    url,
+    app,
+    services,
+    clock,
+    dataDir,
+    get(pathAndQuery, { key, headers = {} } = {}) {
+      return fetch(url + pathAndQuery, { headers: { ...(key !== undefined && { 'x-api-key': key }), ...headers } });
+    },
+    async account(plan) {
+      const email = `${plan}-${randomBytes(4).toString('hex')}@example.com`;
+      const account = await services.accounts.createAccount(email, plan === 'free' ? 'pro' : plan);
+      const { key } = await services.accounts.createKey(account.id, 'test');
+      if (plan === 'free') await services.accounts.setPlan(email, 'free');
+      return { account: (await services.accountStore.findById(account.id))!, key };
+    },
+    async close() {
+      await app.close();
+      await services.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
