@@ -6,6 +6,8 @@ import { registerEndpoints } from './api/endpoint.ts';
 import { registerHealth } from './api/health.ts';
 import { buildOpenApiDocument } from './api/openapi.ts';
 import { soundEndpoints } from './api/sounds/index.ts';
+import { registerDashboard } from './dashboard/index.ts';
+import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
 import type { Services } from './services.ts';
 
@@ -34,5 +36,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerEndpoints(app, soundEndpoints, services);
   registerMediaRoute(app, services);
   registerDocs(app, () => buildOpenApiDocument(soundEndpoints, services.baseUrl()));
+  registerMcp(app, services);
+  registerDashboard(app, services);
   return app;
 }

