@@ -1,0 +1,101 @@
+/** Deterministic test signals for the analysis tests and benchmark. */
+import type { PcmAudio } from '../../../src/audio/types.ts';
+
+export function dbToAmplitude(db: number): number {
+  return Math.pow(10, db / 20);
+}
+
+/** Seeded uniform generator (mulberry32), so every run sees the same "random" signals. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Approximately Gaussian noise of unit RMS (sum of four uniforms). */
+export function gaussianNoise(random: () => number): () => number {
+  return () => (random() + random() + random() + random() - 2) * Math.sqrt(3);
+}
+
+export function silence(frames: number): Float32Array {
+  return new Float32Array(frames);
+}
+
+/** Sine with peak amplitude given in dBFS; `phase` in radians at sample 0. */
+export function sine(sampleRate: number, hz: number, peakDb: number, frames: number, phase = 0): Float32Array {
+  const amplitude = dbToAmplitude(peakDb);
+  const out = new Float32Array(frames);
+  for (let i = 0; i < frames; i++) out[i] = amplitude * Math.sin((2 * Math.PI * hz * i) / sampleRate + phase);
+  return out;
+}
+
+export function concat(...parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Tech 3341 style: consecutive 1 kHz sections of given level (dBFS) and length (s). */
+export function toneSections(sampleRate: number, sections: Array<[number, number]>): Float32Array {
+  return concat(...sections.map(([db, seconds]) => sine(sampleRate, 1000, db, Math.round(seconds * sampleRate))));
+}
+
+export function stereo(channel: Float32Array): PcmAudio['channels'] {
+  return [channel, channel.slice()];
+}
+
+/** Sum of partials with an attack/decay envelope: a crude note. */
+export function note(sampleRate: number, hz: number, peakDb: number, seconds: number, partials = 6): Float32Array {
+  const frames = Math.round(seconds * sampleRate);
+  const out = new Float32Array(frames);
+  const amplitude = dbToAmplitude(peakDb);
+  const attack = Math.min(0.02 * sampleRate, frames / 4);
+  for (let i = 0; i < frames; i++) {
+    const envelope = (i < attack ? i / attack : 1) * Math.exp((-3 * i) / frames);
+    let sum = 0;
+    for (let k = 1; k <= partials; k++) sum += Math.sin((2 * Math.PI * hz * k * i) / sampleRate) / k;
+    out[i] = (amplitude * envelope * sum) / 1.7;
+  }
+  return out;
+}
+
+/** Adds `part` into `target` starting at frame `at` (clipped to the target). */
+export function mixInto(target: Float32Array, part: Float32Array, at: number): Float32Array {
+  for (let i = 0; i < part.length && at + i < target.length; i++) target[at + i] = target[at + i]! + part[i]!;
+  return target;
+}
+
+/** Exponential sweep from f0 to f1 Hz. */
+export function chirp(sampleRate: number, f0: number, f1: number, peakDb: number, seconds: number): Float32Array {
+  const frames = Math.round(seconds * sampleRate);
+  const out = new Float32Array(frames);
+  const amplitude = dbToAmplitude(peakDb);
+  const k = Math.log(f1 / f0);
+  for (let i = 0; i < frames; i++) {
+    const t = i / sampleRate;
+    out[i] = amplitude * Math.sin(((2 * Math.PI * f0 * seconds) / k) * (Math.exp((k * t) / seconds) - 1));
+  }
+  return out;
+}
+
+/** Noise of RMS `rmsDb`, optionally smoothed by a one-pole low-pass (0 = white). */
+export function noise(seed: number, rmsDb: number, frames: number, smoothing = 0): Float32Array {
+  const next = gaussianNoise(seededRandom(seed));
+  const out = new Float32Array(frames);
+  let state = 0;
+  const gain = dbToAmplitude(rmsDb) * (smoothing > 0 ? Math.sqrt((1 + smoothing) / (1 - smoothing)) : 1);
+  for (let i = 0; i < frames; i++) {
+    state = smoothing * state + (1 - smoothing) * next();
+    out[i] = gain * state;
+  }
+  return out;
+}

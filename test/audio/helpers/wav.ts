@@ -1,0 +1,97 @@
+/**
+ * A minimal WAV reader and writer for the analysis tests and benchmark only (16/24-bit PCM and
+ * 32-bit float). The service's real decoders live elsewhere.
+ */
+import type { PcmAudio } from '../../../src/audio/types.ts';
+
+const PCM = 1;
+const IEEE_FLOAT = 3;
+const EXTENSIBLE = 0xfffe;
+
+export function parseWav(bytes: Uint8Array): PcmAudio {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  if (tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a RIFF/WAVE file');
+  let format = 0;
+  let channelCount = 0;
+  let sampleRate = 0;
+  let bits = 0;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const size = view.getUint32(at + 4, true);
+    const body = at + 8;
+    if (tag(at) === 'fmt ') {
+      format = view.getUint16(body, true);
+      channelCount = view.getUint16(body + 2, true);
+      sampleRate = view.getUint32(body + 4, true);
+      bits = view.getUint16(body + 14, true);
+      if (format === EXTENSIBLE) format = view.getUint16(body + 24, true);
+    } else if (tag(at) === 'data') {
+      const frames = Math.floor(Math.min(size, bytes.length - body) / ((bits / 8) * channelCount));
+      return { sampleRate, channels: decodeSamples(view, body, frames, channelCount, format, bits) };
+    }
+    at = body + size + (size & 1);
+  }
+  throw new Error('WAV file has no data chunk');
+}
+
+function decodeSamples(view: DataView, start: number, frames: number, count: number, format: number, bits: number): Float32Array[] {
+  const channels = Array.from({ length: count }, () => new Float32Array(frames));
+  const width = bits / 8;
+  for (let c = 0; c < count; c++) {
+    const channel = channels[c]!;
+    let at = start + c * width;
+    const stride = width * count;
+    if (format === IEEE_FLOAT && bits === 32) {
+      for (let i = 0; i < frames; i++, at += stride) channel[i] = view.getFloat32(at, true);
+    } else if (format === PCM && bits === 16) {
+      for (let i = 0; i < frames; i++, at += stride) channel[i] = view.getInt16(at, true) / 32768;
+    } else if (format === PCM && bits === 24) {
+      for (let i = 0; i < frames; i++, at += stride) {
+        const value = view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16);
+        channel[i] = value / 8388608;
+      }
+    } else {
+      throw new Error(`unsupported WAV format ${format} with ${bits} bits`);
+    }
+  }
+  return channels;
+}
+
+/** 32-bit float WAV; WAVE_FORMAT_EXTENSIBLE with the standard channel mask above two channels. */
+export function encodeWavFloat32(audio: PcmAudio): Uint8Array {
+  const count = audio.channels.length;
+  const frames = audio.channels[0]?.length ?? 0;
+  const extensible = count > 2;
+  const fmtSize = extensible ? 40 : 16;
+  const dataSize = frames * count * 4;
+  const bytes = new Uint8Array(12 + 8 + fmtSize + 8 + dataSize);
+  const view = new DataView(bytes.buffer);
+  const writeTag = (at: number, text: string) => [...text].forEach((ch, i) => view.setUint8(at + i, ch.charCodeAt(0)));
+  writeTag(0, 'RIFF');
+  view.setUint32(4, bytes.length - 8, true);
+  writeTag(8, 'WAVE');
+  writeTag(12, 'fmt ');
+  view.setUint32(16, fmtSize, true);
+  view.setUint16(20, extensible ? EXTENSIBLE : IEEE_FLOAT, true);
+  view.setUint16(22, count, true);
+  view.setUint32(24, audio.sampleRate, true);
+  view.setUint32(28, audio.sampleRate * count * 4, true);
+  view.setUint16(32, count * 4, true);
+  view.setUint16(34, 32, true);
+  if (extensible) {
+    view.setUint16(36, 22, true);
+    view.setUint16(38, 32, true);
+    view.setUint32(40, (1 << count) - 1, true); // FL FR FC LFE BL BR ... in order
+    view.setUint16(44, IEEE_FLOAT, true);
+    // KSDATAFORMAT_SUBTYPE GUID tail: 00 00 00 00 10 00 80 00 00 AA 00 38 9B 71
+    [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71].forEach((b, i) => view.setUint8(46 + i, b));
+  }
+  const dataAt = 20 + fmtSize;
+  writeTag(dataAt, 'data');
+  view.setUint32(dataAt + 4, dataSize, true);
+  let at = dataAt + 8;
+  for (let i = 0; i < frames; i++) {
+    for (let c = 0; c < count; c++, at += 4) view.setFloat32(at, audio.channels[c]![i]!, true);
+  }
+  return bytes;
+}
