@@ -13,8 +13,8 @@ interface MediaRequest {
  */
 export function registerMediaRoute(app: FastifyInstance, services: Services): void {
   const handler = (request: FastifyRequest<MediaRequest>, reply: FastifyReply) => serveMedia(request, reply, services);
-  // Fastify answers HEAD from the GET route (exposeHeadRoutes), headers and all, without a body.
-  app.get<MediaRequest>('/media/:file', handler);
+  app.get<MediaRequest>('/media/:file', { exposeHeadRoute: false }, handler);
+  app.head<MediaRequest>('/media/:file', handler);
 }
 
 async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: Services) {

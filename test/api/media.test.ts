@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { MediaSigner } from '../../src/media/signing.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { addSound } from '../helpers/sounds.ts';
+
+describe('signed media', () => {
+  let server: TestServer;
+  let key: string;
+  let id: string;
+  let bytes: Uint8Array;
+  const urlOf = async (kind: 'stream' | 'download') => {
+    const { data } = await (await server.get(`/api/v1/sounds/${id}/${kind}`, { key })).json();
+    return kind === 'stream' ? (data.stream_url as string) : (data.download_url as string);
+  };
+
+  before(async () => {
+    server = await startServer({ env: { SIGNING_SECRET: 'current-secret-0123456789,old-secret-0123456789' } });
+    ({ key } = await server.account('pro'));
+    ({ id, bytes } = await addSound(server.services, { name: 'Glass Break Small (Ünïcode)' }));
+  });
+  after(() => server.close());
+
+  test('media.stream: the URL alone serves the MP3 with length, etag, ranges and a short cache life', async () => {
+    const response = await fetch(await urlOf('stream'));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'audio/mpeg');
+    assert.equal(response.headers.get('accept-ranges'), 'bytes');
+    assert.equal(response.headers.get('content-length'), String(bytes.length));
+    assert.match(response.headers.get('etag') ?? '', /^"[0-9a-f]+"$/);
+    assert.equal(response.headers.get('cache-control'), 'private, max-age=3600');
+    assert.equal(response.headers.get('content-disposition'), null);
+    assert.deepEqual(new Uint8Array(await response.arrayBuffer()), bytes);
+  });
+
+  test('media.cache: max-age shrinks with the signature lifetime', async () => {
+    const url = await urlOf('stream');
+    server.clock.advance(3000 * 1000);
+    const response = await fetch(url);
+    assert.equal(response.headers.get('cache-control'), 'private, max-age=600');
+    server.clock.advance(-3000 * 1000);
+  });
+
+  test('media.range: single ranges give 206, bad ranges 416, HEAD has headers and no body', async () => {
+    const url = await urlOf('stream');
+    const partial = await fetch(url, { headers: { range: 'bytes=10-19' } });
+    assert.equal(partial.status, 206);
+    assert.equal(partial.headers.get('content-range'), `bytes 10-19/${bytes.length}`);
+    assert.deepEqual(new Uint8Array(await partial.arrayBuffer()), bytes.slice(10, 20));
+    const suffix = await fetch(url, { headers: { range: 'bytes=-5' } });
+    assert.deepEqual(new Uint8Array(await suffix.arrayBuffer()), bytes.slice(-5));
+    const open = await fetch(url, { headers: { range: `bytes=${bytes.length - 3}-` } });
+    assert.deepEqual(new Uint8Array(await open.arrayBuffer()), bytes.slice(-3));
+    const outside = await fetch(url, { headers: { range: `bytes=${bytes.length}-` } });
+    assert.equal(outside.status, 416);
+    assert.equal(outside.headers.get('content-range'), `bytes */${bytes.length}`);
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(bytes.length));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+    const etag = head.headers.get('etag')!;
+    assert.equal((await fetch(url, { headers: { 'if-none-match': etag } })).status, 304);
+  });
+
+  test('media.download: attachment with a filename made from the name', async () => {
+    const response = await fetch(await urlOf('download'));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-disposition'),
+      `attachment; filename="glass-break-small-unicode.mp3"; filename*=UTF-8''Glass%20Break%20Small%20(%C3%9Cn%C3%AFcode).mp3`);
+  });
+
+  test('media.tamper: any changed part of the URL is 403 and serves nothing', async () => {
+    const url = new URL(await urlOf('stream'));
+    const variants: Array<(u: URL) => void> = [
+      (u) => u.searchParams.set('sig', u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))),
+      (u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 60)),
+      (u) => u.searchParams.set('d', 'download'),
+      (u) => u.searchParams.set('kid', 'unknown1'),
+      (u) => u.searchParams.delete('sig'),
+      (u) => { u.pathname = u.pathname.replace(id, 'ffffffffffffffff'); },
+      (u) => { u.pathname = '/media/..%2F..%2Fcatalog.sqlite'; },
+    ];
+    for (const change of variants) {
+      const changed = new URL(url);
+      change(changed);
+      const response = await fetch(changed);
+      assert.equal(response.status, 403, changed.toString());
+      assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.deepEqual(await response.json(), { error: 'This link is not valid' });
+    }
+  });
+
+  test('media.expiry: a URL works until its expiry second and is 403 after it', async () => {
+    const url = await urlOf('download');
+    server.clock.advance(3599 * 1000);
+    assert.equal((await fetch(url)).status, 200);
+    server.clock.advance(1000);
+    const expired = await fetch(url);
+    assert.equal(expired.status, 403);
+    assert.deepEqual(await expired.json(), { error: 'This link has expired' });
+    server.clock.advance(-3600 * 1000);
+  });
+
+  test('media.rotation: URLs signed with an older secret still verify until they expire', async () => {
+    const old = new MediaSigner(['old-secret-0123456789'], () => server.url, server.clock.read);
+    const response = await fetch(old.sign(id, 'stream').url);
+    assert.equal(response.status, 200);
+    const retired = new MediaSigner(['retired-secret-0123456789'], () => server.url, server.clock.read);
+    assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
+  });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { parse } from 'yaml';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+/** The statuses the API document lists for each operation ("Endpoints"), and nothing else. */
+const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
+  listSampleSounds: { path: '/api/v1/sounds/sample', statuses: [200, 500] },
+  streamSampleSound: { path: '/api/v1/sounds/sample/{id}/stream', statuses: [200, 404, 500] },
+  searchSounds: { path: '/api/v1/sounds', statuses: [200, 400, 401, 403, 429, 500] },
+  listPopularSounds: { path: '/api/v1/sounds/popular', statuses: [200, 401, 403, 429, 500] },
+  getSound: { path: '/api/v1/sounds/{id}', statuses: [200, 401, 403, 404, 429, 500] },
+  streamSound: { path: '/api/v1/sounds/{id}/stream', statuses: [200, 401, 403, 404, 429, 500] },
+  downloadSound: { path: '/api/v1/sounds/{id}/download', statuses: [200, 401, 403, 404, 429, 500] },
+};
+
+describe('openapi', () => {
+  let server: TestServer;
+  let document: any;
+  before(async () => {
+    server = await startServer();
+    document = await (await server.get('/openapi.json')).json();
+  });
+  after(() => server.close());
+
+  test('openapi.valid: the document is valid OpenAPI 3.1, version 1.0.0', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+    assert.equal(validator.version, '3.1');
+    assert.equal(document.info.version, '1.0.0');
+  });
+
+  test('openapi.statuses: each operation lists exactly the statuses the API document allows', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]: [string, any]) =>
+      Object.values(methods).map((operation: any) => ({ path, operation })));
+    assert.equal(operations.length, Object.keys(ALLOWED_STATUSES).length);
+    for (const { path, operation } of operations) {
+      const expected = ALLOWED_STATUSES[operation.operationId];
+      assert.ok(expected, `unexpected operation ${operation.operationId}`);
+      assert.equal(path, expected.path);
+      assert.deepEqual(Object.keys(operation.responses).map(Number).sort(), expected.statuses);
+    }
+  });
+
+  test('openapi.shapes: security, parameters and shared component schemas are published', () => {
+    const search = document.paths['/api/v1/sounds'].get;
+    assert.deepEqual(search.security, [{ ApiKey: [] }]);
+    assert.deepEqual(document.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
+    assert.deepEqual(search.parameters.map((p: { name: string }) => p.name),
+      ['q', 'category', 'tags', 'min_duration', 'max_duration', 'sort', 'order', 'page', 'limit']);
+    const limit = search.parameters.find((p: { name: string }) => p.name === 'limit');
+    assert.deepEqual(limit.schema, { default: 20, type: 'integer', minimum: 1, maximum: 100 });
+    assert.deepEqual(document.paths['/api/v1/sounds/sample'].get.security, []);
+    for (const name of ['SoundSummary', 'Sound', 'PopularSound', 'Pagination', 'StreamResult', 'DownloadResult', 'Error', 'ValidationError', 'QuotaExceededError']) {
+      assert.ok(document.components.schemas[name], name);
+    }
+    assert.ok(search.responses['200'].headers['X-RateLimit-Remaining']);
+    assert.ok(search.responses['429'].headers['Retry-After']);
+  });
+
+  test('openapi.yaml: the YAML form is the same document', async () => {
+    const response = await server.get('/openapi.yaml');
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /yaml/);
+    assert.deepEqual(parse(await response.text()), document);
+  });
+
+  test('docs.local: the reference page loads its scripts from this server only', async () => {
+    const response = await server.get('/docs');
+    assert.equal(response.status, 200);
+    const page = await response.text();
+    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(sources.length >= 3);
+    for (const source of sources) {
+      assert.ok(source.startsWith('/docs/assets/'), source);
+      assert.equal((await server.get(source)).status, 200, source);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+describe('quota', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  test('quota.race: 3,000 parallel requests on a fresh Pro account give exactly 2,500 × 200 and 500 × 429', async () => {
+    const { key } = await server.account('pro');
+    const statuses = await Promise.all(Array.from({ length: 3000 }, () => server.get('/api/v1/sounds/popular?limit=1', { key }).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    })));
+    assert.equal(statuses.filter((s) => s === 200).length, 2500);
+    assert.equal(statuses.filter((s) => s === 429).length, 500);
+  });
+
+  test('quota.headers: remaining counts down; 429 has the body, headers and Retry-After; refused requests do not count', async () => {
+    const { account, key } = await server.account('pro');
+    const first = await server.get('/api/v1/sounds', { key });
+    assert.equal(first.headers.get('x-ratelimit-remaining'), '2499');
+    const midnight = Date.parse('2026-06-16T00:00:00Z') / 1000;
+    assert.equal(first.headers.get('x-ratelimit-reset'), String(midnight));
+    // Spend the rest directly through the store, then ask over HTTP.
+    for (let i = 0; i < 2499; i++) await server.services.quota.consume(account.id, 'k', 2500, server.clock.now);
+    const refused = await server.get('/api/v1/sounds', { key });
+    assert.equal(refused.status, 429);
+    assert.deepEqual(await refused.json(), {
+      error: 'Daily quota of 2500 requests exceeded; it resets at midnight UTC', limit: 2500, reset: midnight,
+    });
+    assert.equal(refused.headers.get('x-ratelimit-limit'), '2500');
+    assert.equal(refused.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(refused.headers.get('x-ratelimit-reset'), String(midnight));
+    assert.equal(refused.headers.get('retry-after'), String(12 * 3600));
+    await server.get('/api/v1/sounds', { key });
+    const [today] = await server.services.quota.usage(account.id, ['2026-06-15']);
+    assert.equal(today, 2500, '429 answers are not counted');
+  });
+
+  test('quota.reset: the count starts again at midnight UTC', async () => {
+    const { account, key } = await server.account('pro');
+    for (let i = 0; i < 2500; i++) await server.services.quota.consume(account.id, 'k', 2500, server.clock.now);
+    assert.equal((await server.get('/api/v1/sounds', { key })).status, 429);
+    server.clock.now = Date.parse('2026-06-15T23:59:59.999Z');
+    assert.equal((await server.get('/api/v1/sounds', { key })).status, 429);
+    server.clock.now = Date.parse('2026-06-16T00:00:00Z');
+    const next = await server.get('/api/v1/sounds', { key });
+    assert.equal(next.status, 200);
+    assert.equal(next.headers.get('x-ratelimit-remaining'), '2499');
+    server.clock.now = Date.parse('2026-06-15T12:00:00Z');
+  });
+
+  test('quota.account: all keys of an account share one quota; a 400 or 404 still counts', async () => {
+    const { account, key } = await server.account('enterprise');
+    const second = await server.services.accounts.createKey(account.id, 'second');
+    assert.equal((await server.get('/api/v1/sounds?bogus=1', { key })).status, 400);
+    assert.equal((await server.get('/api/v1/sounds/nope', { key: second.key })).status, 404);
+    const response = await server.get('/api/v1/sounds', { key: second.key });
+    assert.equal(response.headers.get('x-ratelimit-remaining'), String(50000 - 3));
+  });
+
+  test('quota.public: sample endpoints carry no quota headers and never answer 429', async () => {
+    const response = await server.get('/api/v1/sounds/sample');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('x-ratelimit-limit'), null);
+  });
+});

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { addSound } from '../helpers/sounds.ts';
+
+describe('details, stream, download and popular', () => {
+  let server: TestServer;
+  let key: string;
+  let glass: string;
+  let door: string;
+
+  before(async () => {
+    server = await startServer();
+    ({ key } = await server.account('pro'));
+    glass = (await addSound(server.services, { name: 'Glass Break Small', description: 'A small window pane shatters', tags: ['glass', 'break'] })).id;
+    door = (await addSound(server.services, { name: 'Door Slam' })).id;
+    await addSound(server.services, { name: 'Never Downloaded' });
+  });
+  after(() => server.close());
+
+  test('details.happy: one sound with every Sound field', async () => {
+    const response = await server.get(`/api/v1/sounds/${glass}`, { key });
+    assert.equal(response.status, 200);
+    const { data } = await response.json();
+    assert.equal(data.id, glass);
+    assert.equal(data.name, 'Glass Break Small');
+    assert.equal(data.description, 'A small window pane shatters');
+    assert.deepEqual(data.tags, ['glass', 'break']);
+    assert.equal(data.category, 'SFX');
+    assert.equal(data.duration, 1.5);
+    assert.ok(data.stream_url && data.download_url && data.timing && data.loudness);
+  });
+
+  test('details.errors: an unknown id is 404 with a not-found message on every id route', async () => {
+    for (const suffix of ['', '/stream', '/download']) {
+      const response = await server.get(`/api/v1/sounds/no-such-sound${suffix}`, { key });
+      assert.equal(response.status, 404);
+      assert.deepEqual(await response.json(), { error: 'Sound no-such-sound not found' });
+    }
+  });
+
+  test('stream.happy: a signed stream URL, and streaming counts no download', async () => {
+    const response = await server.get(`/api/v1/sounds/${door}/stream`, { key });
+    assert.equal(response.status, 200);
+    const { data } = await response.json();
+    assert.deepEqual(Object.keys(data).sort(), ['id', 'name', 'stream_url']);
+    assert.equal((await fetch(data.stream_url)).status, 200);
+    const popular = await (await server.get('/api/v1/sounds/popular', { key })).json();
+    assert.equal(popular.data.find((s: { id: string }) => s.id === door).numDownloads, 0);
+  });
+
+  test('download.happy: each call counts one download, atomically, and popular ranks by it', async () => {
+    const response = await server.get(`/api/v1/sounds/${glass}/download`, { key });
+    assert.equal(response.status, 200);
+    const { data } = await response.json();
+    assert.deepEqual(Object.keys(data).sort(), ['download_url', 'expires_in', 'id', 'name']);
+    assert.equal(data.expires_in, 3600);
+    await Promise.all(Array.from({ length: 20 }, () => server.get(`/api/v1/sounds/${glass}/download`, { key })));
+    await Promise.all(Array.from({ length: 5 }, () => server.get(`/api/v1/sounds/${door}/download`, { key })));
+    const popular = await (await server.get('/api/v1/sounds/popular', { key })).json();
+    assert.deepEqual(popular.data.slice(0, 2).map((s: { id: string; numDownloads: number }) => [s.id, s.numDownloads]), [[glass, 21], [door, 5]]);
+    assert.equal(popular.data[2].numDownloads, 0);
+    assert.deepEqual(popular.pagination, { page: 1, limit: 30, total: 3, totalPages: 1 });
+    assert.ok(popular.data[0].timing && popular.data[0].loudness && popular.data[0].download_url);
+  });
+
+  test('popular.lenient: limit is clamped to 1..100 and bad values use the default', async () => {
+    for (const [query, limit] of [['limit=0', 1], ['limit=500', 100], ['limit=x', 30], ['limit=2', 2], ['other=1', 30]] as const) {
+      const response = await server.get(`/api/v1/sounds/popular?${query}`, { key });
+      assert.equal(response.status, 200, query);
+      assert.equal((await response.json()).pagination.limit, limit, query);
+    }
+  });
+});

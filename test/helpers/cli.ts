@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/sound-catalog.js');
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as the one JSON object --json prints. */
+  json: any;
+}
+
+/** Runs the real command line in a child process with the given data folder. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      let json: unknown = null;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        // not JSON: the caller checks stdout itself
+      }
+      resolve({ status, stdout, stderr, json });
+    });
+  });
+}
