@@ -1,0 +1,22 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * JSON-RPC error bodies for failures that happen before the MCP transport sees a message. A
+ * client of /mcp reads JSON-RPC, so body problems are answered in its terms, as the transport
+ * itself would (same status, error code, `id: null`).
+ */
+export function jsonRpcError(code: number, message: string) {
+  return { jsonrpc: '2.0' as const, error: { code, message }, id: null };
+}
+
+export const PARSE_ERROR = -32700;
+export const SERVER_ERROR = -32000;
+export const INTERNAL_ERROR = -32603;
+
+/** Route error handler for POST /mcp: Fastify's body errors become JSON-RPC; the rest go on up. */
+export function answerBodyErrorsInJsonRpc(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 500;
+  if (!error.code?.startsWith('FST_ERR_CTP_') || status >= 500) throw error;
+  const invalidJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+  return reply.code(status).send(jsonRpcError(invalidJson ? PARSE_ERROR : SERVER_ERROR, `${invalidJson ? 'Parse error: ' : ''}${error.message}`));
+}

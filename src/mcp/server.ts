@@ -1,0 +1,40 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DomainError } from '../errors.ts';
+import { SERVER_INSTRUCTIONS } from './field-guide.ts';
+import type { SoundTool, ToolContext } from './tool.ts';
+import { errorResult, quotaExceededResult, successResult } from './tool-result.ts';
+import { soundTools } from './tools/index.ts';
+
+const SERVER_INFO = { name: 'sound-catalog', title: 'Sound Catalog', version: '1.0.0' };
+
+/**
+ * One MCP server for one HTTP request (the stateless pattern): cheap to build, and it carries
+ * the caller and the quota already counted for this request's tool calls.
+ */
+export function buildMcpServer(context: ToolContext): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS });
+  for (const tool of soundTools) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+    }, (args, extra) => callTool(tool, args, extra.requestId, context));
+  }
+  return server;
+}
+
+async function callTool(tool: SoundTool, args: unknown, requestId: string | number, context: ToolContext): Promise<CallToolResult> {
+  const decision = await context.quota.decisionFor(requestId);
+  if (!decision.allowed) return quotaExceededResult(decision);
+  try {
+    return successResult(await tool.run(args as Parameters<SoundTool['run']>[0], context));
+  } catch (error) {
+    // Domain messages are written for users; anything else stays in the log, as on REST.
+    if (error instanceof DomainError) return errorResult(error.message);
+    context.log.error({ err: error, tool: tool.name }, 'MCP tool failed');
+    return errorResult('Internal error; the failure was logged. Try again later.');
+  }
+}

@@ -1,0 +1,22 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { QuotaDecision } from '../quota/quota.ts';
+import type { ToolAnswer } from './tool.ts';
+
+/** The three kinds of answer a tool call gets. Errors are results, never broken sessions. */
+
+export function successResult(answer: ToolAnswer<Record<string, unknown>>): CallToolResult {
+  return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+}
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** Says when the quota comes back, both ways an agent may reckon time. */
+export function quotaExceededResult(decision: QuotaDecision): CallToolResult {
+  const resetsAt = new Date(decision.reset * 1000).toISOString();
+  return errorResult(
+    `Daily quota of ${decision.limit} requests exceeded. It resets at ${resetsAt} (Unix time ${decision.reset}, `
+    + 'midnight UTC); tool calls fail until then. Do not retry before that time.',
+  );
+}

@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { KeyOwner } from '../accounts/store.ts';
+import type { Services } from '../services.ts';
+import type { ToolCallQuota } from './tool-call-quota.ts';
+
+/** What a tool may use while it answers one call: the same services as the REST routes. */
+export interface ToolContext {
+  services: Services;
+  /** The caller, already authenticated at the HTTP level. */
+  owner: KeyOwner;
+  quota: ToolCallQuota;
+  log: FastifyBaseLogger;
+}
+
+/** A successful answer: the REST-shaped data and its rendering for models that read text. */
+export interface ToolAnswer<O> {
+  structured: O;
+  text: string;
+}
+
+/**
+ * One MCP tool, declared once: name, documentation for the agent, input and output schemas,
+ * annotations and what it does. `server.ts` turns it into a registered tool; failures are
+ * thrown as DomainError (not_found, invalid) and become `isError` results there.
+ */
+export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema: O;
+  annotations: ToolAnnotations;
+  run(args: z.output<I>, context: ToolContext): Promise<ToolAnswer<z.output<O>>>;
+}
+
+/** Keeps a tool's schema types tied to its `run` while the list of tools stays uniform. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: SoundTool<I, O>): SoundTool {
+  return tool as unknown as SoundTool;
+}
+
+/** Every tool only reads the catalog (a download is counted, but nothing a user owns changes). */
+export function readOnly(options: { title: string; idempotent: boolean }): ToolAnnotations {
+  return {
+    title: options.title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: options.idempotent,
+    openWorldHint: false,
+  };
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CATEGORIES, toList } from '../../catalog/sound.ts';
+
+/** Input pieces several tools share, described for an agent. */
+
+export const soundId = z.string().trim().min(1).max(200)
+  .describe('The sound id, exactly as a search or list result gives it in its `id` field.');
+
+/**
+ * A list given either as a JSON array of strings or as one comma-separated string: agents write
+ * both, and the REST API takes the comma form. `toListArgument` reads either the REST way.
+ */
+export function listArgument(itemDescription: string) {
+  return z.union([z.array(z.string().max(100)).max(20), z.string().max(500)], {
+    error: 'expected an array of at most 20 strings or one comma-separated string of at most 500 characters',
+  }).optional()
+    .describe(`${itemDescription} Either an array of strings (["laser", "retro"]) or one comma-separated string ("laser,retro"); case does not matter.`);
+}
+
+export function toListArgument(value: string | string[] | undefined): string[] {
+  return toList(Array.isArray(value) ? value.join(',') : value);
+}
+
+const categoryName = z.enum(CATEGORIES);
+const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+
+/** One category or several (any of them matches); lower case is accepted like on REST. */
+export const categoryArgument = z.preprocess(
+  (value) => (Array.isArray(value) ? value.map(upperCase) : upperCase(value)),
+  z.union([categoryName, z.array(categoryName).min(1).max(CATEGORIES.length)], {
+    error: `expected one of ${CATEGORIES.join(', ')} (any case), or an array of them`,
+  }),
+).optional()
+  .describe('SFX (sound effects), MUSIC, LOFI or AMBIENT; one name or an array of names, any of which matches.');
+
+export function toCategories(value: z.output<typeof categoryArgument>): Array<(typeof CATEGORIES)[number]> {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { streamResultSchema } from '../../api/schemas.ts';
+import { defineTool, readOnly } from '../tool.ts';
+import { soundId } from './arguments.ts';
+import { requireSound } from './require-sound.ts';
+
+export const getStreamUrlTool = defineTool({
+  name: 'get_stream_url',
+  title: 'Get a streaming URL',
+  description: 'A signed URL to listen to one sound (MP3), valid for one hour and usable without any header, '
+    + 'e.g. in an <audio> element or a media player. Previewing is free: no download is counted. '
+    + 'Use get_download_url instead when the file is to be kept.',
+  inputSchema: z.strictObject({ id: soundId }),
+  outputSchema: streamResultSchema,
+  annotations: readOnly({ title: 'Get a streaming URL', idempotent: true }),
+  async run({ id }, { services }) {
+    const sound = await requireSound(services, id);
+    const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream').url };
+    return { structured: stream, text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}` };
+  },
+});

@@ -1,0 +1,17 @@
+import type { SoundTool } from '../tool.ts';
+import { getDownloadUrlTool } from './get-download-url.ts';
+import { getSoundTool } from './get-sound.ts';
+import { getStreamUrlTool } from './get-stream-url.ts';
+import { listPopularTool } from './list-popular.ts';
+import { listSamplesTool } from './list-samples.ts';
+import { searchSoundsTool } from './search-sounds.ts';
+
+/** Every tool the MCP server offers, in the order an agent usually needs them. */
+export const soundTools: SoundTool[] = [
+  searchSoundsTool,
+  getSoundTool,
+  getStreamUrlTool,
+  getDownloadUrlTool,
+  listPopularTool,
+  listSamplesTool,
+];

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { paginationSchema, popularSoundSchema } from '../../api/schemas.ts';
+import { toPagination, toPopularSound } from '../../api/sounds/mapper.ts';
+import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
+import { soundListText } from '../sound-text.ts';
+import { defineTool, readOnly } from '../tool.ts';
+
+export const listPopularTool = defineTool({
+  name: 'list_popular',
+  title: 'List the most downloaded sounds',
+  description: 'The most downloaded sounds of the whole catalog, highest all-time download count (numDownloads) first, '
+    + `with full metadata. A good start when no particular sound is asked for. ${SOUND_FIELD_GUIDE}`,
+  inputSchema: z.strictObject({
+    limit: z.int().min(1).max(100).default(30).describe('How many sounds, 1 to 100, default 30.'),
+  }),
+  outputSchema: z.object({ data: z.array(popularSoundSchema), pagination: paginationSchema }),
+  annotations: readOnly({ title: 'List the most downloaded sounds', idempotent: true }),
+  async run({ limit }, { services }) {
+    const page = await services.catalog.popular(limit);
+    const data = page.items.map((sound) => toPopularSound(sound, services));
+    const pagination = toPagination(1, limit, page.total);
+    return { structured: { data, pagination }, text: soundListText(data, pagination) };
+  },
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { SORT_FIELDS, toWords } from '../../catalog/sound.ts';
+import { paginationSchema, soundSchema } from '../../api/schemas.ts';
+import { toPagination, toSound } from '../../api/sounds/mapper.ts';
+import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
+import { soundListText } from '../sound-text.ts';
+import { defineTool, readOnly } from '../tool.ts';
+import { categoryArgument, listArgument, toCategories, toListArgument } from './arguments.ts';
+
+/** The same bounds as REST search (GET /api/v1/sounds). */
+const MAX_PAGE = 100_000;
+const MAX_SECONDS = 86_400;
+
+const inputSchema = z.strictObject({
+  q: z.string().max(200).optional()
+    .describe('Keywords. Every word must occur in the name, description or a tag (substrings match, case-insensitive), so two words find sounds having both. Short single words work best: "laser", "coin", "door creak".'),
+  tags: listArgument('Tags a sound must all carry (AND).'),
+  category: categoryArgument,
+  min_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Shortest duration wanted, in seconds.'),
+  max_duration: z.number().min(0).max(MAX_SECONDS).optional()
+    .describe('Longest duration wanted, in seconds (e.g. 1 for "under a second").'),
+  sort: z.enum(SORT_FIELDS).default('downloads')
+    .describe('downloads (most downloaded first, the default), created_at (newest), duration or name.'),
+  order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc; use asc with duration for the shortest first.'),
+  page: z.int().min(1).max(MAX_PAGE).default(1).describe('Page number, from 1; see pagination.totalPages.'),
+  limit: z.int().min(1).max(100).default(20).describe('Sounds per page, 1 to 100, default 20.'),
+}).superRefine((args, context) => {
+  if (args.min_duration !== undefined && args.max_duration !== undefined && args.min_duration > args.max_duration) {
+    context.addIssue({ code: 'custom', path: ['max_duration'], message: 'must not be smaller than min_duration' });
+  }
+});
+
+export const searchSoundsTool = defineTool({
+  name: 'search_sounds',
+  title: 'Search sounds',
+  description: 'Search the whole catalog of CC0 sound effects and music by keywords, tags, category and duration. '
+    + 'Returns full metadata (timing and loudness) of one page of matches, ordered by the sort field, with pagination. '
+    + `${SOUND_FIELD_GUIDE} Next steps: get_stream_url to listen, get_download_url to fetch the MP3.`,
+  inputSchema,
+  outputSchema: z.object({ data: z.array(soundSchema), pagination: paginationSchema }),
+  annotations: readOnly({ title: 'Search sounds', idempotent: true }),
+  async run(args, { services }) {
+    const page = await services.catalog.search({
+      words: toWords(args.q),
+      categories: toCategories(args.category),
+      tags: toListArgument(args.tags),
+      minDuration: args.min_duration,
+      maxDuration: args.max_duration,
+      sort: args.sort,
+      order: args.order,
+      page: args.page,
+      limit: args.limit,
+    });
+    const data = page.items.map((sound) => toSound(sound, services));
+    const pagination = toPagination(args.page, args.limit, page.total);
+    return { structured: { data, pagination }, text: soundListText(data, pagination) };
+  },
+});
