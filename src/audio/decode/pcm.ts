@@ -1,0 +1,19 @@
+import type { PcmAudio } from '../types.ts';
+
+/** Joins chunks decoded in order into one PcmAudio (the whole-buffer form of a stream). */
+export function concatPcm(chunks: readonly PcmAudio[], sampleRate: number, channelCount: number): PcmAudio {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.channels[0]?.length ?? 0;
+  const channels = Array.from({ length: channelCount }, () => new Float32Array(length));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const chunkLength = chunk.channels[0]?.length ?? 0;
+    channels.forEach((channel, c) => channel.set(chunk.channels[c]!, offset));
+    offset += chunkLength;
+  }
+  return { sampleRate, channels };
+}
+
+export function pcmLength(audio: PcmAudio): number {
+  return audio.channels[0]?.length ?? 0;
+}
