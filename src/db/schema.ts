@@ -11,6 +11,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
   key_usage_daily: KeyUsageDailyTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_sign_in_failures: DashboardSignInFailuresTable;
 }
 
 export interface SoundsTable {
@@ -80,4 +82,18 @@ export interface KeyUsageDailyTable {
   key_id: string;
   day: string;
   count: number;
+}
+
+export interface DashboardSessionsTable {
+  /** Hex SHA-256 of the session id; the id itself lives only in the browser's cookie. */
+  id_hash: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface DashboardSignInFailuresTable {
+  /** `address:<ip>` or `email:<normalized email>`: what a sign-in throttle counts by. */
+  subject: string;
+  failed_at: string;
 }

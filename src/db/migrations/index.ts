@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../dialects/types.ts';
 import * as initial from './001_initial.ts';
+import * as dashboard from './002_dashboard.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -9,4 +10,5 @@ export interface Migration {
 /** Every migration, in order. Names are stored in the database, so never rename one. */
 export const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  '002_dashboard': dashboard,
 };
