@@ -1,0 +1,25 @@
+import type { Services } from '../services.ts';
+import { CsrfTokens } from './security/csrf.ts';
+import { SessionStore } from './sessions/session-store.ts';
+import { SignInThrottle } from './sessions/sign-in-throttle.ts';
+
+/** What every dashboard route needs besides the request: the services and the dashboard's own stores. */
+export interface Dashboard {
+  services: Services;
+  sessions: SessionStore;
+  throttle: SignInThrottle;
+  csrf: CsrfTokens;
+  /** Cookies get `Secure` when the public address is https. */
+  secureCookies: boolean;
+}
+
+export function createDashboard(services: Services): Dashboard {
+  const { db } = services.database;
+  return {
+    services,
+    sessions: new SessionStore(db, services.clock),
+    throttle: new SignInThrottle(db, services.clock),
+    csrf: new CsrfTokens(services.config.signingSecrets[0]!),
+    secureCookies: (services.config.publicUrl ?? '').startsWith('https:'),
+  };
+}

@@ -1,0 +1,88 @@
+import { CATEGORIES, SORT_FIELDS, type Category } from '../../catalog/sound.ts';
+import { html, type Html } from '../html.ts';
+import type { Visitor } from '../sessions/visitor.ts';
+import { formatCount } from './format.ts';
+import { layout, notice } from './layout.ts';
+import { soundGrid, type SoundView } from './sound-card.ts';
+import { upgradeCallout } from './upgrade.ts';
+
+/** The search form's values as the reader typed them, so the form comes back filled in. */
+export interface CatalogForm {
+  q: string;
+  categories: Category[];
+  tags: string;
+  min_duration: string;
+  max_duration: string;
+  sort: string;
+  order: string;
+}
+
+export interface CatalogResults {
+  views: SoundView[];
+  page: number;
+  totalPages: number;
+  total: number;
+}
+
+export interface CatalogPage {
+  visitor: Visitor;
+  form: CatalogForm;
+  errors: string[];
+  results: CatalogResults | null;
+  /** Builds the link to another page of the same search. */
+  pageLink: (page: number) => string;
+}
+
+const CATEGORY_LABELS: Record<Category, string> = { SFX: 'Sound effects', MUSIC: 'Music', LOFI: 'Lo-fi', AMBIENT: 'Ambient' };
+const SORT_LABELS: Record<(typeof SORT_FIELDS)[number], string> = { downloads: 'Downloads', created_at: 'Newest', duration: 'Duration', name: 'Name' };
+
+export function catalogPage(page: CatalogPage): Html {
+  const { form, results } = page;
+  return layout({
+    title: 'Catalog',
+    visitor: page.visitor,
+    path: '/dashboard/catalog',
+    main: html`<div class="page-head"><h1>Catalog</h1><p>The whole catalog, with the filters of <code>GET /api/v1/sounds</code>.</p></div>
+<form class="search-form card" method="get" action="/dashboard/catalog" role="search" aria-label="Search the catalog">
+<div class="search-row">
+<div class="field field-grow"><label for="q">Keywords</label><input id="q" name="q" type="search" value="${form.q}" maxlength="200" placeholder="glass break, rain, synth…"></div>
+<div class="field"><label for="tags">Tags <span class="hint">(all of)</span></label><input id="tags" name="tags" type="text" value="${form.tags}" maxlength="500" placeholder="impact, short"></div>
+</div>
+<div class="search-row">
+<fieldset class="field chips"><legend>Category</legend>
+${CATEGORIES.map((category) => html`<label class="chip"><input type="checkbox" name="category" value="${category}"${form.categories.includes(category) && html` checked`}> ${CATEGORY_LABELS[category]}</label>`)}
+</fieldset>
+<div class="field field-small"><label for="min_duration">Min seconds</label><input id="min_duration" name="min_duration" type="number" min="0" step="any" inputmode="decimal" value="${form.min_duration}"></div>
+<div class="field field-small"><label for="max_duration">Max seconds</label><input id="max_duration" name="max_duration" type="number" min="0" step="any" inputmode="decimal" value="${form.max_duration}"></div>
+<div class="field field-small"><label for="sort">Sort by</label><select id="sort" name="sort">${SORT_FIELDS.map((field) => html`<option value="${field}"${form.sort === field && html` selected`}>${SORT_LABELS[field]}</option>`)}</select></div>
+<div class="field field-small"><label for="order">Order</label><select id="order" name="order"><option value="desc"${form.order !== 'asc' && html` selected`}>Descending</option><option value="asc"${form.order === 'asc' && html` selected`}>Ascending</option></select></div>
+<div class="field field-actions"><button type="submit" class="button">Search</button></div>
+</div>
+</form>
+${page.errors.length > 0 && notice('error', html`<p>Check the filters:</p><ul>${page.errors.map((error) => html`<li>${error}</li>`)}</ul>`)}
+${results && resultsSection(results, page.pageLink)}`,
+  });
+}
+
+function resultsSection(results: CatalogResults, pageLink: (page: number) => string): Html {
+  return html`<section class="section" aria-labelledby="results-title">
+<div class="section-head"><h2 id="results-title">${formatCount(results.total)} ${results.total === 1 ? 'sound' : 'sounds'}</h2>
+${results.totalPages > 1 && html`<p>Page ${results.page} of ${formatCount(results.totalPages)}</p>`}</div>
+${soundGrid(results.views, true, 'No sound matches these filters. Try fewer words or a wider duration.')}
+${results.totalPages > 1 && html`<nav class="pager" aria-label="Pages">
+${results.page > 1 ? html`<a class="button button-quiet" rel="prev" href="${pageLink(results.page - 1)}">← Previous</a>` : html`<span></span>`}
+<span class="pager-position">Page ${results.page} of ${formatCount(results.totalPages)}</span>
+${results.page < results.totalPages ? html`<a class="button button-quiet" rel="next" href="${pageLink(results.page + 1)}">Next →</a>` : html`<span></span>`}
+</nav>`}
+</section>`;
+}
+
+export function catalogLockedPage(visitor: Visitor): Html {
+  return layout({
+    title: 'Catalog',
+    visitor,
+    path: '/dashboard/catalog',
+    main: html`<div class="page-head"><h1>Catalog</h1><p>Searching the full catalog is part of the paid plans. The <a href="/">free samples</a> are open to everyone.</p></div>
+${upgradeCallout(visitor.account!.plan)}`,
+  });
+}

@@ -1,0 +1,50 @@
+import type { Sound } from '../../catalog/sound.ts';
+import { waveformSvg } from '../drawing/waveform.ts';
+import { html, type Html } from '../html.ts';
+import { formatDecibels, formatDuration, formatMs } from './format.ts';
+
+export interface SoundView {
+  sound: Sound;
+  waveform: Array<[number, number]> | null;
+  /** A signed, playable URL; it expires, so it is made when the page is. */
+  streamUrl: string;
+}
+
+/**
+ * One sound: name, facts, waveform and a native player (keyboard-usable, works without our
+ * script). `detailed` adds the loudness and timing measurements of the full catalog.
+ */
+export function soundCard(view: SoundView, detailed: boolean): Html {
+  const { sound } = view;
+  const headingId = `sound-${sound.id}`;
+  return html`<article class="sound-card" aria-labelledby="${headingId}">
+<header class="sound-card-head">
+<h3 id="${headingId}">${sound.name}</h3>
+<span class="sound-duration">${formatDuration(sound.duration)}</span>
+</header>
+${sound.description && html`<p class="sound-description">${sound.description}</p>`}
+<div class="waveform-frame">${waveformSvg(view.waveform, sound.name)}</div>
+<audio controls preload="none" src="${view.streamUrl}" aria-label="Play ${sound.name}"></audio>
+<ul class="tag-list" aria-label="Category and tags">
+${sound.category && html`<li class="tag tag-category">${sound.category}</li>`}
+${sound.tags.map((tag) => html`<li class="tag">${tag}</li>`)}
+</ul>
+${detailed && measurements(sound)}
+</article>`;
+}
+
+function measurements(sound: Sound): Html {
+  return html`<dl class="facts">
+<div><dt>Loudness</dt><dd>${formatDecibels(sound.loudness.integrated_lufs, 'LUFS')}</dd></div>
+<div><dt>True peak</dt><dd>${formatDecibels(sound.loudness.true_peak_db, 'dBTP')}</dd></div>
+<div><dt>Onset</dt><dd>${formatMs(sound.timing.onset_ms)}</dd></div>
+<div><dt>Peak at</dt><dd>${formatMs(sound.timing.peak_ms)}</dd></div>
+<div><dt>Tail</dt><dd>${formatMs(sound.timing.tail_ms)}</dd></div>
+<div><dt>License</dt><dd>${sound.license ?? '—'}</dd></div>
+</dl>`;
+}
+
+export function soundGrid(views: SoundView[], detailed: boolean, emptyMessage: string): Html {
+  if (views.length === 0) return html`<p class="empty">${emptyMessage}</p>`;
+  return html`<div class="sound-grid">${views.map((view) => soundCard(view, detailed))}</div>`;
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { PlanName } from '../../accounts/plans.ts';
+import { normalizeEmail } from '../../accounts/store.ts';
+import { DomainError } from '../../errors.ts';
+import type { Dashboard } from '../context.ts';
+import type { Html } from '../html.ts';
+import { signInPage, signUpPage } from '../pages/auth-forms.ts';
+import { formatWait } from '../pages/format.ts';
+import { decoyHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../security/passwords.ts';
+import { endSession, startSession } from '../sessions/visitor.ts';
+import { sendPage } from './send-page.ts';
+
+/** Accounts made in the dashboard start here; the operator moves them to a paid plan. */
+const NEW_ACCOUNT_PLAN: PlanName = 'free';
+/** The one answer to a wrong email or a wrong password, so neither reveals whether an email exists. */
+const WRONG_CREDENTIALS = 'That email and password do not match an account. Check both and try again.';
+/** Sign-up cannot hide a taken email without sending mail; it says as little as it can, and is throttled. */
+const SIGN_UP_REFUSED = 'We could not create an account with these details. If you already have an account, sign in instead.';
+
+const signUpForm = z.object({
+  email: z.string().trim().max(254).pipe(z.email('Enter an email address like name@example.com')),
+  password: z.string()
+    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+
+const signInForm = z.object({
+  email: z.string().trim().min(1, 'Enter your email').max(254, 'That is not an email we could have'),
+  password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH, WRONG_CREDENTIALS),
+  next: z.string().optional(),
+});
+
+/** Only paths inside the dashboard: `next` must never send anyone to another site. */
+export function safeNext(next: unknown): string | undefined {
+  return typeof next === 'string' && /^\/dashboard(\/[a-z0-9-]+)*$/.test(next) ? next : undefined;
+}
+
+export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard): void {
+  scope.get('/sign-up', async (request, reply) => {
+    if (request.visitor.account) return reply.redirect('/dashboard', 303);
+    return sendPage(reply, signUpPage({ visitor: request.visitor }));
+  });
+
+  scope.post('/sign-up', async (request, reply) => {
+    const fields = (request.body ?? {}) as Record<string, unknown>;
+    const parsed = signUpForm.safeParse(fields);
+    const email = typeof fields.email === 'string' ? fields.email.trim() : '';
+    if (!parsed.success) {
+      const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+      return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, fieldErrors }));
+    }
+    const subjects = [`address:${request.ip}`];
+    if (await refuseIfThrottled(reply, dashboard, subjects, (error) => signUpPage({ visitor: request.visitor, email, error }))) return reply;
+    const passwordHash = await hashPassword(parsed.data.password);
+    try {
+      const account = await dashboard.services.accounts.createAccount(parsed.data.email, NEW_ACCOUNT_PLAN, passwordHash);
+      await startSession(reply, dashboard, account, request.visitor.sessionId);
+      return reply.redirect('/dashboard', 303);
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+      await dashboard.throttle.recordFailure(subjects);
+      return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, error: SIGN_UP_REFUSED }));
+    }
+  });
+
+  scope.get<{ Querystring: { next?: string } }>('/sign-in', async (request, reply) => {
+    const next = safeNext(request.query.next);
+    if (request.visitor.account) return reply.redirect(next ?? '/dashboard', 303);
+    return sendPage(reply, signInPage({ visitor: request.visitor, next }));
+  });
+
+  scope.post('/sign-in', async (request, reply) => {
+    const fields = (request.body ?? {}) as Record<string, unknown>;
+    const next = safeNext(fields.next);
+    const email = typeof fields.email === 'string' ? fields.email.trim() : '';
+    const parsed = signInForm.safeParse(fields);
+    if (!parsed.success) {
+      const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+      return sendPage(reply.code(400), signInPage({ visitor: request.visitor, email, next, fieldErrors }));
+    }
+    const emailSubject = `email:${normalizeEmail(parsed.data.email)}`;
+    const subjects = [`address:${request.ip}`, emailSubject];
+    if (await refuseIfThrottled(reply, dashboard, subjects, (error) => signInPage({ visitor: request.visitor, email, next, error }))) return reply;
+    const account = await dashboard.services.accountStore.findByEmail(parsed.data.email);
+    // A missing account (or one made by the CLI, without a password) costs the same scrypt work.
+    const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? await decoyHash());
+    if (!account?.passwordHash || !matches) {
+      await dashboard.throttle.recordFailure(subjects);
+      return sendPage(reply.code(401), signInPage({ visitor: request.visitor, email, next, error: WRONG_CREDENTIALS }));
+    }
+    await dashboard.throttle.forgive(emailSubject);
+    await startSession(reply, dashboard, account, request.visitor.sessionId);
+    return reply.redirect(next ?? '/dashboard', 303);
+  });
+
+  scope.post('/sign-out', async (request, reply) => {
+    await endSession(reply, dashboard, request.visitor.sessionId);
+    return reply.redirect('/', 303);
+  });
+}
+
+/** Answers 429 with the form and how long to wait, when any subject has failed too often. */
+async function refuseIfThrottled(
+  reply: FastifyReply,
+  dashboard: Dashboard,
+  subjects: string[],
+  pageWith: (error: string) => Html,
+): Promise<boolean> {
+  const wait = await dashboard.throttle.waitSeconds(subjects);
+  if (wait === 0) return false;
+  const message = `Too many failed attempts. Wait ${formatWait(wait)} and try again.`;
+  sendPage(reply.code(429).header('retry-after', wait), pageWith(message));
+  return true;
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../api/sounds/params.ts';
+import { toList, toWords } from '../../catalog/sound.ts';
+import type { Dashboard } from '../context.ts';
+import { catalogLockedPage, catalogPage, type CatalogForm } from '../pages/catalog.ts';
+import { requireAccount } from '../sessions/visitor.ts';
+import { soundViews } from '../sound-views.ts';
+import { sendPage } from './send-page.ts';
+
+const PAGE_SIZE = 20;
+const MAX_PAGE = 100_000;
+
+/** The search endpoint's own parameter rules (api/sounds/params.ts), so the two never disagree. */
+const searchQuery = z.object({
+  q: z.string().max(200).optional(),
+  category: categoryList,
+  tags: z.string().max(500).optional(),
+  min_duration: seconds,
+  max_duration: seconds,
+  sort: sortField,
+  order: sortOrder,
+  page: strictInt(1, MAX_PAGE, 1),
+});
+
+/** What to tell the reader when a field is refused; zod's own wording is written for programmers. */
+const FIELD_HELP: Record<string, string> = {
+  q: 'Keywords: use at most 200 characters.',
+  tags: 'Tags: use at most 500 characters.',
+  min_duration: 'Min seconds: enter a number from 0 to 86,400.',
+  max_duration: 'Max seconds: enter a number from 0 to 86,400.',
+  sort: 'Sort by: choose downloads, newest, duration or name.',
+  order: 'Order: choose ascending or descending.',
+  page: `Page: a whole number from 1 to ${MAX_PAGE.toLocaleString('en-US')}.`,
+};
+
+type RawQuery = Record<string, string | string[] | undefined>;
+
+/**
+ * A browser sends every field, empty ones too (`min_duration=`), and one `category` per ticked
+ * box. Empty means "no filter"; several categories are the API's comma-separated list.
+ */
+function normalize(query: RawQuery): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const text = (Array.isArray(value) ? value.join(',') : value ?? '').trim();
+    if (text !== '') fields[name] = text;
+  }
+  return fields;
+}
+
+export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboard): void {
+  const { services } = dashboard;
+  scope.get<{ Querystring: RawQuery }>('/catalog', async (request, reply) => {
+    const account = requireAccount(request);
+    if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
+    const fields = normalize(request.query);
+    const parsed = searchQuery.safeParse(fields);
+    const form: CatalogForm = {
+      q: fields.q ?? '', tags: fields.tags ?? '', min_duration: fields.min_duration ?? '', max_duration: fields.max_duration ?? '',
+      sort: fields.sort ?? 'downloads', order: fields.order ?? 'desc',
+      categories: parsed.success ? parsed.data.category ?? [] : [],
+    };
+    const pageLink = (page: number) => `/dashboard/catalog?${new URLSearchParams({ ...fields, page: String(page) })}`;
+    const errors = parsed.success ? [] : [...new Set(parsed.error.issues.map((issue) => {
+      const field = String(issue.path[0] ?? '');
+      return FIELD_HELP[field] ?? `Category: ${issue.message}.`;
+    }))];
+    if (parsed.success && parsed.data.min_duration !== undefined && parsed.data.max_duration !== undefined
+      && parsed.data.min_duration > parsed.data.max_duration) {
+      errors.push('Max seconds must not be smaller than min seconds.');
+    }
+    if (!parsed.success || errors.length > 0) {
+      return sendPage(reply.code(400), catalogPage({ visitor: request.visitor, form, errors, results: null, pageLink }));
+    }
+    const query = parsed.data;
+    const found = await services.catalog.search({
+      words: toWords(query.q),
+      categories: query.category ?? [],
+      tags: toList(query.tags),
+      minDuration: query.min_duration,
+      maxDuration: query.max_duration,
+      sort: query.sort,
+      order: query.order,
+      page: query.page,
+      limit: PAGE_SIZE,
+    });
+    const results = {
+      views: await soundViews(services, found.items),
+      page: query.page,
+      total: found.total,
+      totalPages: Math.ceil(found.total / PAGE_SIZE),
+    };
+    return sendPage(reply, catalogPage({ visitor: request.visitor, form, errors, results, pageLink }));
+  });
+}

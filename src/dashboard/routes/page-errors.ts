@@ -1,0 +1,17 @@
+/** Thrown by a route to answer with the dashboard's error page instead of its usual content. */
+export class PageError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown to send the browser elsewhere (303, so a POST is followed by a GET). */
+export class Redirect extends Error {
+  constructor(readonly location: string) {
+    super(`redirect to ${location}`);
+  }
+}

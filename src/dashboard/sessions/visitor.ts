@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../../accounts/store.ts';
+import type { Dashboard } from '../context.ts';
+import { readCookie, serializeCookie } from '../security/cookies.ts';
+import { PageError, Redirect } from '../routes/page-errors.ts';
+import { SESSION_LIFETIME_SECONDS } from './session-store.ts';
+
+export const SESSION_COOKIE = 'sc_session';
+/** Binds the CSRF token of the sign-up and sign-in forms before there is a session. */
+export const VISITOR_COOKIE = 'sc_visitor';
+const VISITOR_LIFETIME_SECONDS = 7 * 24 * 3600;
+const TOKEN_PATTERN = /^[\w-]{43}$/;
+
+/** Who is asking: a signed-in account or an anonymous visitor, and the CSRF token for their forms. */
+export interface Visitor {
+  account: Account | null;
+  /** The session id from the cookie, when it names a live session. */
+  sessionId: string | null;
+  csrfToken: string;
+  csrfBinding: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    visitor: Visitor;
+  }
+}
+
+export function addVisitorHooks(scope: FastifyInstance, dashboard: Dashboard): void {
+  scope.decorateRequest('visitor', null as unknown as Visitor);
+  scope.addHook('onRequest', async (request, reply) => {
+    request.visitor = await identify(request, reply, dashboard);
+  });
+  // Every POST changes something, so every POST must carry the token of this browser's cookie.
+  scope.addHook('preHandler', async (request) => {
+    if (request.method !== 'POST') return;
+    const token = (request.body as Record<string, unknown> | undefined)?._csrf;
+    if (!dashboard.csrf.isValid(request.visitor.csrfBinding, token)) {
+      throw new PageError(403, 'This form has expired', 'The page was open too long or came from another site. Go back, reload the page and try again.');
+    }
+  });
+}
+
+async function identify(request: FastifyRequest, reply: FastifyReply, dashboard: Dashboard): Promise<Visitor> {
+  const cookies = request.headers.cookie;
+  const sessionId = readCookie(cookies, SESSION_COOKIE);
+  if (sessionId && TOKEN_PATTERN.test(sessionId)) {
+    const accountId = await dashboard.sessions.accountIdOf(sessionId);
+    const account = accountId ? await dashboard.services.accountStore.findById(accountId) : null;
+    if (account) return visitorOf(dashboard, account, sessionId, `session:${sessionId}`);
+  }
+  if (sessionId) appendCookie(reply, serializeCookie(SESSION_COOKIE, '', { maxAge: 0, secure: dashboard.secureCookies }));
+  let visitorId = readCookie(cookies, VISITOR_COOKIE);
+  if (!visitorId || !TOKEN_PATTERN.test(visitorId)) {
+    visitorId = randomBytes(32).toString('base64url');
+    appendCookie(reply, serializeCookie(VISITOR_COOKIE, visitorId, { maxAge: VISITOR_LIFETIME_SECONDS, secure: dashboard.secureCookies }));
+  }
+  return visitorOf(dashboard, null, null, `visitor:${visitorId}`);
+}
+
+function visitorOf(dashboard: Dashboard, account: Account | null, sessionId: string | null, binding: string): Visitor {
+  return { account, sessionId, csrfBinding: binding, csrfToken: dashboard.csrf.tokenFor(binding) };
+}
+
+/** Starts a session under a brand-new id (never one the browser brought along: no fixation). */
+export async function startSession(reply: FastifyReply, dashboard: Dashboard, account: Account, previous: string | null): Promise<void> {
+  if (previous) await dashboard.sessions.end(previous);
+  const session = await dashboard.sessions.create(account.id);
+  appendCookie(reply, serializeCookie(SESSION_COOKIE, session.id, { maxAge: SESSION_LIFETIME_SECONDS, secure: dashboard.secureCookies }));
+}
+
+export async function endSession(reply: FastifyReply, dashboard: Dashboard, sessionId: string | null): Promise<void> {
+  if (sessionId) await dashboard.sessions.end(sessionId);
+  appendCookie(reply, serializeCookie(SESSION_COOKIE, '', { maxAge: 0, secure: dashboard.secureCookies }));
+}
+
+/** The signed-in account, or a redirect to the sign-in page that comes back here afterwards. */
+export function requireAccount(request: FastifyRequest): Account {
+  const { account } = request.visitor;
+  if (!account) throw new Redirect(`/dashboard/sign-in?next=${encodeURIComponent(request.url.split('?')[0]!)}`);
+  return account;
+}
+
+/** Fastify appends to an existing set-cookie header instead of replacing it. */
+function appendCookie(reply: FastifyReply, cookie: string): void {
+  reply.header('set-cookie', cookie);
+}

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SignInThrottle } from '../../src/dashboard/sessions/sign-in-throttle.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { signedIn } from './helpers/accounts.ts';
+import { csrfToken, uniqueEmail, visibleText, WebClient } from './helpers/web-client.ts';
+
+describe('dashboard forms: CSRF, throttling, body limits', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  test('csrf.security: a form without a token changes nothing and is answered 403', async () => {
+    const email = uniqueEmail();
+    const client = new WebClient(server.url);
+    const response = await client.post('/dashboard/sign-up', { email, password: 'correct horse battery' });
+    assert.equal(response.status, 403);
+    assert.match(visibleText(response.text), /This form has expired/);
+    assert.equal(await server.services.accountStore.findByEmail(email), null);
+  });
+
+  test("csrf.security: a token from another browser's page is refused", async () => {
+    const attacker = new WebClient(server.url);
+    const token = csrfToken((await attacker.get('/dashboard/sign-up')).text);
+    const victim = await signedIn(server, 'pro');
+    const response = await victim.client.post('/dashboard/keys', { name: 'planted', _csrf: token });
+    assert.equal(response.status, 403);
+    assert.equal((await server.services.accounts.listKeys(victim.account.id)).length, 0);
+  });
+
+  test('csrf.security: signing out and revoking need the token too', async () => {
+    const { client, account } = await signedIn(server, 'pro');
+    const { record } = await server.services.accounts.createKey(account.id, 'kept');
+    assert.equal((await client.post('/dashboard/sign-out', {})).status, 403);
+    assert.equal((await client.get('/dashboard')).status, 200, 'still signed in');
+    assert.equal((await client.post(`/dashboard/keys/${record.prefix}/revoke`, { _csrf: 'forged' })).status, 403);
+    assert.equal((await server.services.accounts.listKeys(account.id)).length, 1, 'the key is still active');
+  });
+
+  test('csrf.security: the token before sign-in does not work after it (it is bound to the session)', async () => {
+    const client = new WebClient(server.url);
+    const anonymousToken = csrfToken((await client.get('/dashboard/sign-up')).text);
+    await client.post('/dashboard/sign-up', { email: uniqueEmail(), password: 'correct horse battery', _csrf: anonymousToken });
+    const response = await client.post('/dashboard/sign-out', { _csrf: anonymousToken });
+    assert.equal(response.status, 403);
+  });
+
+  test('throttle.sign-in: after 10 failures in 15 minutes even the right password waits, then works', async () => {
+    const email = uniqueEmail();
+    await new WebClient(server.url).signUp(email);
+    const client = new WebClient(server.url);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      assert.equal((await client.signIn(email, `wrong password ${attempt}`)).status, 401);
+    }
+    const refused = await client.signIn(email);
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.match(visibleText(refused.text), /Too many failed attempts\. Wait 15 min and try again\./);
+    assert.equal(client.cookies.has('sc_session'), false);
+    server.clock.advance(15 * 60 * 1000 + 1000);
+    assert.equal((await client.signIn(email)).status, 303);
+  });
+
+  test('throttle.sign-in: the same message whether or not the email exists', async () => {
+    const throttled = async (email: string) => {
+      const client = new WebClient(server.url);
+      for (let attempt = 0; attempt < 10; attempt++) await client.signIn(email, 'wrong password here');
+      const response = await client.signIn(email, 'wrong password here');
+      return { status: response.status, alert: /role="alert">([^<]+)</.exec(response.text)?.[1] };
+    };
+    const known = uniqueEmail();
+    await new WebClient(server.url).signUp(known);
+    const a = await throttled(known);
+    server.clock.advance(16 * 60 * 1000);
+    const b = await throttled(uniqueEmail('nobody'));
+    assert.deepEqual(a, b);
+    server.clock.advance(16 * 60 * 1000);
+  });
+
+  test('throttle.sign-in: an email is counted across addresses, an address across emails', async () => {
+    const throttle = new SignInThrottle(server.services.database.db, server.clock.read);
+    const email = `email:${uniqueEmail()}`;
+    for (let i = 0; i < 10; i++) await throttle.recordFailure([`address:10.0.0.${i}`, email]);
+    assert.ok(await throttle.waitSeconds(['address:10.0.0.99', email]) > 0, 'a new address does not reset the email');
+    assert.equal(await throttle.waitSeconds(['address:10.0.0.99', `email:${uniqueEmail()}`]), 0);
+    const address = 'address:192.0.2.7';
+    for (let i = 0; i < 10; i++) await throttle.recordFailure([address, `email:${uniqueEmail()}`]);
+    assert.ok(await throttle.waitSeconds([address, `email:${uniqueEmail()}`]) > 0, 'new emails do not reset the address');
+    server.clock.advance(15 * 60 * 1000 + 1000);
+    assert.equal(await throttle.waitSeconds([address, email]), 0);
+  });
+
+  test('throttle.sign-up: refused sign-ups for taken emails are limited per address', async () => {
+    const taken = uniqueEmail();
+    await new WebClient(server.url).signUp(taken);
+    const client = new WebClient(server.url);
+    for (let attempt = 0; attempt < 10; attempt++) assert.equal((await client.signUp(taken)).status, 400);
+    assert.equal((await client.signUp(uniqueEmail())).status, 429);
+    server.clock.advance(15 * 60 * 1000 + 1000);
+  });
+
+  test('form-body: a form body over 16 KiB is refused with an HTML page, not parsed', async () => {
+    const client = new WebClient(server.url);
+    const _csrf = csrfToken((await client.get('/dashboard/sign-in')).text);
+    const response = await client.post('/dashboard/sign-in', { email: 'a@example.com', password: 'x'.repeat(20_000), _csrf });
+    assert.equal(response.status, 413);
+    assert.match(response.headers.get('content-type')!, /text\/html/);
+  });
+});
