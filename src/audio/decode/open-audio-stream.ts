@@ -51,7 +51,7 @@ async function skipId3v2Tags(source: ByteSource): Promise<boolean> {
 
 function unrecognisedReason(fileName: string | undefined): string {
   const extension = fileName?.match(/\.([a-z0-9]{1,5})$/i)?.[1]?.toLowerCase();
-  const expected: Record<string, string> = { wav: 'a RIFF/WAVE header', flac: 'a FLAC header', ogg: 'an Ogg header', mp3: 'MPEG audio frames' };
+  const expected: Record<string, string> = { wav: 'RIFF/WAVE header', flac: 'FLAC header', ogg: 'Ogg header', mp3: 'MPEG audio frames' };
   const hint = extension && expected[extension] ? ` (named .${extension} but has no ${expected[extension]})` : '';
   return `not a recognised audio file${hint}`;
 }
