@@ -23,11 +23,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const accountStore = new AccountStore(database.db);
   const quota = new SqlQuotaStore(database.db);
   const files = new FileStore(config.dataDir);
+  const catalog = new CatalogStore(database.db, database.dialect);
   return {
     config,
     database,
-    catalog: new CatalogStore(database.db, database.dialect),
-    catalogWriter: new CatalogWriter(database.db, files, clock),
+    catalog,
+    catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
     accountStore,
     accounts: new AccountService(accountStore, clock),
     quota,

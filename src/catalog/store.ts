@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Selectable, type Sql
 import type { Db } from '../db/index.ts';
 import type { SqlDialect } from '../db/dialects/types.ts';
 import type { Database, SoundsTable } from '../db/schema.ts';
+import { ResultCache } from './result-cache.ts';
 import type { Category, Page, SampleFilters, SearchFilters, Sound, SortField } from './sound.ts';
 
 const SORT_COLUMNS: Record<SortField, 'num_downloads' | 'created_at' | 'duration' | 'name'> = {
@@ -22,12 +23,23 @@ type Where = (eb: ExpressionBuilder<Database, 'sounds'>) => Expression<SqlBool>;
 
 /** Reads the catalog. Writes that come with ingest live in `ingest/`; counts live here. */
 export class CatalogStore {
+  private readonly lists = new ResultCache<Page<Sound>>();
+
   constructor(
     private readonly db: Db,
     private readonly dialect: SqlDialect,
   ) {}
 
-  async search(filters: SearchFilters): Promise<Page<Sound>> {
+  /** Forgets cached list answers; called after every write this process makes. */
+  changed(): void {
+    this.lists.clear();
+  }
+
+  search(filters: SearchFilters): Promise<Page<Sound>> {
+    return this.lists.getOrLoad(`search:${JSON.stringify(filters)}`, () => this.searchUncached(filters));
+  }
+
+  private async searchUncached(filters: SearchFilters): Promise<Page<Sound>> {
     const where: Where = (eb) => {
       const conditions: Expression<SqlBool>[] = [];
       if (filters.words.length > 0) conditions.push(this.dialect.matchWords(filters.words));
@@ -41,16 +53,21 @@ export class CatalogStore {
       return eb.and(conditions);
     };
     const column = SORT_COLUMNS[filters.sort];
-    const [rows, total] = await Promise.all([
-      this.db.selectFrom('sounds').select(SOUND_COLUMNS).where(where)
-        .orderBy(`sounds.${column}`, filters.order).orderBy('sounds.id', filters.order)
-        .limit(filters.limit).offset((filters.page - 1) * filters.limit).execute(),
-      this.count(where),
-    ]);
+    // count(*) OVER () gives the total in the same pass as the page: the match is evaluated once.
+    const rows = await this.db.selectFrom('sounds').select(SOUND_COLUMNS)
+      .select((eb) => eb.fn.countAll<number | string>().over().as('total')).where(where)
+      .orderBy(`sounds.${column}`, filters.order).orderBy('sounds.id', filters.order)
+      .limit(filters.limit).offset((filters.page - 1) * filters.limit).execute();
+    // A page past the end has no row to carry the total: count on its own then.
+    const total = rows.length > 0 ? Number(rows[0]!.total) : filters.page > 1 ? await this.count(where) : 0;
     return { items: rows.map(toSound), total };
   }
 
-  async samples(filters: SampleFilters): Promise<Page<Sound>> {
+  samples(filters: SampleFilters): Promise<Page<Sound>> {
+    return this.lists.getOrLoad(`samples:${JSON.stringify(filters)}`, () => this.samplesUncached(filters));
+  }
+
+  private async samplesUncached(filters: SampleFilters): Promise<Page<Sound>> {
     const where: Where = (eb) => {
       const conditions: Expression<SqlBool>[] = [eb('sounds.is_sample', '=', 1)];
       // The sample list matches q on name and description only (API document, endpoint 1).
@@ -70,7 +87,11 @@ export class CatalogStore {
     return { items: rows.map(toSound), total };
   }
 
-  async popular(limit: number): Promise<Page<Sound>> {
+  popular(limit: number): Promise<Page<Sound>> {
+    return this.lists.getOrLoad(`popular:${limit}`, () => this.popularUncached(limit));
+  }
+
+  private async popularUncached(limit: number): Promise<Page<Sound>> {
     const [rows, total] = await Promise.all([
       this.db.selectFrom('sounds').select(SOUND_COLUMNS)
         .orderBy('num_downloads', 'desc').orderBy('id', 'desc').limit(limit).execute(),
@@ -99,6 +120,7 @@ export class CatalogStore {
   async countDownload(id: string): Promise<boolean> {
     const result = await this.db.updateTable('sounds')
       .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id).executeTakeFirst();
+    this.changed();
     return result.numUpdatedRows > 0n;
   }
 
@@ -112,7 +134,7 @@ export class CatalogStore {
       await trx.updateTable('sounds').set({ is_sample: 0 }).where('is_sample', '=', 1).execute();
       if (ids.length > 0) await trx.updateTable('sounds').set({ is_sample: 1 }).where('id', 'in', ids).execute();
       return { samples: known.size, unknown };
-    });
+    }).finally(() => this.changed());
   }
 
   async size(): Promise<number> {

@@ -30,6 +30,7 @@ export class CatalogWriter {
     private readonly db: Db,
     private readonly files: FileStore,
     private readonly clock: () => number,
+    private readonly onChange: () => void = () => {},
   ) {}
 
   /** Is this content already in the catalog? (Lets ingest skip the costly work for known files.) */
@@ -46,7 +47,7 @@ export class CatalogWriter {
       await trx.deleteFrom('sound_tags').where('sound_seq', '=', row.seq).execute();
       await insertTags(trx, row.seq, metadata.tags);
       return { id: row.id };
-    });
+    }).finally(this.onChange);
   }
 
   /** Adds a sound, or updates its metadata when the content is known. */
@@ -76,7 +77,7 @@ export class CatalogWriter {
         updated_at: now,
       }).returning('seq').executeTakeFirstOrThrow();
       await insertTags(trx, inserted.seq, sound.metadata.tags);
-    });
+    }).finally(this.onChange);
     return { id, added: true };
   }
 

@@ -36,8 +36,31 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect: sqliteDialect, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most of ours. Queries are
+ * built from a small set of shapes with bound values, so caching statements by SQL text pays.
+ */
+function withStatementCache(connection: SQLite.Database, capacity = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        // Re-insert to keep the map in least-recently-used order.
+        cache.delete(sql);
+      } else {
+        statement = connection.prepare(sql);
+        if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+  };
 }
 
 async function migrate(handle: DatabaseHandle): Promise<void> {

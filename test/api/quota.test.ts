@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -11,10 +12,10 @@ describe('quota', () => {
 
   test('quota.race: 3,000 parallel requests on a fresh Pro account give exactly 2,500 × 200 and 500 × 429', async () => {
     const { key } = await server.account('pro');
-    const statuses = await Promise.all(Array.from({ length: 3000 }, () => server.get('/api/v1/sounds/popular?limit=1', { key }).then(async (r) => {
-      await r.arrayBuffer();
-      return r.status;
-    })));
+    // All 3,000 are in flight at once over 200 sockets (more would overflow the listen backlog).
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
+    const statuses = await Promise.all(Array.from({ length: 3000 }, () => statusOf(`${server.url}/api/v1/sounds/popular?limit=1`, key, agent)));
+    agent.destroy();
     assert.equal(statuses.filter((s) => s === 200).length, 2500);
     assert.equal(statuses.filter((s) => s === 429).length, 500);
   });
@@ -63,9 +64,29 @@ describe('quota', () => {
     assert.equal(response.headers.get('x-ratelimit-remaining'), String(50000 - 3));
   });
 
+  test('quota.per-key: daily counts are recorded per key as well as per account', async () => {
+    const { account, key } = await server.account('enterprise');
+    const second = await server.services.accounts.createKey(account.id, 'second');
+    for (let i = 0; i < 3; i++) await server.get('/api/v1/sounds', { key });
+    for (let i = 0; i < 2; i++) await server.get('/api/v1/sounds', { key: second.key });
+    const [first] = await server.services.accounts.listKeys(account.id);
+    assert.deepEqual(await server.services.quota.keyUsage(first!.id, ['2026-06-14', '2026-06-15']), [0, 3]);
+    assert.deepEqual(await server.services.quota.keyUsage(second.record.id, ['2026-06-15']), [2]);
+    assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [5]);
+  });
+
   test('quota.public: sample endpoints carry no quota headers and never answer 429', async () => {
     const response = await server.get('/api/v1/sounds/sample');
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-ratelimit-limit'), null);
   });
 });
+
+function statusOf(url: string, key: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent, headers: { 'x-api-key': key } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    }).on('error', reject);
+  });
+}
