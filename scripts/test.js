@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Runs every test file with node's test runner and ends with the plain line `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
 const files = only.length > 0 ? only : findTests(path.join(root, 'test'));
+const output = path.join(root, 'test-output');
+mkdirSync(output, { recursive: true });
+rmSync(path.join(output, 'counts.json'), { force: true });
 
 const result = spawnSync(process.execPath, [
   '--import', 'tsx',
@@ -17,7 +20,6 @@ const result = spawnSync(process.execPath, [
   ...files,
 ], { cwd: root, stdio: 'inherit' });
 
-const { readFileSync } = await import('node:fs');
 let counts = { passed: 0, failed: 0, skipped: 0 };
 try {
   counts = JSON.parse(readFileSync(path.join(root, 'test-output/counts.json'), 'utf8'));
@@ -25,7 +27,9 @@ try {
   counts.failed = Math.max(1, counts.failed);
 }
 const failed = result.status === 0 ? counts.failed : Math.max(1, counts.failed);
-console.log(`${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`);
+const summary = `${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`;
+writeFileSync(path.join(output, 'summary.txt'), summary + '\n');
+console.log(summary);
 process.exit(result.status === 0 && failed === 0 ? 0 : 1);
 
 function findTests(folder) {

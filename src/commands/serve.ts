@@ -15,6 +15,11 @@ export async function serveCommand(args: string[], config: Config): Promise<void
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
   });
+  // Handlers go in before anything is announced, so a signal sent on seeing the banner is caught.
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
   const demo = config.demo ? await prepareFirstStart(services, app.log) : null;
   const address = await app.listen({ port: config.port, host: config.host });
   services.listeningAt(address);
@@ -28,14 +33,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     + (demo ? demo.banner(base) : ''),
   );
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      app.log.info({ signal }, 'shutting down');
-      resolve();
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  app.log.info({ signal: await stopped }, 'shutting down');
   await app.close();
   await services.close();
 }

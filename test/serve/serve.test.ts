@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { startServe, type ServeProcess } from '../helpers/process.ts';
+
+describe('serve', () => {
+  let dataDir: string;
+  let server: ServeProcess;
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-serve-'));
+    server = await startServe({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
+  });
+  after(async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('serve.start: PORT=0 takes a free port and says where the API, docs, dashboard and MCP are', () => {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    for (const place of ['/docs', '/dashboard', '/mcp']) assert.ok(server.stderr().includes(server.url + place), place);
+  });
+
+  test('serve.health: /healthz and /readyz answer 200 when the stores answer', async () => {
+    assert.deepEqual(await (await fetch(`${server.url}/healthz`)).json(), { status: 'ok' });
+    const ready = await fetch(`${server.url}/readyz`);
+    assert.equal(ready.status, 200);
+  });
+
+  test('serve.empty: with no catalog and no demo, the API answers an empty catalog without error', async () => {
+    const response = await fetch(`${server.url}/api/v1/sounds/sample`);
+    assert.equal(response.status, 200);
+    assert.deepEqual((await response.json()).data, []);
+  });
+
+  test('serve.logs: JSON lines with a request id; an API key never appears in a log line', async () => {
+    const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
+    await runCli(['accounts', 'create', '--email', 'log@example.com', '--plan', 'pro'], env);
+    const { json } = await runCli(['keys', 'create', '--email', 'log@example.com', '--json'], env);
+    const response = await fetch(`${server.url}/api/v1/sounds?q=x`, { headers: { 'x-api-key': json.key, 'x-request-id': 'trace-123' } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('x-request-id'), 'trace-123');
+    await fetch(`${server.url}/api/v1/sounds`, { headers: { authorization: `Bearer ${json.key}` } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = server.stderr().split('\n').filter((line) => line.startsWith('{'));
+    const requestLines = lines.map((line) => JSON.parse(line)).filter((entry) => entry.reqId === 'trace-123');
+    assert.ok(requestLines.length >= 2, 'the request and its response are logged with the id');
+    assert.ok(!server.stderr().includes(json.key), 'the key is not in the logs');
+  });
+
+  test('serve.errors: a 500 shows no internals to the client', async () => {
+    const response = await fetch(`${server.url}/api/v1/sounds/sample/%E0%A4%A/stream`);
+    assert.ok([400, 404].includes(response.status));
+    const body = await response.json();
+    assert.equal(typeof body.error, 'string');
+    assert.ok(!JSON.stringify(body).includes('at '), 'no stack trace');
+  });
+});
+
+describe('serve: shutdown and settings', () => {
+  test('serve.sigterm: SIGTERM closes the server cleanly with exit status 0', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-serve-'));
+    const server = await startServe({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
+    assert.equal(await server.stop(), 0);
+    assert.match(server.stderr(), /shutting down/);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('config.invalid: a bad setting stops the start with a one-line reason and a non-zero exit', async () => {
+    const result = await runCli(['serve'], { PORT: 'seventy', SOUND_CATALOG_DATA: '/tmp/unused' });
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /invalid setting PORT/);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+  });
+});
