@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { SERVER_INSTRUCTIONS } from './field-guide.ts';
@@ -7,13 +8,19 @@ import { errorResult, quotaExceededResult, successResult } from './tool-result.t
 import { soundTools } from './tools/index.ts';
 
 const SERVER_INFO = { name: 'sound-catalog', title: 'Sound Catalog', version: '1.0.0' };
+/**
+ * Built once: otherwise every per-request server builds its own Ajv (with formats), which was
+ * the largest single cost of a tool call. The servers never use it (no elicitation) and it
+ * keeps no per-request state.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /**
  * One MCP server for one HTTP request (the stateless pattern): cheap to build, and it carries
  * the caller and the quota already counted for this request's tool calls.
  */
 export function buildMcpServer(context: ToolContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator });
   for (const tool of soundTools) {
     server.registerTool(tool.name, {
       title: tool.title,
