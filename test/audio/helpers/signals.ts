@@ -99,3 +99,14 @@ export function noise(seed: number, rmsDb: number, frames: number, smoothing = 0
   }
   return out;
 }
+
+/** Raised-cosine fade in and out over `frames` samples each (in place), to avoid edge ringing. */
+export function fadeEdges(signal: Float32Array, frames: number): Float32Array {
+  const n = Math.min(frames, Math.floor(signal.length / 2));
+  for (let i = 0; i < n; i++) {
+    const gain = 0.5 - 0.5 * Math.cos((Math.PI * i) / n);
+    signal[i] = signal[i]! * gain;
+    signal[signal.length - 1 - i] = signal[signal.length - 1 - i]! * gain;
+  }
+  return signal;
+}

@@ -57,6 +57,11 @@ function decodeSamples(view: DataView, start: number, frames: number, count: num
   return channels;
 }
 
+/** Speaker bits for PcmAudio's channel order; 5 channels are 5.0 (no LFE): FL FR FC BL BR. */
+function channelMask(count: number): number {
+  return count === 5 ? 0x37 : (1 << count) - 1;
+}
+
 /** 32-bit float WAV; WAVE_FORMAT_EXTENSIBLE with the standard channel mask above two channels. */
 export function encodeWavFloat32(audio: PcmAudio): Uint8Array {
   const count = audio.channels.length;
@@ -81,7 +86,7 @@ export function encodeWavFloat32(audio: PcmAudio): Uint8Array {
   if (extensible) {
     view.setUint16(36, 22, true);
     view.setUint16(38, 32, true);
-    view.setUint32(40, (1 << count) - 1, true); // FL FR FC LFE BL BR ... in order
+    view.setUint32(40, channelMask(count), true);
     view.setUint16(44, IEEE_FLOAT, true);
     // KSDATAFORMAT_SUBTYPE GUID tail: 00 00 00 00 10 00 80 00 00 AA 00 38 9B 71
     [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71].forEach((b, i) => view.setUint8(46 + i, b));
