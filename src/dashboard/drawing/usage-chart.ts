@@ -51,9 +51,10 @@ export function usageChartSvg(days: DayCount[], shape: ChartShape): Html {
     const height = d.count === 0 ? 0 : Math.max(2, (d.count / axisMax) * plotHeight);
     const x = r(left + i * slot + (slot - barWidth) / 2);
     const isToday = i === days.length - 1;
+    // Today's label ends at the right edge so it is never cut off.
     const labelled = (days.length - 1 - i) % shape.labelEvery === 0;
     return html`<rect class="${isToday ? 'chart-bar chart-bar-today' : 'chart-bar'}" x="${x}" y="${r(baseline - height)}" width="${r(barWidth)}" height="${r(height)}" rx="2"><title>${shortDate(d.day)}: ${d.count.toLocaleString('en-US')} ${d.count === 1 ? 'request' : 'requests'}</title></rect>
-${labelled && html`<text class="chart-label" x="${r(left + i * slot + slot / 2)}" y="${r(baseline + shape.fontSize * 1.5)}" text-anchor="middle" font-size="${shape.fontSize}">${isToday ? 'Today' : shortDate(d.day)}</text>`}`;
+${labelled && html`<text class="chart-label" x="${r(isToday ? left + plotWidth : left + i * slot + slot / 2)}" y="${r(baseline + shape.fontSize * 1.5)}" text-anchor="${isToday ? 'end' : 'middle'}" font-size="${shape.fontSize}">${isToday ? 'Today' : shortDate(d.day)}</text>`}`;
   });
   return html`<svg class="usage-chart ${shape.className}" viewBox="0 0 ${shape.width} ${shape.height}" role="img" aria-label="${summary}" focusable="false">
 ${gridlines}

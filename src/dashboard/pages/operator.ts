@@ -40,7 +40,7 @@ ${notice('error', page.error)}
 function accountRow(visitor: Visitor, account: Account): Html {
   const selectId = `plan-${account.id}`;
   return html`<tr>
-<th scope="row" data-label="Email">${account.email}${account.isOperator && html` <span class="plan-badge plan-operator">Operator</span>`}</th>
+<th scope="row" data-label="Email"><span>${account.email}${account.isOperator && html` <span class="plan-badge plan-operator">Operator</span>`}</span></th>
 <td data-label="Created"><time datetime="${account.createdAt}">${formatUtc(account.createdAt)}</time></td>
 <td data-label="Plan"><form method="post" action="/dashboard/operator/plan" class="plan-form">
 ${csrfField(visitor)}
