@@ -83,7 +83,7 @@ describe('dashboard pages: security headers, no inline code, escaping', () => {
 
   test('assets: the stylesheet, script and icon are served with their types; other names are 404', async () => {
     const expected: Record<string, RegExp> = {
-      'dashboard.css': /^text\/css/, 'dashboard.js': /^text\/javascript/, 'icon.svg': /^image\/svg\+xml/,
+      'dashboard.css': /^text\/css/, 'phone.css': /^text\/css/, 'dashboard.js': /^text\/javascript/, 'icon.svg': /^image\/svg\+xml/,
     };
     for (const [file, type] of Object.entries(expected)) {
       const response = await fetch(`${server.url}/dashboard/assets/${file}`);

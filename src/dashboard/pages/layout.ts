@@ -39,6 +39,7 @@ export function layout(page: PageShell): Html {
 <title>${page.title} · Sound Catalog</title>
 <link rel="icon" href="/dashboard/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<link rel="stylesheet" href="/dashboard/assets/phone.css" media="(max-width: 640px)">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>
 <body>

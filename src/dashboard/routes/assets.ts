@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 /** The dashboard's only static files; anything not listed here is a 404, so no path reaches the disk. */
 const ASSET_TYPES: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
+  'phone.css': 'text/css; charset=utf-8',
   'dashboard.js': 'text/javascript; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 };
