@@ -84,3 +84,9 @@ test('mp3.honours the LAME tag after leading junk, as mpg123 does', needsFfmpeg,
   assert.equal(decoded.channels[0]!.length, 9000);
   assert.deepEqual(decoded.channels, (await decodeAudio(mp3)).channels);
 });
+
+test('mp3.also decodes MPEG Layer II, like ffmpeg', needsFfmpeg, async () => {
+  const mp2 = ffmpegConvert(sourceWav(48000, 2, 20000), 'wav', ['-c:a', 'mp2', '-b:a', '192k'], 'mp2');
+  const decoded = await assertMatchesFfmpeg(mp2, 2);
+  assert.equal(decoded.gapless, null);
+});

@@ -7,7 +7,8 @@ export type DecodedAudio = PcmAudio & { format: AudioFormat; gapless: GaplessInf
 
 /**
  * A file being decoded piece by piece: what it is, known from its header before any audio is
- * decoded, and its audio as planar chunks in order (each a few seconds at most).
+ * decoded, and its audio as planar chunks in order (each from 64 KiB to 1 MiB of input, so
+ * typically a few seconds of audio).
  */
 export interface AudioStream {
   format: AudioFormat;

@@ -22,7 +22,7 @@ export interface ChunkDecoding {
   adapt(channels: Float32Array[]): Float32Array[];
 }
 
-const READ_BYTES = 256 * 1024;
+const READ_BYTES = 64 * 1024;
 
 /** Feeds a byte source through a WASM decoder, yielding its output as it comes and freeing it after. */
 export async function* decodeWithWasm(source: ByteSource, decoding: ChunkDecoding): AsyncGenerator<PcmAudio> {
