@@ -13,6 +13,7 @@ const environmentSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
   SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
+  SOUND_CATALOG_DEMO_COUNT: z.coerce.number().int().min(1).max(100_000).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -27,6 +28,8 @@ export interface Config {
   databaseUrl: string | null;
   redisUrl: string | null;
   demo: boolean;
+  /** How many sounds the first start synthesizes into an empty catalog. */
+  demoCount: number;
   logLevel: string;
 }
 
@@ -49,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     demo: e.SOUND_CATALOG_DEMO === '1',
+    demoCount: e.SOUND_CATALOG_DEMO_COUNT,
     logLevel: e.LOG_LEVEL,
   };
 }

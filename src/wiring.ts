@@ -23,7 +23,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const accountStore = new AccountStore(database.db);
   const quota = new SqlQuotaStore(database.db);
   const files = new FileStore(config.dataDir);
-  const catalog = new CatalogStore(database.db, database.dialect);
+  const catalog = new CatalogStore(database.db, database.dialect, database.externalChanges);
   return {
     config,
     database,

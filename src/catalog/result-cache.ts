@@ -1,10 +1,11 @@
 /**
  * A small cache of recent list answers. The catalog changes rarely and the same searches repeat
  * (agents especially), so answers are kept for a few seconds. Writes made by this process clear
- * it at once; writes by another process (an ingest run) show within the time to live.
+ * it at once; writes by another process change the version passed in, which clears it too.
  */
 export class ResultCache<T> {
   private readonly entries = new Map<string, { value: T; until: number }>();
+  private version: number | null = null;
 
   constructor(
     private readonly ttlMs = 5000,
@@ -12,7 +13,11 @@ export class ResultCache<T> {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  async getOrLoad(key: string, load: () => Promise<T>): Promise<T> {
+  async getOrLoad(key: string, version: number, load: () => Promise<T>): Promise<T> {
+    if (version !== this.version) {
+      this.entries.clear();
+      this.version = version;
+    }
     const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.value;

@@ -28,7 +28,12 @@ export class CatalogStore {
   constructor(
     private readonly db: Db,
     private readonly dialect: SqlDialect,
+    private readonly externalChanges: () => Promise<number>,
   ) {}
+
+  private async cached(key: string, load: () => Promise<Page<Sound>>): Promise<Page<Sound>> {
+    return this.lists.getOrLoad(key, await this.externalChanges(), load);
+  }
 
   /** Forgets cached list answers; called after every write this process makes. */
   changed(): void {
@@ -36,7 +41,7 @@ export class CatalogStore {
   }
 
   search(filters: SearchFilters): Promise<Page<Sound>> {
-    return this.lists.getOrLoad(`search:${JSON.stringify(filters)}`, () => this.searchUncached(filters));
+    return this.cached(`search:${JSON.stringify(filters)}`, () => this.searchUncached(filters));
   }
 
   private async searchUncached(filters: SearchFilters): Promise<Page<Sound>> {
@@ -64,7 +69,7 @@ export class CatalogStore {
   }
 
   samples(filters: SampleFilters): Promise<Page<Sound>> {
-    return this.lists.getOrLoad(`samples:${JSON.stringify(filters)}`, () => this.samplesUncached(filters));
+    return this.cached(`samples:${JSON.stringify(filters)}`, () => this.samplesUncached(filters));
   }
 
   private async samplesUncached(filters: SampleFilters): Promise<Page<Sound>> {
@@ -88,7 +93,7 @@ export class CatalogStore {
   }
 
   popular(limit: number): Promise<Page<Sound>> {
-    return this.lists.getOrLoad(`popular:${limit}`, () => this.popularUncached(limit));
+    return this.cached(`popular:${limit}`, () => this.popularUncached(limit));
   }
 
   private async popularUncached(limit: number): Promise<Page<Sound>> {

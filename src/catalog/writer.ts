@@ -16,7 +16,8 @@ export interface SoundMetadata {
 export interface NewSound {
   /** SHA-256 (hex) of the source file: the same content is the same sound. */
   contentHash: string;
-  mp3: Uint8Array;
+  /** The MP3 in memory, or a file: moved into the store when `move`, else copied. */
+  mp3: Uint8Array | { path: string; size: number; move: boolean };
   metadata: SoundMetadata;
   measurements: AudioMeasurements;
 }
@@ -55,7 +56,8 @@ export class CatalogWriter {
     const updated = await this.updateMetadata(sound.contentHash, sound.metadata);
     if (updated) return { ...updated, added: false };
     const fileKey = fileKeyFor(sound.contentHash);
-    await this.files.put(fileKey, sound.mp3);
+    if (sound.mp3 instanceof Uint8Array) await this.files.put(fileKey, sound.mp3);
+    else await this.files.putFile(fileKey, sound.mp3.path, sound.mp3.move);
     const now = this.now();
     const { measurements: m } = sound;
     const id = soundIdFor(sound.contentHash);
@@ -72,7 +74,7 @@ export class CatalogWriter {
         waveform: JSON.stringify(m.waveform),
         content_hash: sound.contentHash,
         file_key: fileKey,
-        file_size: sound.mp3.byteLength,
+        file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,
         created_at: now,
         updated_at: now,
       }).returning('seq').executeTakeFirstOrThrow();

@@ -16,11 +16,22 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     },
   });
   // Handlers go in before anything is announced, so a signal sent on seeing the banner is caught.
+  const stopping = new AbortController();
   const stopped = new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    const stop = (signal: string) => {
+      stopping.abort();
+      resolve(signal);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
   });
-  const demo = config.demo ? await prepareFirstStart(services, app.log) : null;
+  const demo = config.demo ? await prepareFirstStart(services, app.log, stopping.signal) : null;
+  if (stopping.signal.aborted) {
+    // Stopped while the demo catalog was being made: what was made is kept; the next start goes on.
+    await app.close();
+    await services.close();
+    return;
+  }
   const address = await app.listen({ port: config.port, host: config.host });
   services.listeningAt(address);
   const base = services.baseUrl();

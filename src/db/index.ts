@@ -12,6 +12,11 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: SqlDialect;
+  /**
+   * A number that changes whenever another connection (another process: an ingest run, the
+   * command line) has committed a change. Cheap enough to ask on every request.
+   */
+  externalChanges(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -37,7 +42,13 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  return { db, dialect: sqliteDialect, close: () => db.destroy() };
+  const dataVersion = connection.prepare('PRAGMA data_version').pluck();
+  return {
+    db,
+    dialect: sqliteDialect,
+    externalChanges: async () => dataVersion.get() as number,
+    close: () => db.destroy(),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
  */
 export class FileStore {
   readonly root: string;
+  private temporaryCount = 0;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'audio');
@@ -18,7 +19,8 @@ export class FileStore {
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(path.dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+    const temporary = this.temporaryPath();
+    await mkdir(path.dirname(temporary), { recursive: true });
     const handle = await open(temporary, 'w');
     try {
       await handle.writeFile(bytes);
@@ -27,6 +29,45 @@ export class FileStore {
       await handle.close();
     }
     await rename(temporary, target);
+  }
+
+  /** Moves a finished file (written under `temporaryPath()`) into place, or copies one from elsewhere. */
+  async putFile(key: string, sourcePath: string, move: boolean): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    if (move) {
+      await rename(sourcePath, target);
+      return;
+    }
+    const temporary = this.temporaryPath();
+    await mkdir(path.dirname(temporary), { recursive: true });
+    try {
+      await copyFile(sourcePath, temporary);
+      const handle = await open(temporary, 'r+');
+      await handle.sync().finally(() => handle.close());
+      await rename(temporary, target);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  /** A fresh name in the store's scratch folder: same file system, so a rename moves it into place. */
+  temporaryPath(): string {
+    return path.join(this.root, '.tmp', `${process.pid}-${Date.now()}-${++this.temporaryCount}.part`);
+  }
+
+  /**
+   * Makes sure the scratch folder exists and holds nothing left by processes that are gone
+   * (a killed ingest), nor by this one.
+   */
+  async prepareScratchFolder(): Promise<void> {
+    const folder = path.join(this.root, '.tmp');
+    await mkdir(folder, { recursive: true });
+    const names = await readdir(folder);
+    for (const name of names) {
+      const pid = Number(name.split('-')[0]);
+      if (pid === process.pid || !isAlive(pid)) await rm(path.join(folder, name), { force: true });
+    }
   }
 
   async size(key: string): Promise<number | null> {
@@ -49,6 +90,16 @@ export class FileStore {
     const resolved = path.resolve(this.root, key);
     if (!resolved.startsWith(this.root + path.sep)) throw new Error(`file key outside the store: ${key}`);
     return resolved;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

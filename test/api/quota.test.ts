@@ -69,7 +69,7 @@ describe('quota', () => {
     const second = await server.services.accounts.createKey(account.id, 'second');
     for (let i = 0; i < 3; i++) await server.get('/api/v1/sounds', { key });
     for (let i = 0; i < 2; i++) await server.get('/api/v1/sounds', { key: second.key });
-    const [first] = await server.services.accounts.listKeys(account.id);
+    const first = (await server.services.accounts.listKeys(account.id)).find((record) => record.name === 'test');
     assert.deepEqual(await server.services.quota.keyUsage(first!.id, ['2026-06-14', '2026-06-15']), [0, 3]);
     assert.deepEqual(await server.services.quota.keyUsage(second.record.id, ['2026-06-15']), [2]);
     assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [5]);

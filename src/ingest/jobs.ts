@@ -1,0 +1,14 @@
+import type { SynthSound } from '../audio/synth/index.ts';
+import type { AudioMeasurements } from '../audio/types.ts';
+
+/** Work sent to an ingest worker thread. */
+export type Job =
+  | { id: number; kind: 'file'; sourcePath: string; temporaryPath: string }
+  | { id: number; kind: 'synth'; seed: string; index: number };
+
+export type JobResult =
+  | { id: number; ok: false; reason: string }
+  | { id: number; ok: true; kind: 'file'; mp3Path: string; encoded: boolean; measurements: AudioMeasurements }
+  | { id: number; ok: true; kind: 'synth'; mp3: Uint8Array; measurements: AudioMeasurements; metadata: Omit<SynthSound, 'audio'> };
+
+export type JobWithoutId = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;

@@ -1,0 +1,55 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { analyzeChunks } from '../audio/analyze/index.ts';
+import { decodeAudio, openAudioStream, type AudioStream } from '../audio/decode/index.ts';
+import { createMp3Encoder, createMp3FileEncoder } from '../audio/encode/index.ts';
+import type { AudioMeasurements, PcmAudio } from '../audio/types.ts';
+import { analyzeAudio } from '../audio/analyze/index.ts';
+
+/**
+ * The audio half of ingest, run in worker threads: make the MP3 the catalog delivers and measure
+ * that MP3 as a user would decode it (analysis.md: "taken on the decoded audio of the MP3").
+ */
+
+export interface MeasuredFile {
+  /** The MP3 to store: the source itself when it was an MP3, else the encoded temporary file. */
+  mp3Path: string;
+  encoded: boolean;
+  measurements: AudioMeasurements;
+}
+
+/** Streams a file through decode → encode (to `temporaryPath`) → decode → analysis. */
+export async function measureFile(sourcePath: string, temporaryPath: string): Promise<MeasuredFile> {
+  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), sourcePath);
+  if (source.format === 'mp3') {
+    return { mp3Path: sourcePath, encoded: false, measurements: await measureStream(source) };
+  }
+  const handle = await open(temporaryPath, 'w');
+  try {
+    const encoder = await createMp3FileEncoder(handle, { sampleRate: source.sampleRate, channelCount: source.channelCount });
+    for await (const chunk of source.chunks) await encoder.push(chunk);
+    await encoder.finish();
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  const delivered = await openAudioStream(createReadStream(temporaryPath, { highWaterMark: 1 << 20 }), temporaryPath);
+  return { mp3Path: temporaryPath, encoded: true, measurements: await measureStream(delivered) };
+}
+
+/** In memory, for short synthesized sounds: encode, decode the MP3, measure. */
+export async function encodeAndMeasure(audio: PcmAudio): Promise<{ mp3: Uint8Array; measurements: AudioMeasurements }> {
+  const encoder = await createMp3Encoder({ sampleRate: audio.sampleRate, channelCount: audio.channels.length });
+  await encoder.push(audio);
+  const mp3 = await encoder.finish();
+  const delivered = await decodeAudio(mp3);
+  return { mp3, measurements: analyzeAudio(delivered) };
+}
+
+async function measureStream(stream: AudioStream): Promise<AudioMeasurements> {
+  return analyzeChunks(stream.sampleRate, stream.channelCount, mapChunks(stream.chunks));
+}
+
+async function* mapChunks(chunks: AsyncIterable<PcmAudio>): AsyncGenerator<readonly Float32Array[]> {
+  for await (const chunk of chunks) yield chunk.channels;
+}
