@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { MPEGDecoder } from 'mpg123-decoder';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
+import { readVbrTag } from '../../src/audio/decode/lame-tag.ts';
+import { parseMpegHeader } from '../../src/audio/decode/mpeg-header.ts';
 import { ffmpegConvert, ffmpegDecode, needsFfmpeg } from './fixtures/ffmpeg.ts';
 import { bestLag, clickTrack, indexOfPeak, maxAbsDifference, noise } from './fixtures/signals.ts';
 import { ascii, concat, u32, writeWav } from './fixtures/wav-writer.ts';
@@ -89,4 +92,24 @@ test('mp3.also decodes MPEG Layer II, like ffmpeg', needsFfmpeg, async () => {
   const mp2 = ffmpegConvert(sourceWav(48000, 2, 20000), 'wav', ['-c:a', 'mp2', '-b:a', '192k'], 'mp2');
   const decoded = await assertMatchesFfmpeg(mp2, 2);
   assert.equal(decoded.gapless, null);
+});
+
+// What the package does by itself, which the decoder relies on: with its gapless option on it
+// already trims like ffmpeg; off, it outputs whole frames untrimmed and skips the Info frame
+// (no frame of silence). We run it off and trim ourselves, to own the rule and report it.
+test('mp3.mpg123-decoder alone: gapless off gives whole frames without the Info frame', needsFfmpeg, async () => {
+  const mp3 = ffmpegConvert(sourceWav(44100, 2, 30000), 'wav', ['-c:a', 'libmp3lame', '-q:a', '2', '-id3v2_version', '0'], 'mp3');
+  const header = parseMpegHeader(mp3, 0)!;
+  const audioFrames = readVbrTag(mp3.subarray(0, header.frameBytes), header)!.frameCount!;
+  const run = async (enableGapless: boolean) => {
+    const decoder = new MPEGDecoder({ enableGapless });
+    await decoder.ready;
+    try {
+      return decoder.decode(mp3).samplesDecoded;
+    } finally {
+      decoder.free();
+    }
+  };
+  assert.equal(await run(false), audioFrames * 1152);
+  assert.equal(await run(true), 30000);
 });

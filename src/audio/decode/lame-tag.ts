@@ -50,16 +50,17 @@ function readXing(frame: Uint8Array, start: number): VbrTag | null {
   if (magic !== 'Xing' && magic !== 'Info') return null;
   const flags = view.getUint32(start + 4);
   let offset = start + 8;
-  const field = (flag: number, bytes: number): number | null => {
+  /** The next field when its flag is set and it fits in the frame: its offset; null otherwise. */
+  const nextField = (flag: number, bytes: number): number | null => {
     if (!(flags & flag) || offset + bytes > frame.length) return null;
-    const value = bytes === 4 ? view.getUint32(offset) : offset;
     offset += bytes;
-    return value;
+    return offset - bytes;
   };
-  const frameCount = field(XING_FLAG_FRAMES, 4);
-  const byteCount = field(XING_FLAG_BYTES, 4);
-  const tocOffset = field(XING_FLAG_TOC, 100);
-  const quality = field(XING_FLAG_QUALITY, 4);
+  const word = (at: number | null) => (at === null ? null : view.getUint32(at));
+  const frameCount = word(nextField(XING_FLAG_FRAMES, 4));
+  const byteCount = word(nextField(XING_FLAG_BYTES, 4));
+  const tocOffset = nextField(XING_FLAG_TOC, 100);
+  const quality = word(nextField(XING_FLAG_QUALITY, 4));
   return {
     kind: magic === 'Xing' ? 'xing' : 'info',
     frameCount,

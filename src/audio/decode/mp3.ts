@@ -3,6 +3,7 @@ import type { PcmAudio } from '../types.ts';
 import { type AudioStream, yieldToEventLoop } from './audio-stream.ts';
 import type { ByteSource } from './byte-source.ts';
 import { withConsoleErrorsCaptured } from './console-capture.ts';
+import { freeDecoder } from './free-decoder.ts';
 import { DecodeError } from './decode-error.ts';
 import { GaplessTrimmer } from './gapless-trim.ts';
 import { isMetadataFrame, readVbrTag, trustedGapless } from './lame-tag.ts';
@@ -10,7 +11,8 @@ import { type MpegFrame, MpegFrameReader } from './mpeg-frame-reader.ts';
 
 /** Frames are handed to mpg123 in batches of about this many bytes (a few seconds of audio). */
 const BATCH_BYTES = 64 * 1024;
-const MAX_FRAME_BYTES = 2881;
+/** Room for one more frame past the batch size: the largest MPEG frame (Layer II, 384 kbit/s, 32 kHz) is 1729 bytes. */
+const MAX_FRAME_BYTES = 1729;
 
 /**
  * MPEG audio (Layer III, and I/II) through mpg123 with gapless trimming done here, not by mpg123:
@@ -65,7 +67,7 @@ async function* decodeFrames(
       await yieldToEventLoop();
     }
   } finally {
-    decoder.free();
+    freeDecoder(decoder);
   }
   if (!decodedAny) throw new DecodeError(`damaged MP3 data${messages[0] ? `: ${messages[0]}` : ''}`);
 }

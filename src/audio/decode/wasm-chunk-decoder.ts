@@ -2,6 +2,7 @@ import type { PcmAudio } from '../types.ts';
 import { yieldToEventLoop } from './audio-stream.ts';
 import type { ByteSource } from './byte-source.ts';
 import { withConsoleErrorsCaptured } from './console-capture.ts';
+import { freeDecoder } from './free-decoder.ts';
 import { DecodeError } from './decode-error.ts';
 
 /** What @wasm-audio-decoders/flac and ogg-vorbis have in common. */
@@ -49,7 +50,7 @@ export async function* decodeWithWasm(source: ByteSource, decoding: ChunkDecodin
       await yieldToEventLoop();
     }
   } finally {
-    decoder.free();
+    freeDecoder(decoder);
   }
   if (!decodedAny && messages.length > 0) throw new DecodeError(`damaged ${name} data: ${messages[0]}`);
 }

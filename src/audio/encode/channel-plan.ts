@@ -23,7 +23,7 @@ export class ChannelPlan {
   }
 
   convert(chunk: PcmAudio): Float32Array[] {
-    const channels = this.matrix ? downmixToStereo(chunk.channels, this.matrix) : chunk.channels.map(finite);
+    const channels = (this.matrix ? downmixToStereo(chunk.channels, this.matrix) : chunk.channels).map(finite);
     return this.resampler ? this.resampler.process(channels) : channels;
   }
 

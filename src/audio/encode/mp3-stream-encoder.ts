@@ -3,7 +3,7 @@ import { ChannelPlan } from './channel-plan.ts';
 import { FrameLog } from './frame-log.ts';
 import { buildInfoTagFrame, tagBitrate, tagFrameBytes } from './info-tag.ts';
 import { createLameEncoder, type LameEncoder } from './lame.ts';
-import { LAME_ENCODER_DELAY, type Mp3EncodeOptions, mp3Mode, mp3SampleRate } from './mp3-options.ts';
+import { LAME_ENCODER_DELAY, type Mp3EncodeOptions, type Mp3Mode, mp3Mode, mp3SampleRate } from './mp3-options.ts';
 
 export interface Mp3InputFormat {
   sampleRate: number;
@@ -20,7 +20,7 @@ const MAX_SAMPLES_PER_CALL = 1152 * 32;
 export class Mp3StreamEncoder {
   readonly plan: ChannelPlan;
   readonly tagBytes: number;
-  private readonly mode: ReturnType<typeof mp3Mode>;
+  private readonly mode: Mp3Mode;
   private readonly log = new FrameLog();
   private samplesEncoded = 0;
   private finished = false;
@@ -36,10 +36,12 @@ export class Mp3StreamEncoder {
     const version = rate >= 32000 ? 1 : rate >= 16000 ? 2 : 2.5;
     const kbps = tagBitrate(version, rate, this.plan.outputChannelCount, this.mode.kind === 'cbr' ? this.mode.bitrate : undefined);
     this.tagBytes = tagFrameBytes(version, rate, kbps);
+    // The casts narrow to the package's literal unions; mp3SampleRate and mp3Mode only return members.
     lame.configure({
       sampleRate: rate,
       channels: this.plan.outputChannelCount,
-      // Without this LAME picks its own output rate for low bitrates and resamples silently.
+      // Without this LAME picks its own output rate for low bitrates and resamples silently
+      // (64 kbit/s stereo at 44.1 kHz came out at 24 kHz), which would also change its delay.
       outputSampleRate: rate as 44100,
       ...(this.mode.kind === 'cbr' ? { bitrate: this.mode.bitrate as 128 } : { vbrQuality: this.mode.quality }),
     });
