@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { startServe } from '../helpers/process.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+describe('seed', () => {
+  let server: TestServer;
+  let env: Record<string, string>;
+  before(async () => {
+    server = await startServer();
+    env = { SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' };
+  });
+  after(() => server.close());
+
+  test('seed.happy: synthesizes real, measured, playable MP3 sounds; the same seed again adds nothing', async () => {
+    const result = await runCli(['seed', '--count', '8', '--seed', 'test-a', '--json'], env);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(result.json, { added: 8 });
+    const again = await runCli(['seed', '--count', '8', '--seed', 'test-a', '--json'], env);
+    assert.deepEqual(again.json, { added: 0 });
+    const other = await runCli(['seed', '--count', '3', '--seed', 'test-b', '--json'], env);
+    assert.deepEqual(other.json, { added: 3 });
+
+    const { key } = await server.account('pro');
+    const { data, pagination } = await (await server.get('/api/v1/sounds?limit=100', { key })).json();
+    assert.equal(pagination.total, 11);
+    for (const sound of data) {
+      assert.ok(sound.name.length > 0 && sound.description.length > 0 && sound.tags.length > 0, sound.name);
+      assert.ok(['SFX', 'MUSIC', 'LOFI', 'AMBIENT'].includes(sound.category), sound.category);
+      assert.equal(sound.license, 'CC0');
+      assert.ok(sound.duration > 0);
+      assert.equal(typeof sound.loudness.integrated_lufs, 'number');
+      assert.ok(sound.loudness.true_peak_db <= 0.5, `${sound.name} true peak ${sound.loudness.true_peak_db}`);
+      assert.equal(typeof sound.timing.onset_ms, 'number');
+      assert.ok(sound.timing.onset_ms <= sound.timing.peak_ms && sound.timing.peak_ms <= sound.timing.tail_ms);
+    }
+    const audio = await fetch(data[0].stream_url);
+    assert.equal(audio.headers.get('content-type'), 'audio/mpeg');
+    assert.ok((await audio.arrayBuffer()).byteLength > 1000);
+  });
+
+  test('seed.deterministic: the same seed gives the same sounds (same ids) on another install', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-seed-'));
+    try {
+      await runCli(['seed', '--count', '3', '--seed', 'test-b', '--json'], { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
+      const mine = await server.services.database.db.selectFrom('sounds').select('id').orderBy('id').execute();
+      const other = await import('../../src/wiring.ts').then(async ({ createServices }) => {
+        const { loadConfig } = await import('../../src/config.ts');
+        const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir }));
+        const rows = await services.database.db.selectFrom('sounds').select('id').orderBy('id').execute();
+        await services.close();
+        return rows;
+      });
+      assert.equal(other.length, 3);
+      for (const row of other) assert.ok(mine.some((m) => m.id === row.id), row.id);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('seed.usage: a bad --count is refused', async () => {
+    const result = await runCli(['seed', '--count', 'many'], env);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--count must be a whole number/);
+  });
+});
+
+describe('first start', () => {
+  test('first-start: an empty data folder gets a demo catalog and a Pro key printed once; a restart keeps both', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-first-'));
+    const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO_COUNT: '6' };
+    try {
+      const first = await startServe(env);
+      const key = /API key, shown this once:\s+(sc_\w+)/.exec(first.stderr())?.[1];
+      assert.ok(key, first.stderr());
+      assert.ok(first.stderr().includes(`curl -H "x-api-key: ${key}" "${first.url}/api/v1/sounds?q=laser&max_duration=1"`));
+      const response = await fetch(`${first.url}/api/v1/sounds`, { headers: { 'x-api-key': key } });
+      assert.equal(response.status, 200);
+      assert.equal((await response.json()).pagination.total, 6);
+      const samples = await (await fetch(`${first.url}/api/v1/sounds/sample`)).json();
+      assert.ok(samples.data.length > 0, 'some demo sounds are public samples');
+      assert.equal(await first.stop(), 0);
+
+      const second = await startServe(env);
+      assert.doesNotMatch(second.stderr(), /shown this once/);
+      const again = await fetch(`${second.url}/api/v1/sounds`, { headers: { 'x-api-key': key } });
+      assert.equal((await again.json()).pagination.total, 6);
+      assert.equal(await second.stop(), 0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('first-start.off: SOUND_CATALOG_DEMO=0 makes no catalog and no key', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-first-'));
+    try {
+      const server = await startServe({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
+      assert.doesNotMatch(server.stderr(), /sc_\w{20,}/);
+      assert.equal((await (await fetch(`${server.url}/api/v1/sounds/sample`)).json()).pagination.total, 0);
+      await server.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
