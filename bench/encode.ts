@@ -100,8 +100,8 @@ VBR V2, WASM), from planar float to finished file with its Info tag; the 96 kHz 
 resampling to 48 kHz. Decoding is \`decodeAudio\` of
 that MP3 (mpg123 WASM, gapless trimming, bytes already in memory). ffmpeg decodes the same file
 with \`ffmpeg -benchmark -i F -f null -\`: "rtime" is ffmpeg's own decode time, "wall" the whole
-command including process start-up. Compare columns within one run: on a shared machine whole
-runs differ by up to a third.
+command including process start-up. Compare columns within one run: on this shared 2-core
+machine, with other jobs running, whole runs differed by up to 2x.
 
 | rate (Hz) | channels | encode | MP3 kbit/s | decode (ours) | ffmpeg decode (rtime) | ffmpeg command (wall) |
 |---|---|---|---|---|---|---|
