@@ -1,14 +1,17 @@
 /**
  * True peak per ITU-R BS.1770 Annex 2: the largest |value| of the oversampled signal over all
  * channels, fed chunk by chunk. Each channel keeps only the last TAPS_PER_PHASE - 1 samples.
+ *
+ * Only the maximum matters, so work is skipped wherever a bound proves a value cannot beat the
+ * peak so far: whole blocks by their largest sample, single positions by their centre taps (see
+ * interpolator.ts). Skipping never changes the result, so any chunking gives the same number.
  */
 import { designInterpolator, oversamplingFactor, TAPS_PER_PHASE, type Interpolator } from './interpolator.ts';
+import { peakOfHalfPhase, peakOfThreePhases, SKIP_MARGIN } from './truepeak-kernels.ts';
 
 const HISTORY = TAPS_PER_PHASE - 1;
-/** Interpolated positions checked against the skip bound at once. */
+/** Interpolated positions checked against the block bound at once. */
 const SKIP_BLOCK = 64;
-/** Margin so that a skipped value can never be the one that rounding would have made the peak. */
-const SKIP_MARGIN = 1 + 1e-9;
 
 export class TruePeakMeter {
   private readonly interpolator: Interpolator;
@@ -23,7 +26,7 @@ export class TruePeakMeter {
   }
 
   push(channels: readonly Float32Array[], frames: number): void {
-    // The samples are the oversampled signal's phase 0; taking them first lets the bound skip more.
+    // The samples are the oversampled signal's phase 0; taking them first lets the bounds skip more.
     let peak = this.peak;
     for (const channel of channels) {
       for (let i = 0; i < frames; i++) {
@@ -44,14 +47,18 @@ export class TruePeakMeter {
       this.buffers[c] = buffer = bigger;
     }
     buffer.set(channel.subarray(0, frames), HISTORY);
+    const interpolator = this.interpolator;
+    const { factor, gainBound, outerGainBound } = interpolator;
     for (let start = 0; start < frames; start += SKIP_BLOCK) {
       const end = Math.min(frames, start + SKIP_BLOCK);
-      if (maxAbs(buffer, start, end + HISTORY) * this.interpolator.gainBound * SKIP_MARGIN <= this.peak) continue;
-      const blockPeak =
-        this.interpolator.factor === 4
-          ? peakOf3Phases(buffer, start, end, this.interpolator.coefficients)
-          : peakOfPhase(buffer, start, end, this.interpolator.coefficients);
-      if (blockPeak > this.peak) this.peak = blockPeak;
+      // Window i covers buffer[i, i + TAPS_PER_PHASE): the block's windows span [start, end + HISTORY).
+      const largest = maxAbs(buffer, start, end + HISTORY);
+      if (largest * gainBound * SKIP_MARGIN <= this.peak) continue;
+      const outerBound = largest * outerGainBound;
+      this.peak =
+        factor === 4
+          ? peakOfThreePhases(buffer, start, end, interpolator, outerBound, this.peak)
+          : peakOfHalfPhase(buffer, start, end, interpolator.half, outerBound, this.peak);
     }
     buffer.copyWithin(0, frames, frames + HISTORY);
   }
@@ -71,41 +78,6 @@ function maxAbs(buffer: Float32Array, start: number, end: number): number {
   for (let i = start; i < end; i++) {
     const a = Math.abs(buffer[i]!);
     if (a > m) m = a;
-  }
-  return m;
-}
-
-/** 4x oversampling: three phases share each sample load. Window i is buffer[i, i + TAPS_PER_PHASE). */
-function peakOf3Phases(buffer: Float32Array, start: number, end: number, coefficients: Float64Array): number {
-  let m = 0;
-  for (let i = start; i < end; i++) {
-    let p1 = 0;
-    let p2 = 0;
-    let p3 = 0;
-    for (let j = 0; j < TAPS_PER_PHASE; j++) {
-      const x = buffer[i + j]!;
-      p1 += coefficients[j]! * x;
-      p2 += coefficients[TAPS_PER_PHASE + j]! * x;
-      p3 += coefficients[2 * TAPS_PER_PHASE + j]! * x;
-    }
-    if (p1 < 0) p1 = -p1;
-    if (p2 < 0) p2 = -p2;
-    if (p3 < 0) p3 = -p3;
-    if (p1 > m) m = p1;
-    if (p2 > m) m = p2;
-    if (p3 > m) m = p3;
-  }
-  return m;
-}
-
-/** 2x oversampling: the single half-sample phase. */
-function peakOfPhase(buffer: Float32Array, start: number, end: number, coefficients: Float64Array): number {
-  let m = 0;
-  for (let i = start; i < end; i++) {
-    let p = 0;
-    for (let j = 0; j < TAPS_PER_PHASE; j++) p += coefficients[j]! * buffer[i + j]!;
-    if (p < 0) p = -p;
-    if (p > m) m = p;
   }
   return m;
 }
