@@ -32,7 +32,7 @@ export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft 
       mixInto(channel, pop, Math.floor(rng.next() * length), rng.range(0.8, 1.6));
     }
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-6, -3), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   return {
     title: joinWords('Campfire', lively ? 'Crackling' : 'Gentle', 'Fire'),
     description: capitalize(`${withArticle(secondsAdjective(seconds))} ${lively ? 'lively, crackling' : 'gentle'} campfire: a soft roar of flames with crackles and the odd pop of burning wood.`),

@@ -44,7 +44,7 @@ export function generateRain({ rng, sampleRate }: SynthContext): SoundDraft {
     applyPercussive(thunder, sampleRate, rng.range(0.2, 0.6), rumbleSeconds);
     for (const channel of channels) mixInto(channel, thunder, Math.round(thunderAt * sampleRate), rng.range(2, 2.8));
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-6, -3), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const thunderText = thunderAt >= 0 ? ' and a roll of distant thunder' : '';
   const place = onRoof ? ' drumming on a roof' : '';
   return {

@@ -1,11 +1,11 @@
 import type { Random } from '../random.ts';
 
 /**
- * Ambience lengths: mostly 5–12 s, some to 25 s, a few up to a minute. Long ones are a
+ * Ambience lengths: mostly 5–10 s, some to 20 s, a few up to a minute. Long ones are a
  * minority because each second costs time to synthesize, encode and analyze.
  */
 export function pickAmbientSeconds(rng: Random): number {
-  const bucket = rng.weighted([[[5, 12], 60], [[12, 25], 30], [[25, 60], 10]] as const);
+  const bucket = rng.weighted([[[5, 10], 60], [[10, 20], 30], [[20, 60], 10]] as const);
   return Math.round(rng.range(bucket[0], bucket[1]) * 10) / 10;
 }
 

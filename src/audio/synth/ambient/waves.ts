@@ -26,7 +26,7 @@ export function generateWaves({ rng, sampleRate }: SynthContext): SoundDraft {
   mixInto(surf, foam, 0, calm ? 0.08 : 0.15);
   applyGainCurve(surf, sampleRate, (t) => 0.12 + 0.88 * swell(t));
   const channels = stereoFromBed(surf, length, offset);
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-6, -3), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const mood = calm ? 'calm' : 'rolling';
   return {
     title: joinWords(calm ? 'Calm Ocean Waves' : 'Rolling Surf Waves', seconds >= 30 ? 'Long' : ''),

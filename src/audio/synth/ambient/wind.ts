@@ -34,7 +34,7 @@ export function generateWind({ rng, sampleRate }: SynthContext): SoundDraft {
   applyGainCurve(bed, sampleRate, (t) => strength.floor + (1 - strength.floor) * gust(t));
   // The right side hears each gust a moment later, which widens the image naturally.
   const channels = stereoFromBed(bed, length, offset);
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-6, -3), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const descriptions = {
     breeze: 'a gentle breeze rising and falling softly',
     gusty: `gusty wind with strong gusts sweeping up to about ${formatHz(strength.highHz)}`,

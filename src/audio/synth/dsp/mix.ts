@@ -36,10 +36,14 @@ export function peakOf(buffer: Float32Array): number {
   return peak;
 }
 
-/** Gentle saturation (a Padé approximation of tanh): warms and rounds peaks without harsh edges. */
-export function saturateInPlace(buffer: Float32Array, drive: number): void {
+/**
+ * Gentle saturation (a Padé approximation of tanh): warms and rounds peaks without harsh edges.
+ * `inputGain` scales first, in the same pass. A full-scale input comes out at full scale.
+ */
+export function saturateInPlace(buffer: Float32Array, drive: number, inputGain = 1): void {
   const norm = 1 / softClip(drive);
-  for (let i = 0; i < buffer.length; i++) buffer[i] = softClip(buffer[i]! * drive) * norm;
+  const gain = drive * inputGain;
+  for (let i = 0; i < buffer.length; i++) buffer[i] = softClip(buffer[i]! * gain) * norm;
 }
 
 function softClip(x: number): number {

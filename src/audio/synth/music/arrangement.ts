@@ -25,12 +25,12 @@ export function place(buses: Buses, sampleRate: number, sound: Float32Array, at:
   if (at.send > 0) mixInto(buses.send, sound, offset, at.gain * at.send);
 }
 
-export function arrangeDrums(plan: SongPlan, rng: Random, buses: Buses): void {
+export function arrangeDrums(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {
   const drums = plan.style.drums;
   if (!drums) return;
   const kit = buildDrumKit(rng, plan.sampleRate, drums.flavor);
   const lofi = plan.style.category === 'LOFI';
-  for (let bar = 0; bar < plan.bars; bar++) {
+  for (let bar = 0; bar < bars; bar++) {
     const parts = [
       [plan.kick, kit.kick, DRUM_LEVELS.kick, 0, 0],
       [plan.snare, kit.snare, DRUM_LEVELS.snare, 0.05, 0.25],
@@ -57,11 +57,11 @@ function voice(plan: SongPlan, chord: readonly number[], lowest: number): number
   });
 }
 
-export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses): void {
+export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {
   const kind = plan.style.chords;
   const step = stepSeconds(plan);
   const cache = new Map<string, Float32Array>();
-  for (let bar = 0; bar < plan.bars; bar++) {
+  for (let bar = 0; bar < bars; bar++) {
     const chord = plan.progression[bar % plan.progression.length]!;
     const notes = voice(plan, chord, kind === 'arp' ? 64 : 55);
     if (kind === 'arp') {
@@ -89,9 +89,9 @@ export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses): void {
   }
 }
 
-export function arrangeBass(plan: SongPlan, rng: Random, buses: Buses): void {
+export function arrangeBass(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {
   const step = stepSeconds(plan);
-  for (let bar = 0; bar < plan.bars; bar++) {
+  for (let bar = 0; bar < bars; bar++) {
     const chord = plan.progression[bar % plan.progression.length]!;
     const root = voice(plan, chord, 36)[0]!;
     for (const hit of patternHits(plan.bassRhythm)) {
@@ -105,7 +105,7 @@ export function arrangeBass(plan: SongPlan, rng: Random, buses: Buses): void {
 export const LEAD_RHYTHMS = ['x.x.x...x.x.x...', 'x...x.x.x...x...', 'x..x..x...x.x...', 'x.......x.x.x.x.', '..x.x.x...x.x...', 'x.....x.....x...'];
 
 /** A two-bar motif of scale steps, replayed each two bars with strong beats moved onto chord tones. */
-export function arrangeLead(plan: SongPlan, rng: Random, buses: Buses): void {
+export function arrangeLead(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {
   const voiceKind: Voice | null = plan.style.lead;
   if (!plan.lead || voiceKind === null) return;
   const step = stepSeconds(plan);
@@ -117,7 +117,7 @@ export function arrangeLead(plan: SongPlan, rng: Random, buses: Buses): void {
     degree = Math.max(-2, Math.min(7, degree + rng.pick([-2, -1, -1, 1, 1, 2, 0])));
   }
   const lowest = 60;
-  for (let bar = 0; bar < plan.bars; bar++) {
+  for (let bar = 0; bar < bars; bar++) {
     const chord = plan.progression[bar % plan.progression.length]!;
     const chordPitchClasses = chord.map((tone) => (plan.tonic + tone) % 12);
     patternHits(rhythms[bar % 2]!).forEach((hit, index) => {

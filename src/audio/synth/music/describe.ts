@@ -38,7 +38,7 @@ export function describeSong(plan: SongPlan, rng: Random, audio: SoundDraft['aud
   const mood = rng.pick(moodsFor(plan));
   const key = keyLabel(plan.tonic, plan.mode);
   const lofi = plan.style.category === 'LOFI';
-  const chords = plan.progression.map((chord) => chordSymbol(plan.tonic, chord)).join('–');
+  const chords = plan.progression.map((chord) => chordSymbol(plan.tonic, plan.mode, chord)).join('–');
   const parts = [CHORD_WORDS[plan.style.chords].text, BASS_WORDS[plan.style.bass]];
   if (plan.style.drums) parts.push(lofi ? 'soft swung drums' : plan.swing > 0.05 ? 'swung drums' : 'punchy drums');
   if (plan.lead && plan.style.lead) parts.push(LEAD_WORDS[plan.style.lead].text);

@@ -12,7 +12,12 @@ function generateLoop(context: SynthContext, category: 'MUSIC' | 'LOFI'): Return
   const lofi = category === 'LOFI' ? pickLofiSpec(rng) : null;
   const channels = renderSong(plan, rng, lofi);
   // Loops are cut at bar lines: the fades only need to be long enough not to click.
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-2, -1), fadeInSeconds: 0.003, fadeOutSeconds: 0.01 });
+  const audio = finishAudio(channels, sampleRate, {
+    peakDb: rng.range(-2, -1),
+    maxRmsDb: rng.range(-16, -13),
+    fadeInSeconds: 0.003,
+    fadeOutSeconds: 0.01,
+  });
   return describeSong(plan, rng, audio);
 }
 

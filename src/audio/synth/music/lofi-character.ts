@@ -1,6 +1,6 @@
 import { onePoleHighpass, stateVariableFilter } from '../dsp/filters.ts';
 import { saturateInPlace } from '../dsp/mix.ts';
-import { addCrackle, pinkNoise } from '../dsp/noise.ts';
+import { addCrackle, whiteNoise } from '../dsp/noise.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
 import type { Random } from '../random.ts';
 
@@ -20,7 +20,7 @@ export function pickLofiSpec(rng: Random): LofiSpec {
     wowMs: rng.range(0.6, 1.6),
     flutterMs: rng.range(0.05, 0.15),
     cracklesPerSecond: rng.range(3, 9),
-    hissLevel: rng.range(0.006, 0.015),
+    hissLevel: rng.range(0.004, 0.01),
   };
 }
 
@@ -43,7 +43,8 @@ export function applyLofiCharacter(channels: Float32Array[], sampleRate: number,
     delays[block] = baseDelay + wowDepth * sineCycle(position * wowCycles) + flutterDepth * sineCycle(position * flutterCycles);
   }
   const hissOffset = Math.round(sampleRate * 0.5);
-  const hiss = pinkNoise(length + hissOffset, rng);
+  // White is fine for hiss here: the low-pass below gives it the dull colour of tape.
+  const hiss = whiteNoise(length + hissOffset, rng);
   channels.forEach((channel, side) => {
     const dry = Float32Array.from(channel);
     for (let i = 0; i < length; i++) {
@@ -56,7 +57,7 @@ export function applyLofiCharacter(channels: Float32Array[], sampleRate: number,
     }
     stateVariableFilter(channel, sampleRate, 'lowpass', 0.7, spec.cutoffHz);
     onePoleHighpass(channel, sampleRate, 40);
-    saturateInPlace(channel, 1.6);
+    saturateInPlace(channel, 1.5);
     addCrackle(channel, sampleRate, rng, spec.cracklesPerSecond, 0.12);
   });
 }

@@ -62,7 +62,7 @@ export const STYLES: readonly MusicStyle[] = [
     label: 'Pop', category: 'MUSIC', tempo: [96, 124], majorChance: 0.75, sevenths: false, swing: [0, 0],
     drums: { kick: ['x.....x.x.......', 'x.......x.x.....'], snare: BACKBEAT, hat: EIGHTH_HATS, flavor: 'punchy' },
     bass: 'saw', bassRhythms: ['R..R..R.R..R..R.', 'R.......R...R...'], chords: 'pluck', chordRhythms: ['x..x..x.x..x..x.', 'x...x...x...x...'],
-    lead: 'triangle', leadChance: 0.7, reverbWet: 0.3, tags: ['pop', 'upbeat', 'catchy', 'bright'],
+    lead: 'triangle', leadChance: 0.7, reverbWet: 0.3, tags: ['pop', 'catchy'],
   },
   {
     label: 'Hip-Hop', category: 'MUSIC', tempo: [84, 96], majorChance: 0.3, sevenths: true, swing: [0.1, 0.25],
@@ -73,7 +73,7 @@ export const STYLES: readonly MusicStyle[] = [
   {
     label: 'Ambient', category: 'MUSIC', tempo: [60, 80], majorChance: 0.55, sevenths: true, swing: [0, 0], drums: null,
     bass: 'sub', bassRhythms: WHOLE_BAR, chords: 'pad', chordRhythms: WHOLE_BAR,
-    lead: 'bell', leadChance: 0.8, reverbWet: 0.6, tags: ['ambient', 'atmospheric', 'pad', 'calm', 'meditation', 'drone'],
+    lead: 'bell', leadChance: 0.8, reverbWet: 0.6, tags: ['ambient', 'atmospheric', 'pad', 'meditation', 'slow'],
   },
   {
     label: 'Lofi Hip Hop', category: 'LOFI', tempo: [70, 90], majorChance: 0.5, sevenths: true, swing: [0.15, 0.3],

@@ -2,7 +2,10 @@
 
 export type Mode = 'major' | 'minor';
 
-const NOTE_NAMES = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'] as const;
+const SHARP_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'] as const;
+const FLAT_NAMES = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'Gb', 'G', 'Ab', 'A', 'Bb', 'B'] as const;
+/** Tonics whose key signature has flats; the others are spelled with sharps (or need neither). */
+const FLAT_TONICS: Readonly<Record<Mode, readonly number[]>> = { major: [5, 10, 3, 8, 1], minor: [2, 7, 0, 5, 10, 3] };
 const SCALES: Readonly<Record<Mode, readonly number[]>> = {
   major: [0, 2, 4, 5, 7, 9, 11],
   minor: [0, 2, 3, 5, 7, 8, 10],
@@ -35,25 +38,27 @@ const QUALITIES: Readonly<Record<string, string>> = {
   '3,6,10': 'm7b5',
 };
 
-export function noteName(pitchClass: number): string {
-  return NOTE_NAMES[((pitchClass % 12) + 12) % 12]!;
+/** Spells a pitch class the way the key's signature does: Db in A-flat major, C# in A major. */
+export function noteName(pitchClass: number, tonic: number, mode: Mode): string {
+  const names = FLAT_TONICS[mode].includes(tonic) ? FLAT_NAMES : SHARP_NAMES;
+  return names[((pitchClass % 12) + 12) % 12]!;
 }
 
 /** "Dm7", "Cmaj7", "G": the symbol a musician would write for a diatonic chord. */
-export function chordSymbol(tonic: number, chord: readonly number[]): string {
+export function chordSymbol(tonic: number, mode: Mode, chord: readonly number[]): string {
   const root = chord[0]!;
   const intervals = chord.slice(1).map((tone) => tone - root);
-  return noteName(tonic + root) + (QUALITIES[intervals.join(',')] ?? '');
+  return noteName(tonic + root, tonic, mode) + (QUALITIES[intervals.join(',')] ?? '');
 }
 
 /** "F# minor". */
 export function keyLabel(tonic: number, mode: Mode): string {
-  return `${noteName(tonic)} ${mode}`;
+  return `${noteName(tonic, tonic, mode)} ${mode}`;
 }
 
 /** "f-sharp-minor", "b-flat-major": a tag that survives search tokenizers dropping "#". */
 export function keyTag(tonic: number, mode: Mode): string {
-  const name = noteName(tonic);
+  const name = noteName(tonic, tonic, mode);
   const letter = name.charAt(0).toLowerCase();
   const accidental = name.length > 1 ? (name.endsWith('#') ? '-sharp' : '-flat') : '';
   return `${letter}${accidental}-${mode}`;
