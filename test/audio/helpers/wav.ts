@@ -37,24 +37,32 @@ export function parseWav(bytes: Uint8Array): PcmAudio {
 function decodeSamples(view: DataView, start: number, frames: number, count: number, format: number, bits: number): Float32Array[] {
   const channels = Array.from({ length: count }, () => new Float32Array(frames));
   const width = bits / 8;
-  for (let c = 0; c < count; c++) {
-    const channel = channels[c]!;
-    let at = start + c * width;
-    const stride = width * count;
-    if (format === IEEE_FLOAT && bits === 32) {
-      for (let i = 0; i < frames; i++, at += stride) channel[i] = view.getFloat32(at, true);
-    } else if (format === PCM && bits === 16) {
-      for (let i = 0; i < frames; i++, at += stride) channel[i] = view.getInt16(at, true) / 32768;
-    } else if (format === PCM && bits === 24) {
-      for (let i = 0; i < frames; i++, at += stride) {
-        const value = view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getInt8(at + 2) << 16);
-        channel[i] = value / 8388608;
+  const bytes = new Uint8Array(view.buffer, view.byteOffset + start, frames * count * width);
+  if (format === IEEE_FLOAT && bits === 32) {
+    // Copy to an aligned buffer so a typed view can read it (WAV data is little-endian, like x86 and ARM).
+    const samples = new Float32Array(bytes.slice().buffer);
+    deinterleave(samples, channels, 1);
+  } else if (format === PCM && bits === 16) {
+    deinterleave(new Int16Array(bytes.slice().buffer), channels, 1 / 32768);
+  } else if (format === PCM && bits === 24) {
+    for (let c = 0; c < count; c++) {
+      const channel = channels[c]!;
+      for (let i = 0, at = c * 3; i < frames; i++, at += 3 * count) {
+        channel[i] = (bytes[at]! | (bytes[at + 1]! << 8) | (((bytes[at + 2]! << 24) >> 24) << 16)) / 8388608;
       }
-    } else {
-      throw new Error(`unsupported WAV format ${format} with ${bits} bits`);
     }
+  } else {
+    throw new Error(`unsupported WAV format ${format} with ${bits} bits`);
   }
   return channels;
+}
+
+function deinterleave(samples: Float32Array | Int16Array, channels: Float32Array[], scale: number): void {
+  const count = channels.length;
+  for (let c = 0; c < count; c++) {
+    const channel = channels[c]!;
+    for (let i = 0, at = c; i < channel.length; i++, at += count) channel[i] = samples[at]! * scale;
+  }
 }
 
 /** Speaker bits for PcmAudio's channel order; 5 channels are 5.0 (no LFE): FL FR FC BL BR. */
