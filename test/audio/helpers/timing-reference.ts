@@ -29,7 +29,8 @@ export function referenceTiming({ sampleRate, channels }: PcmAudio): Timing {
   const threshold = Math.min(Math.max(peakDb - 40, floorDb + 12, -70), peakDb - 12);
   const amplitude = 10 ** (threshold / 20);
   const first = energy.findIndex((e) => e >= threshold);
-  const last = energy.findLastIndex((e) => e >= threshold);
+  let last = energy.length - 1;
+  while (energy[last]! < threshold) last--;
   let onset = boundary(first);
   while (level(onset) < amplitude) onset++;
   let tail = boundary(last + 10) - 1;
