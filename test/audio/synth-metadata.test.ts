@@ -38,7 +38,18 @@ test('synth.metadata: lasers are short pitch-down sweeps, and "short" ones last 
   assert.ok(lasers.filter((laser) => laser.tags.includes('short')).length > lasers.length / 2, 'most lasers are short zaps');
 });
 
+const EFFECTS = draw(generateSfx, 'sfx', 250);
+
+test('synth.metadata: length and channel tags match the audio', () => {
+  for (const effect of EFFECTS) {
+    if (effect.tags.includes('short')) assert.ok(secondsOf(effect) < 1, `${named(effect)}: ${secondsOf(effect)} s`);
+    if (effect.tags.includes('long')) assert.ok(secondsOf(effect) >= 2.5, `${named(effect)}: ${secondsOf(effect)} s`);
+    if (effect.tags.includes('stereo')) assert.equal(effect.audio.channels.length, 2, named(effect));
+  }
+});
+
 test('synth.metadata: search words find the right kind of sound', () => {
+  const effects = EFFECTS;
   const expectations: [string, (draft: SoundDraft) => boolean][] = [
     ['laser', (d) => /laser/i.test(d.title)],
     ['coin', (d) => /coin/i.test(d.title)],
@@ -48,7 +59,6 @@ test('synth.metadata: search words find the right kind of sound', () => {
     ['alarm', (d) => /alarm|siren/i.test(d.title)],
     ['door', (d) => /door/i.test(d.title)],
   ];
-  const effects = draw(generateSfx, 'sfx', 250);
   for (const [word, looksRight] of expectations) {
     const found = effects.filter((draft) => draft.tags.includes(word));
     assert.ok(found.length > 0, `nothing tagged "${word}"`);

@@ -2,7 +2,7 @@ import { capitalize, cleanTags, joinWords, withArticle } from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft } from '../sound.ts';
 import { loopSeconds, type SongPlan } from './song-plan.ts';
-import type { BassVoice, ChordVoice, LeadVoice } from './styles.ts';
+import type { BassVoice, ChordVoice, DrumFlavor, LeadVoice } from './styles.ts';
 import { chordSymbol, keyLabel, keyTag } from './theory.ts';
 
 /** Words for what each part sounds like, shared by descriptions and tags. */
@@ -27,6 +27,8 @@ const LEAD_WORDS: Readonly<Record<LeadVoice, { text: string; tag: string }>> = {
   triangle: { text: 'a gentle synth melody', tag: 'melody' },
 };
 
+const DRUM_WORDS: Readonly<Record<DrumFlavor, string>> = { punchy: 'punchy', soft: 'soft', chip: '8-bit noise' };
+
 function moodsFor(plan: SongPlan): readonly string[] {
   const major = plan.mode === 'major';
   if (plan.style.category === 'LOFI') return major ? ['Dreamy', 'Warm', 'Mellow', 'Cozy'] : ['Melancholic', 'Rainy Day', 'Late Night', 'Nostalgic'];
@@ -40,7 +42,7 @@ export function describeSong(plan: SongPlan, rng: Random, audio: SoundDraft['aud
   const lofi = plan.style.category === 'LOFI';
   const chords = plan.progression.map((chord) => chordSymbol(plan.tonic, plan.mode, chord)).join('–');
   const parts = [CHORD_WORDS[plan.style.chords].text, BASS_WORDS[plan.style.bass]];
-  if (plan.style.drums) parts.push(lofi ? 'soft swung drums' : plan.swing > 0.05 ? 'swung drums' : 'punchy drums');
+  if (plan.style.drums) parts.push(joinWords(DRUM_WORDS[plan.style.drums.flavor], plan.swing > 0.05 && 'swung', 'drums'));
   if (plan.lead && plan.style.lead) parts.push(LEAD_WORDS[plan.style.lead].text);
   if (lofi) parts.push('vinyl crackle and tape wobble');
   const partsText = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}` : parts.join('');

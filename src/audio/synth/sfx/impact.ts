@@ -33,16 +33,15 @@ export function generateImpact({ rng, sampleRate }: SynthContext): SoundDraft {
   const out = new Float32Array(length);
   mixInto(out, body, 0);
   mixInto(out, contact, 0, kind.contactLevel * 2);
+  let channels = [out];
   if (roomy) {
-    const [left, right] = [Float32Array.from(out), out];
-    addReverb(left, right, Float32Array.from(out), sampleRate, { decaySeconds: 0.5, damping: 0.5, size: 0.6 }, 0.5);
-    return describe(finishAudio([left, right], sampleRate, options(rng.range(-3, -1), rng.next())), kindName, heavy, true, bodyHz, bodySeconds);
+    const left = Float32Array.from(out);
+    const right = Float32Array.from(out);
+    addReverb(left, right, out, sampleRate, { decaySeconds: 0.5, damping: 0.5, size: 0.6 }, 0.5);
+    channels = [left, right];
   }
-  return describe(finishAudio([out], sampleRate, options(rng.range(-3, -1), rng.next())), kindName, heavy, false, bodyHz, bodySeconds);
-}
-
-function options(peakDb: number, leadDraw: number) {
-  return { peakDb, fadeInSeconds: 0.0005, leadingSilenceSeconds: leadDraw * 0.05 };
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: 0.0005, leadingSilenceSeconds: rng.range(0, 0.05) });
+  return describe(audio, kindName, heavy, roomy, bodyHz, bodySeconds);
 }
 
 function describe(audio: SoundDraft['audio'], kind: 'thud' | 'punch', heavy: boolean, roomy: boolean, bodyHz: number, bodySeconds: number): SoundDraft {
