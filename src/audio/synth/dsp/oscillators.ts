@@ -42,48 +42,57 @@ export interface ToneSpec {
   phase?: number;
 }
 
-/** Vibrato is recomputed every block: Math.pow per sample would dominate the cost. */
-const VIBRATO_BLOCK = 32;
+/**
+ * Pitch (glide and vibrato) is updated once per block of samples: steps of under a millisecond
+ * are inaudible, and it keeps Math.pow and the waveform choice out of the per-sample loop.
+ */
+const PITCH_BLOCK = 32;
 
 export function renderTone(length: number, sampleRate: number, spec: ToneSpec): Float32Array {
   const out = new Float32Array(length);
   const endHz = spec.endHz ?? spec.startHz;
-  const glideSamples = Math.max(1, Math.round((spec.glideSeconds ?? length / sampleRate) * sampleRate));
-  const glideRatio = Math.pow(endHz / spec.startHz, 1 / glideSamples);
+  const glideBlocks = Math.max(1, Math.round(((spec.glideSeconds ?? length / sampleRate) * sampleRate) / PITCH_BLOCK));
+  const glideRatio = Math.pow(endHz / spec.startHz, 1 / glideBlocks);
   const vibratoDepth = (spec.vibratoSemitones ?? 0) / 12;
   const vibratoStep = (spec.vibratoHz ?? 0) / sampleRate;
   const pulseWidth = spec.pulseWidth ?? 0.5;
   const pulseOffset = 2 * pulseWidth - 1;
+  const waveform = spec.waveform;
   let hz = spec.startHz;
   let phase = spec.phase ?? 0;
-  let vibrato = 1;
-  for (let i = 0; i < length; i++) {
-    if (vibratoDepth !== 0 && i % VIBRATO_BLOCK === 0) {
-      vibrato = Math.pow(2, vibratoDepth * sineCycle(i * vibratoStep));
-    }
+  for (let start = 0, block = 0; start < length; start += PITCH_BLOCK, block++) {
+    const end = Math.min(length, start + PITCH_BLOCK);
+    const vibrato = vibratoDepth === 0 ? 1 : Math.pow(2, vibratoDepth * sineCycle(start * vibratoStep));
     const dt = Math.min(0.5, (hz * vibrato) / sampleRate);
-    let value: number;
-    switch (spec.waveform) {
-      case 'sine':
-        value = sineCycle(phase);
-        break;
-      case 'triangle':
-        value = phase < 0.5 ? 4 * phase - 1 : 3 - 4 * phase;
-        break;
-      case 'saw':
-        value = 2 * phase - 1 - polyBlep(phase, dt);
-        break;
-      case 'square': {
-        const shifted = phase + 1 - pulseWidth;
+    if (waveform === 'sine') {
+      for (let i = start; i < end; i++) {
+        out[i] = sineCycle(phase);
+        phase += dt;
+        if (phase >= 1) phase -= 1;
+      }
+    } else if (waveform === 'triangle') {
+      for (let i = start; i < end; i++) {
+        out[i] = phase < 0.5 ? 4 * phase - 1 : 3 - 4 * phase;
+        phase += dt;
+        if (phase >= 1) phase -= 1;
+      }
+    } else if (waveform === 'saw') {
+      for (let i = start; i < end; i++) {
+        out[i] = 2 * phase - 1 - polyBlep(phase, dt);
+        phase += dt;
+        if (phase >= 1) phase -= 1;
+      }
+    } else {
+      for (let i = start; i < end; i++) {
+        let falling = phase + 1 - pulseWidth;
+        if (falling >= 1) falling -= 1;
         // Minus the pulse's average, so narrow pulses carry no DC offset.
-        value = (phase < pulseWidth ? 1 : -1) + polyBlep(phase, dt) - polyBlep(shifted - Math.floor(shifted), dt) - pulseOffset;
-        break;
+        out[i] = (phase < pulseWidth ? 1 : -1) + polyBlep(phase, dt) - polyBlep(falling, dt) - pulseOffset;
+        phase += dt;
+        if (phase >= 1) phase -= 1;
       }
     }
-    out[i] = value;
-    phase += dt;
-    if (phase >= 1) phase -= 1;
-    if (i < glideSamples) hz *= glideRatio;
+    if (block < glideBlocks) hz *= glideRatio;
   }
   return out;
 }

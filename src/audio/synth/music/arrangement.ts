@@ -60,10 +60,11 @@ function voice(plan: SongPlan, chord: readonly number[], lowest: number): number
 export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {
   const kind = plan.style.chords;
   const step = stepSeconds(plan);
-  const cache = new Map<string, Float32Array>();
+  // Chords repeat with the progression: each (chord, length) is rendered and panned once, then placed.
+  const cache = new Map<string, StereoSound>();
   for (let bar = 0; bar < bars; bar++) {
-    const chord = plan.progression[bar % plan.progression.length]!;
-    const notes = voice(plan, chord, kind === 'arp' ? 64 : 55);
+    const chordIndex = bar % plan.progression.length;
+    const notes = voice(plan, plan.progression[chordIndex]!, kind === 'arp' ? 64 : 55);
     if (kind === 'arp') {
       for (let s = 0; s < 16; s++) {
         const midi = notes[s % notes.length]! + (Math.floor(s / notes.length) % 2) * 12;
@@ -73,20 +74,34 @@ export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses, bars: n
       continue;
     }
     for (const hit of patternHits(plan.chordRhythm)) {
-      const held = hit.steps * step * (kind === 'stab' ? 0.5 : 0.95);
-      notes.forEach((midi, index) => {
-        // Repeated chords reuse their rendered notes: loops repeat, so this halves the work.
-        const key = `${midi}:${hit.steps}`;
-        let note = cache.get(key);
-        if (!note) {
-          note = renderNote(kind, midiToHz(midi), held, plan.sampleRate, rng);
-          cache.set(key, note);
-        }
-        const pan = (index / Math.max(1, notes.length - 1) - 0.5) * 0.6;
-        place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, hit.step), gain: 0.8 / notes.length, pan, send: 0.35 });
-      });
+      const key = `${chordIndex}:${hit.steps}`;
+      let chord = cache.get(key);
+      if (!chord) {
+        const held = hit.steps * step * (kind === 'stab' ? 0.5 : 0.95);
+        const rendered = notes.map((midi) => renderNote(kind, midiToHz(midi), held, plan.sampleRate, rng));
+        chord = { left: new Float32Array(rendered[0]!.length), right: new Float32Array(rendered[0]!.length) };
+        rendered.forEach((note, index) => {
+          const pan = (index / Math.max(1, notes.length - 1) - 0.5) * 0.6;
+          mixPanned(chord!.left, chord!.right, note, 0, 0.8 / notes.length, pan);
+        });
+        cache.set(key, chord);
+      }
+      placeStereo(buses, plan.sampleRate, chord, stepTime(plan, bar, hit.step), 0.35);
     }
   }
+}
+
+interface StereoSound {
+  left: Float32Array;
+  right: Float32Array;
+}
+
+function placeStereo(buses: Buses, sampleRate: number, sound: StereoSound, seconds: number, send: number): void {
+  const offset = Math.round(seconds * sampleRate);
+  mixInto(buses.left, sound.left, offset);
+  mixInto(buses.right, sound.right, offset);
+  mixInto(buses.send, sound.left, offset, send * 0.7);
+  mixInto(buses.send, sound.right, offset, send * 0.7);
 }
 
 export function arrangeBass(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {

@@ -29,9 +29,11 @@ export function renderSong(plan: SongPlan, rng: Random, lofi: LofiSpec | null): 
   arrangeDrums(plan, rng, bed, PHRASE_BARS);
   arrangeBass(plan, rng, bed, PHRASE_BARS);
   arrangeChords(plan, rng, bed, PHRASE_BARS);
+  // A one-phrase loop plays its melody throughout, so it can share the bed's reverb.
+  if (plan.lead && plan.bars === PHRASE_BARS) arrangeLead(plan, rng, bed, PHRASE_BARS);
   addReverb(bed.left, bed.right, bed.send, sampleRate, reverb, wet);
   let melody: Buses | null = null;
-  if (plan.lead) {
+  if (plan.lead && plan.bars > PHRASE_BARS) {
     melody = emptyBuses(phraseSeconds + TAIL_SECONDS, sampleRate);
     arrangeLead(plan, rng, melody, PHRASE_BARS);
     addReverb(melody.left, melody.right, melody.send, sampleRate, reverb, wet);
@@ -42,15 +44,17 @@ export function renderSong(plan: SongPlan, rng: Random, lofi: LofiSpec | null): 
   for (let phrase = 0; phrase < phrases; phrase++) {
     const offset = phrase * phraseLength;
     addWrapped(channels, [bed.left, bed.right], offset);
-    if (melody && (phrases === 1 || phrase % 2 === 1)) addWrapped(channels, [melody.left, melody.right], offset);
+    if (melody && phrase % 2 === 1) addWrapped(channels, [melody.left, melody.right], offset);
   }
+  // Buses hold raw sums of many notes: bring them to unit peak before anything non-linear.
+  const inputGain = 1 / Math.max(...channels.map(peakOf));
   if (lofi) {
-    // Buses hold raw sums of many notes; bring them to unit peak before anything non-linear.
-    normalizeAndSaturate(channels, 1.01);
-    applyLofiCharacter(channels, sampleRate, rng, lofi);
+    // The lo-fi chain ends in saturation of its own, which also tames the drum peaks.
+    applyLofiCharacter(channels, sampleRate, rng, lofi, inputGain);
+  } else {
+    // Gentle bus saturation: tames drum peaks so the loop's level is set by the music, not the kick.
+    for (const channel of channels) saturateInPlace(channel, 1.3, inputGain);
   }
-  // Gentle bus saturation: tames drum peaks so the loop's level is set by the music, not the kick.
-  normalizeAndSaturate(channels, 1.3);
   return channels;
 }
 
@@ -65,9 +69,4 @@ function addWrapped(channels: Float32Array[], sources: Float32Array[], offset: n
       if (++at === length) at = 0;
     }
   });
-}
-
-function normalizeAndSaturate(channels: Float32Array[], drive: number): void {
-  const peak = Math.max(...channels.map(peakOf));
-  for (const channel of channels) saturateInPlace(channel, drive, 1 / peak);
 }
