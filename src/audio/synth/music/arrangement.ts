@@ -69,7 +69,7 @@ export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses, bars: n
       for (let s = 0; s < 16; s++) {
         const midi = notes[s % notes.length]! + (Math.floor(s / notes.length) % 2) * 12;
         const note = renderNote('arp', midiToHz(midi), step * 0.8, plan.sampleRate, rng);
-        place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, s), gain: 0.22, pan: s % 2 === 0 ? -0.35 : 0.35, send: 0.2 });
+        place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, s), gain: 0.3, pan: s % 2 === 0 ? -0.45 : 0.45, send: 0.2 });
       }
       continue;
     }
@@ -81,8 +81,8 @@ export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses, bars: n
         const rendered = notes.map((midi) => renderNote(kind, midiToHz(midi), held, plan.sampleRate, rng));
         chord = { left: new Float32Array(rendered[0]!.length), right: new Float32Array(rendered[0]!.length) };
         rendered.forEach((note, index) => {
-          const pan = (index / Math.max(1, notes.length - 1) - 0.5) * 0.6;
-          mixPanned(chord!.left, chord!.right, note, 0, 0.8 / notes.length, pan);
+          const pan = (index / Math.max(1, notes.length - 1) - 0.5) * 1.1;
+          mixPanned(chord!.left, chord!.right, note, 0, 1.3 / notes.length, pan);
         });
         cache.set(key, chord);
       }
@@ -112,7 +112,7 @@ export function arrangeBass(plan: SongPlan, rng: Random, buses: Buses, bars: num
     for (const hit of patternHits(plan.bassRhythm)) {
       const midi = hit.symbol === 'F' ? root + 7 : hit.symbol === 'O' ? root + 12 : root;
       const note = renderNote(plan.style.bass, midiToHz(midi), hit.steps * step * 0.9, plan.sampleRate, rng);
-      place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, hit.step), gain: 0.6, pan: 0, send: 0 });
+      place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, hit.step), gain: 0.55, pan: 0, send: 0 });
     }
   }
 }
@@ -139,7 +139,7 @@ export function arrangeLead(plan: SongPlan, rng: Random, buses: Buses, bars: num
       let midi = lowest - ((lowest - plan.tonic) % 12) + 12 + scaleSemitone(plan.mode, motif[(index + (bar % 2) * 8) % motif.length]!);
       if (hit.step % 4 === 0) midi = nearestChordTone(midi, chordPitchClasses);
       const note = renderNote(voiceKind, midiToHz(midi), Math.min(hit.steps, 4) * step * 0.85, plan.sampleRate, rng);
-      place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, hit.step), gain: 0.32, pan: 0.1, send: 0.4 });
+      place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, hit.step), gain: 0.45, pan: 0.15, send: 0.4 });
     });
   }
 }

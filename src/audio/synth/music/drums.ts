@@ -49,4 +49,4 @@ export function buildDrumKit(rng: Random, sampleRate: number, flavor: DrumFlavor
   return { kick, snare, hat };
 }
 
-export const DRUM_LEVELS = { kick: 0.9, snare: 0.55, hat: 0.2 } as const;
+export const DRUM_LEVELS = { kick: 0.65, snare: 0.6, hat: 0.3 } as const;

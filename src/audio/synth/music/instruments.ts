@@ -1,6 +1,6 @@
 import { applyAdsr, applyFades, applyPercussive } from '../dsp/envelopes.ts';
 import { onePoleLowpass } from '../dsp/filters.ts';
-import { mixInto, samplesFor, saturateInPlace } from '../dsp/mix.ts';
+import { mixInto, samplesFor, saturateInPlace, scaleInPlace } from '../dsp/mix.ts';
 import { renderFm, renderTone } from '../dsp/oscillators.ts';
 import { renderPluck } from '../dsp/pluck.ts';
 import type { Random } from '../random.ts';
@@ -16,6 +16,13 @@ const RELEASE: Readonly<Record<Voice, number>> = {
   pad: 0.5, ep: 0.25, stab: 0.05, pluck: 0.1, arp: 0.02,
   sub: 0.06, saw: 0.05, triangle: 0.03, upright: 0.08,
   square: 0.03, bell: 0.3,
+};
+
+/** Evens out the voices' loudness (to about -10 dB RMS), so arrangements set levels, not timbres. */
+const VOICE_GAIN: Readonly<Record<Voice, number>> = {
+  pad: 0.75, ep: 1, stab: 2.4, pluck: 3, arp: 0.7,
+  sub: 0.56, saw: 1, triangle: 0.7, upright: 5,
+  square: 0.5, bell: 1.1,
 };
 
 export function renderNote(voice: Voice, hz: number, seconds: number, sampleRate: number, rng: Random): Float32Array {
@@ -75,5 +82,6 @@ export function renderNote(voice: Voice, hz: number, seconds: number, sampleRate
   }
   // Percussive voices cut at the end of their note still need to end without a click.
   applyFades(note, 0, samplesFor(Math.min(release, 0.02) + 0.005, sampleRate));
+  scaleInPlace(note, VOICE_GAIN[voice]);
   return note;
 }
