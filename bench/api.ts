@@ -4,7 +4,7 @@
  * (default settings, logs to /dev/null) and drives it with autocannon, 50 connections.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -40,8 +40,19 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const server = await startChild([path.join(root, 'bin/sound-catalog.js'), 'serve'],
     { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' });
   const withKeys = (p: string) => keys.map((key) => ({ path: p, headers: { 'x-api-key': key } }));
+  const searchPath = '/api/v1/sounds?q=laser%20short&tags=sci-fi&sort=duration&order=asc';
+  // The same answer from a bare Fastify route: what a body of that size costs with no work at all.
+  const bodyFile = path.join(dataDir, 'search-body.json');
+  await writeFile(bodyFile, await (await fetch(server.url + searchPath, { headers: { 'x-api-key': keys[0]! } })).text());
+  const bare = await startChild([path.join(root, 'bench/hello-world.ts')], { BODY_FILE: bodyFile });
+  results.push(await measure('bare Fastify, same body as search', size, bare.url, [{ path: '/body' }]));
+  bare.child.kill();
   results.push(await measure('sample list', size, server.url, [{ path: '/api/v1/sounds/sample' }]));
-  results.push(await measure('search: 2 words + tag + sort', size, server.url, withKeys('/api/v1/sounds?q=laser%20short&tags=sci-fi&sort=duration&order=asc')));
+  results.push(await measure('search: 2 words + tag + sort', size, server.url, withKeys(searchPath)));
+  // Different words each time: every answer misses the list cache and runs the query.
+  const words = ['laser', 'coin', 'door', 'rain', 'wind', 'wave', 'click', 'beep', 'glass', 'metal', 'wood', 'water', 'fire', 'engine', 'bass', 'drum'];
+  const varied = words.flatMap((a) => words.filter((b) => b !== a).map((b) => `/api/v1/sounds?q=${a}%20${b}&sort=duration&order=asc&limit=20`));
+  results.push(await measure('search, 240 different queries', size, server.url, varied.flatMap((p, i) => [{ path: p, headers: { 'x-api-key': keys[i % keys.length]! } }])));
   results.push(await measure('details', size, server.url, withKeys(`/api/v1/sounds/${someId}`)));
   results.push(await measure('download', size, server.url, withKeys(`/api/v1/sounds/${someId}/download`)));
   const rss = await residentMemoryMb(server.child.pid!);
@@ -67,21 +78,19 @@ async function measure(scenario: string, size: number, url: string, requests: Ar
 }
 
 async function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk;
-      const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`child exited ${code}: ${seen}`)));
-  });
-  child.stdout!.resume();
-  child.stderr!.resume();
-  return { child, url };
+  // Output goes to a file, not a pipe: a server writing logs into a pipe that this busy process
+  // drains late would be measured waiting on its own logging.
+  const logFile = path.join(tmpdir(), `sound-catalog-bench-${process.pid}-${Date.now()}.log`);
+  const log = await open(logFile, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', log.fd, log.fd] });
+  await log.close();
+  for (let waited = 0; waited < 120_000; waited += 100) {
+    const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await readFile(logFile, 'utf8'));
+    if (match) return { child, url: match[1]! };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not start: ${await readFile(logFile, 'utf8')}`);
 }
 
 async function residentMemoryMb(pid: number): Promise<number> {

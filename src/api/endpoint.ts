@@ -44,9 +44,13 @@ export function defineEndpoint<Q extends z.ZodType, P extends z.ZodType = z.ZodO
 
 export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], services: Services): void {
   for (const endpoint of endpoints) {
+    const success = endpoint.responses[200];
     app.route({
       method: endpoint.method,
       url: endpoint.url,
+      // The 200 schema also drives Fastify's compiled serializer: faster than JSON.stringify, and
+      // a field that is not declared can never reach a client.
+      schema: success ? { response: { 200: serializerSchema(success.schema) } } : undefined,
       onRequest: endpoint.security === 'apiKey' ? (request, reply) => authenticateAndCount(request, reply, services) : undefined,
       handler: async (request, reply) => {
         const query = parseOrThrow(endpoint.query, request.query);
@@ -55,6 +59,12 @@ export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], s
       },
     });
   }
+}
+
+function serializerSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
 }
 
 function parseOrThrow(schema: z.ZodType, input: unknown): unknown {

@@ -18,6 +18,9 @@ export type Verdict = { ok: true; expiresAt: number } | { ok: false; reason: 'in
  */
 export class MediaSigner {
   private readonly keys: Array<{ kid: string; secret: string }>;
+  /** URLs signed during the current second: a list answer signs the same few sounds again and again. */
+  private recent = new Map<string, string>();
+  private recentSecond = 0;
 
   constructor(
     secrets: string[],
@@ -29,11 +32,22 @@ export class MediaSigner {
   }
 
   sign(soundId: string, disposition: Disposition): SignedMedia {
-    const expiresAt = Math.floor(this.clock() / 1000) + SIGNED_URL_TTL_SECONDS;
-    const { kid, secret } = this.keys[0]!;
-    const signature = hmac(secret, soundId, disposition, expiresAt);
-    const query = new URLSearchParams({ d: disposition, exp: String(expiresAt), kid, sig: signature });
-    return { url: `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?${query}`, expiresAt };
+    const second = Math.floor(this.clock() / 1000);
+    const expiresAt = second + SIGNED_URL_TTL_SECONDS;
+    if (second !== this.recentSecond) {
+      this.recent = new Map();
+      this.recentSecond = second;
+    }
+    const cacheKey = `${disposition}:${soundId}`;
+    let url = this.recent.get(cacheKey);
+    if (url === undefined) {
+      const { kid, secret } = this.keys[0]!;
+      const signature = hmac(secret, soundId, disposition, expiresAt);
+      // kid and the base64url signature need no escaping; the id is escaped.
+      url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?d=${disposition}&exp=${expiresAt}&kid=${kid}&sig=${signature}`;
+      this.recent.set(cacheKey, url);
+    }
+    return { url, expiresAt };
   }
 
   verify(soundId: string, query: { d?: string; exp?: string; kid?: string; sig?: string }): Verdict {
