@@ -5,7 +5,7 @@ import type { Random } from '../random.ts';
  * minority because each second costs time to synthesize, encode and analyze.
  */
 export function pickAmbientSeconds(rng: Random): number {
-  const bucket = rng.weighted([[[5, 10], 60], [[10, 20], 30], [[20, 60], 10]] as const);
+  const bucket = rng.weighted([[[5, 10], 60], [[10, 20], 30], [[20, 60], 7]] as const);
   return Math.round(rng.range(bucket[0], bucket[1]) * 10) / 10;
 }
 

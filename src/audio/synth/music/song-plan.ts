@@ -29,7 +29,7 @@ export function planSong(rng: Random, category: 'MUSIC' | 'LOFI', sampleRate: nu
   const mode: Mode = rng.chance(style.majorChance) ? 'major' : 'minor';
   const degrees = rng.pick(PROGRESSIONS[mode][style.sevenths ? 'sevenths' : 'triads']);
   // Mostly short loops: long ones are a minority, as every second costs time downstream.
-  let bars = rng.weighted([[4, 6], [8, 3], [16, 1]] as const);
+  let bars = rng.weighted([[4, 7], [8, 3], [16, 1]] as const);
   const { max } = CATEGORY_DURATION[category];
   while (bars > 4 && barSecondsAt(bpm) * bars > max) bars /= 2;
   return {
