@@ -5,7 +5,7 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { addCrackle, brownNoise, whiteNoise } from '../dsp/noise.ts';
 import { capitalize, cleanTags, joinWords, secondsAdjective, withArticle } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
 /** A fire: a soft low roar that breathes, constant fine crackle, and now and then a bigger pop. */
 export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft {
@@ -32,7 +32,7 @@ export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft 
       mixInto(channel, pop, Math.floor(rng.next() * length), rng.range(0.8, 1.6));
     }
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   return {
     title: joinWords('Campfire', lively ? 'Crackling' : 'Gentle', 'Fire'),
     description: capitalize(`${withArticle(secondsAdjective(seconds))} ${lively ? 'lively, crackling' : 'gentle'} campfire: a soft roar of flames with crackles and the odd pop of burning wood.`),

@@ -6,7 +6,7 @@ import { brownNoise, whiteNoise } from '../dsp/noise.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
 import { capitalize, cleanTags, joinWords, secondsAdjective, withArticle } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
 /** Rain: a dense bed of filtered noise, individual droplets on top, and in storms, thunder. */
 const INTENSITIES = {
@@ -44,7 +44,7 @@ export function generateRain({ rng, sampleRate }: SynthContext): SoundDraft {
     applyPercussive(thunder, sampleRate, rng.range(0.2, 0.6), rumbleSeconds);
     for (const channel of channels) mixInto(channel, thunder, Math.round(thunderAt * sampleRate), rng.range(2, 2.8));
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const thunderText = thunderAt >= 0 ? ' and a roll of distant thunder' : '';
   const place = onRoof ? ' drumming on a roof' : '';
   return {

@@ -51,3 +51,8 @@ export function stereoFromBed(bed: Float32Array, length: number, offset: number)
 }
 
 export const STEREO_OFFSET_SECONDS = 0.6;
+
+/** Beds sit under other sounds: quieter than effects, each a little different. */
+export function ambientLoudnessCeiling(rng: Random): number {
+  return rng.range(-21, -16);
+}

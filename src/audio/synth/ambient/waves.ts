@@ -5,7 +5,7 @@ import { brownNoise, whiteNoise } from '../dsp/noise.ts';
 import { capitalize, cleanTags, formatSeconds, joinWords, secondsAdjective, withArticle } from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
 /**
  * Waves: swells of noise that build, break (loud and bright) and draw back in a long hiss.
@@ -26,7 +26,7 @@ export function generateWaves({ rng, sampleRate }: SynthContext): SoundDraft {
   mixInto(surf, foam, 0, calm ? 0.08 : 0.15);
   applyGainCurve(surf, sampleRate, (t) => 0.12 + 0.88 * swell(t));
   const channels = stereoFromBed(surf, length, offset);
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const mood = calm ? 'calm' : 'rolling';
   return {
     title: joinWords(calm ? 'Calm Ocean Waves' : 'Rolling Surf Waves', seconds >= 30 ? 'Long' : ''),

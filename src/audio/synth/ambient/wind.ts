@@ -4,7 +4,7 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { pinkNoise } from '../dsp/noise.ts';
 import { capitalize, cleanTags, formatHz, joinWords, secondsAdjective, withArticle } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
 /**
  * Wind: band-passed noise whose centre and level follow the same slow gust curve (stronger gusts
@@ -34,7 +34,7 @@ export function generateWind({ rng, sampleRate }: SynthContext): SoundDraft {
   applyGainCurve(bed, sampleRate, (t) => strength.floor + (1 - strength.floor) * gust(t));
   // The right side hears each gust a moment later, which widens the image naturally.
   const channels = stereoFromBed(bed, length, offset);
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const descriptions = {
     breeze: 'a gentle breeze rising and falling softly',
     gusty: `gusty wind with strong gusts sweeping up to about ${formatHz(strength.highHz)}`,

@@ -30,7 +30,7 @@ export function generateFootsteps({ rng, sampleRate }: SynthContext): SoundDraft
     const level = (running ? 1 : 0.8) * rng.range(0.75, 1) * (step % 2 === 0 ? 1 : 0.88);
     mixInto(out, footfall(rng, sampleRate, surface), offset, level);
   }
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-6, -2), leadingSilenceSeconds: rng.range(0, 0.05) });
+  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-3, -1), leadingSilenceSeconds: rng.range(0, 0.05) });
   const gait = running ? 'running' : 'walking';
   return {
     title: joinWords('Footsteps', capitalize(surface.name), running ? 'Running' : 'Walking'),
