@@ -7,34 +7,58 @@ import { seedCatalog } from '../ingest/pipeline.ts';
 import type { Services } from '../services.ts';
 import { DEFAULT_SEED } from './seed.ts';
 
+export const DEMO_EMAIL = 'demo@sound-catalog.local';
+/**
+ * Sounds made before the server listens. Every category and the public samples are among the
+ * first ones; the rest follow while the server already answers, so a first start is ready in
+ * well under a minute (seeding 1,000 sounds takes longer than that on two cores: BENCHMARKS.md).
+ */
+const BEFORE_LISTENING = 250;
+
 export interface FirstStart {
   banner(baseUrl: string): string;
+  /** Makes the rest of the demo catalog; resolves when done or stopped. */
+  finish(signal: AbortSignal): Promise<void>;
 }
 
-export const DEMO_EMAIL = 'demo@sound-catalog.local';
-
 /**
- * On an empty catalog: synthesizes the demo sounds, creates the demo Pro account and a key, and
- * returns the banner that prints the key this once. Returns null when the catalog has sounds.
+ * On an empty catalog: synthesizes the first demo sounds, creates the demo Pro account and a
+ * key, and returns the banner that prints the key this once. Null when the catalog has sounds.
  */
-export async function prepareFirstStart(services: Services, log: FastifyBaseLogger, signal?: AbortSignal): Promise<FirstStart | null> {
+export async function prepareFirstStart(
+  services: Services,
+  log: FastifyBaseLogger,
+  signal: AbortSignal,
+  beforeListening = BEFORE_LISTENING,
+): Promise<FirstStart | null> {
   // The marker says a first start began and did not finish: that one is carried on, not skipped.
   const marker = path.join(services.config.dataDir, 'demo-catalog-in-progress');
-  if ((await services.catalog.size()) > 0 && !existsSync(marker)) return null;
+  const resuming = existsSync(marker);
+  if ((await services.catalog.size()) > 0 && !resuming) return null;
   await writeFile(marker, new Date(services.clock()).toISOString() + '\n');
-  const count = services.config.demoCount;
-  log.info({ count }, 'empty catalog: synthesizing the demo catalog (SOUND_CATALOG_DEMO=0 turns this off)');
-  process.stderr.write(`First start: making ${count} demo sounds (synthesized, encoded to MP3 and measured)...\n`);
-  const { added } = await seedCatalog(services, { count, seed: DEFAULT_SEED, progress: createProgress('sounds'), signal });
-  if (signal?.aborted) return null;
-  log.info({ added }, 'demo catalog ready');
+  const total = services.config.demoCount;
+  const first = Math.min(total, beforeListening);
+  log.info({ total }, 'empty catalog: synthesizing the demo catalog (SOUND_CATALOG_DEMO=0 turns this off)');
+  process.stderr.write(`First start: making the demo catalog (${total} synthesized sounds, encoded to MP3 and measured)...\n`);
+  await seedCatalog(services, { count: first, seed: DEFAULT_SEED, progress: createProgress('sounds'), signal });
+  if (signal.aborted) return null;
+
   const account = (await services.accountStore.findByEmail(DEMO_EMAIL)) ?? (await services.accounts.createAccount(DEMO_EMAIL, 'pro'));
-  // A demo account from an earlier, interrupted first start may already hold its two keys.
+  // A demo account from an earlier, interrupted first start may already hold its keys.
   for (const key of await services.accounts.listKeys(account.id)) await services.accounts.revokeKey(key.prefix, account.id);
   const created = await services.accounts.createKey(account.id, 'demo');
-  await rm(marker, { force: true });
+
   return {
     banner: (base) => `\n  Demo account ${DEMO_EMAIL} (Pro plan). Its API key, shown this once:\n\n    ${created.key}\n\n`
-      + `  Try it:  curl -H "x-api-key: ${created.key}" "${base}/api/v1/sounds?q=laser&max_duration=1"\n\n`,
+      + `  Try it:  curl -H "x-api-key: ${created.key}" "${base}/api/v1/sounds?q=laser&max_duration=1"\n`
+      + (total > first ? `  The other ${total - first} demo sounds are being made in the background.\n\n` : '\n'),
+    async finish(stop) {
+      if (total > first) {
+        const { added } = await seedCatalog(services, { from: first, count: total, seed: DEFAULT_SEED, signal: stop });
+        if (stop.aborted) return;
+        log.info({ added, total: await services.catalog.size() }, 'demo catalog complete');
+      }
+      await rm(marker, { force: true });
+    },
   };
 }

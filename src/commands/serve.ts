@@ -44,7 +44,10 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     + (demo ? demo.banner(base) : ''),
   );
 
+  // The rest of a first start's demo catalog, made while the server answers.
+  const finishing = demo?.finish(stopping.signal).catch((error) => app.log.error({ err: error }, 'demo catalog failed'));
   app.log.info({ signal: await stopped }, 'shutting down');
+  await finishing;
   await app.close();
   await services.close();
 }

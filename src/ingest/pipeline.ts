@@ -73,7 +73,9 @@ async function ingestFile(services: Services, pool: WorkerPool, file: string): P
 }
 
 export interface SeedOptions extends PipelineOptions {
+  /** Demo sounds `from` (default 0) up to, not including, `count`. */
   count: number;
+  from?: number;
   seed: string;
 }
 
@@ -81,9 +83,10 @@ export interface SeedOptions extends PipelineOptions {
 export async function seedCatalog(services: Services, options: SeedOptions): Promise<{ added: number; updated: number }> {
   const progress = options.progress ?? silentProgress;
   const counts = { added: 0, updated: 0 };
-  progress.start(options.count);
+  const from = options.from ?? 0;
+  const indexes = Array.from({ length: Math.max(0, options.count - from) }, (_, i) => from + i);
+  progress.start(indexes.length);
   const pool = new WorkerPool(options.workers);
-  const indexes = Array.from({ length: options.count }, (_, index) => index);
   try {
     await forEachConcurrently(indexes, pool.size * 2, options.signal, async (index) => {
       const result = await pool.run({ kind: 'synth', seed: options.seed, index });

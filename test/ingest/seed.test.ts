@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,6 +93,33 @@ describe('first start', () => {
       assert.equal(await second.stop(), 0);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('first-start.background: the rest of the demo catalog is made after listening; a stop part way resumes next time', async () => {
+    const server = await startServer({ env: { SOUND_CATALOG_DEMO_COUNT: '5' } });
+    try {
+      const { prepareFirstStart } = await import('../../src/commands/first-start.ts');
+      const marker = path.join(server.dataDir, 'demo-catalog-in-progress');
+      const stopped = new AbortController();
+      stopped.abort();
+      const demo = await prepareFirstStart(server.services, server.app.log, new AbortController().signal, 2);
+      assert.ok(demo);
+      assert.match(demo.banner(server.url), /other 3 demo sounds are being made in the background/);
+      assert.equal(await server.services.catalog.size(), 2);
+      await demo.finish(stopped.signal);
+      assert.ok(existsSync(marker), 'a stopped first start is not finished');
+
+      const resumed = await prepareFirstStart(server.services, server.app.log, new AbortController().signal, 2);
+      assert.ok(resumed, 'the next start carries on');
+      await resumed.finish(new AbortController().signal);
+      assert.equal(await server.services.catalog.size(), 5);
+      assert.ok(!existsSync(marker));
+      assert.equal(await prepareFirstStart(server.services, server.app.log, new AbortController().signal, 2), null);
+      const account = await server.services.accountStore.findByEmail('demo@sound-catalog.local');
+      assert.equal((await server.services.accounts.listKeys(account!.id)).length, 1, 'one demo key, the last one printed');
+    } finally {
+      await server.close();
     }
   });
 

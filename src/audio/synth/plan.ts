@@ -6,10 +6,10 @@ import type { SynthCategory } from './sound.ts';
  * the time to synthesize, encode and analyze a catalog) moderate.
  */
 export const CATEGORY_WEIGHTS: readonly (readonly [SynthCategory, number])[] = [
-  ['SFX', 60],
-  ['AMBIENT', 16],
-  ['MUSIC', 14],
-  ['LOFI', 10],
+  ['SFX', 68],
+  ['AMBIENT', 11],
+  ['MUSIC', 12],
+  ['LOFI', 9],
 ];
 
 /** Duration limits in seconds that every generator of a category keeps to. */

@@ -5,7 +5,9 @@ import type { Random } from '../random.ts';
  * minority because each second costs time to synthesize, encode and analyze.
  */
 export function pickAmbientSeconds(rng: Random): number {
-  const bucket = rng.weighted([[[5, 10], 60], [[10, 20], 30], [[20, 60], 7]] as const);
+  // Mostly short beds; a few long ones keep "up to a minute" honest. Every second of a demo
+  // sound costs encoding and analysis time at first start (measured: about 30x real time a core).
+  const bucket = rng.weighted([[[5, 8], 70], [[8, 15], 25], [[15, 60], 5]] as const);
   return Math.round(rng.range(bucket[0], bucket[1]) * 10) / 10;
 }
 

@@ -29,9 +29,11 @@ export function planSong(rng: Random, category: 'MUSIC' | 'LOFI', sampleRate: nu
   const mode: Mode = rng.chance(style.majorChance) ? 'major' : 'minor';
   const degrees = rng.pick(PROGRESSIONS[mode][style.sevenths ? 'sevenths' : 'triads']);
   // Mostly short loops: long ones are a minority, as every second costs time downstream.
-  let bars = rng.weighted([[4, 7], [8, 3], [16, 1]] as const);
-  const { max } = CATEGORY_DURATION[category];
-  while (bars > 4 && barSecondsAt(bpm) * bars > max) bars /= 2;
+  let bars = rng.weighted([[2, 5], [4, 4], [8, 1], [16, 0.3]] as const);
+  const { min, max } = CATEGORY_DURATION[category];
+  while (bars > 2 && barSecondsAt(bpm) * bars > max) bars /= 2;
+  // A two-bar loop at a fast tempo can fall under the category's minimum: double it.
+  while (barSecondsAt(bpm) * bars < min) bars *= 2;
   return {
     style,
     bpm,
