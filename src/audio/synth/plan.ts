@@ -6,9 +6,9 @@ import type { SynthCategory } from './sound.ts';
  * the time to synthesize, encode and analyze a catalog) moderate.
  */
 export const CATEGORY_WEIGHTS: readonly (readonly [SynthCategory, number])[] = [
-  ['SFX', 68],
-  ['AMBIENT', 11],
-  ['MUSIC', 12],
+  ['SFX', 70],
+  ['AMBIENT', 10],
+  ['MUSIC', 11],
   ['LOFI', 9],
 ];
 
