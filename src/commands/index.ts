@@ -22,7 +22,7 @@ const COMMANDS: Record<string, Command> = {
 const USAGE = `usage: sound-catalog <command> [options]
   serve                                         start the HTTP API, docs, dashboard and MCP server
   seed [--count N] [--seed S]                   synthesize N demo sounds into the catalog
-  ingest PATH...                                analyze and import audio files and folders
+  ingest PATH... [--vbr-quality Q | --bitrate K] analyze and import audio files and folders
   accounts create --email E --plan free|pro|enterprise
   accounts set-plan --email E --plan P
   keys create --email E [--name N]              the full key is shown this once

@@ -1,3 +1,5 @@
+import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
+import { mp3Mode } from '../audio/encode/mp3-options.ts';
 import type { Config } from '../config.ts';
 import { createProgress } from '../ingest/progress.ts';
 import { ingestPaths } from '../ingest/pipeline.ts';
@@ -6,13 +8,14 @@ import { stopOnSignal } from './interrupt.ts';
 import { withServices } from './with-services.ts';
 
 export async function ingestCommand(args: string[], config: Config): Promise<void> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = parse(args, { 'vbr-quality': { type: 'string' }, bitrate: { type: 'string' } });
   const output = outputFor(values.json === true);
   if (positionals.length === 0) throw new UsageError('ingest needs at least one file or folder');
+  const encoding = encodingOptions(values['vbr-quality'], values.bitrate);
   const interrupt = stopOnSignal();
   try {
     await withServices(config, async (services) => {
-      const summary = await ingestPaths(services, positionals, { progress: createProgress('files'), signal: interrupt.signal });
+      const summary = await ingestPaths(services, positionals, { progress: createProgress('files'), signal: interrupt.signal, encoding });
       if (interrupt.signal.aborted) throw new UsageError(`interrupted: ${summary.added} added and ${summary.updated} updated before the stop`);
       const failures = summary.failed.map((failure) => `  failed: ${failure.file}: ${failure.reason}`);
       output.result(
@@ -23,4 +26,17 @@ export async function ingestCommand(args: string[], config: Config): Promise<voi
   } finally {
     interrupt.dispose();
   }
+}
+
+/** `--vbr-quality Q` (LAME -V, 0 best to 9, default 2) or `--bitrate K` (constant kbit/s). */
+function encodingOptions(vbrQuality: string | boolean | undefined, bitrate: string | boolean | undefined): Mp3EncodeOptions {
+  const options: Mp3EncodeOptions = {};
+  if (typeof vbrQuality === 'string') options.vbrQuality = Number(vbrQuality);
+  if (typeof bitrate === 'string') options.bitrate = Number(bitrate);
+  try {
+    mp3Mode(options);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return options;
 }

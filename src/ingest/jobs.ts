@@ -1,9 +1,10 @@
+import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import type { SynthSound } from '../audio/synth/index.ts';
 import type { AudioMeasurements } from '../audio/types.ts';
 
 /** Work sent to an ingest worker thread. */
 export type Job =
-  | { id: number; kind: 'file'; sourcePath: string; temporaryPath: string }
+  | { id: number; kind: 'file'; sourcePath: string; temporaryPath: string; encoding: Mp3EncodeOptions }
   | { id: number; kind: 'synth'; seed: string; index: number };
 
 export type JobResult =

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { analyzeChunks } from '../audio/analyze/index.ts';
 import { decodeAudio, openAudioStream, type AudioStream } from '../audio/decode/index.ts';
-import { createMp3Encoder, createMp3FileEncoder } from '../audio/encode/index.ts';
+import { createMp3Encoder, createMp3FileEncoder, type Mp3EncodeOptions } from '../audio/encode/index.ts';
 import type { AudioMeasurements, PcmAudio } from '../audio/types.ts';
 import { analyzeAudio } from '../audio/analyze/index.ts';
 
@@ -19,14 +19,14 @@ export interface MeasuredFile {
 }
 
 /** Streams a file through decode → encode (to `temporaryPath`) → decode → analysis. */
-export async function measureFile(sourcePath: string, temporaryPath: string): Promise<MeasuredFile> {
+export async function measureFile(sourcePath: string, temporaryPath: string, encoding: Mp3EncodeOptions = {}): Promise<MeasuredFile> {
   const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), sourcePath);
   if (source.format === 'mp3') {
     return { mp3Path: sourcePath, encoded: false, measurements: await measureStream(source) };
   }
   const handle = await open(temporaryPath, 'w');
   try {
-    const encoder = await createMp3FileEncoder(handle, { sampleRate: source.sampleRate, channelCount: source.channelCount });
+    const encoder = await createMp3FileEncoder(handle, { sampleRate: source.sampleRate, channelCount: source.channelCount }, encoding);
     for await (const chunk of source.chunks) await encoder.push(chunk);
     await encoder.finish();
     await handle.sync();

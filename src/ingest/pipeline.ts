@@ -1,4 +1,5 @@
 import { rm, stat } from 'node:fs/promises';
+import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import { contentHashOf } from '../catalog/writer.ts';
 import type { Services } from '../services.ts';
 import { hashFile } from './hash.ts';
@@ -14,6 +15,8 @@ export interface IngestSummary {
 }
 
 export interface PipelineOptions {
+  /** How files that are not MP3 are encoded (default LAME VBR V2). */
+  encoding?: Mp3EncodeOptions;
   progress?: Progress;
   /** Aborting stops new work; what is finished stays, whole. */
   signal?: AbortSignal;
@@ -34,7 +37,7 @@ export async function ingestPaths(services: Services, paths: string[], options: 
   try {
     await forEachConcurrently(files, pool.size * 2, options.signal, async (file) => {
       try {
-        const outcome = await ingestFile(services, pool, file);
+        const outcome = await ingestFile(services, pool, file, options.encoding ?? {});
         summary[outcome]++;
       } catch (error) {
         summary.failed.push({ file, reason: error instanceof IngestFailure || error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}` });
@@ -51,11 +54,11 @@ export async function ingestPaths(services: Services, paths: string[], options: 
 
 class IngestFailure extends Error {}
 
-async function ingestFile(services: Services, pool: WorkerPool, file: string): Promise<'added' | 'updated'> {
+async function ingestFile(services: Services, pool: WorkerPool, file: string, encoding: Mp3EncodeOptions): Promise<'added' | 'updated'> {
   const metadata = await readMetadata(file);
   const { hash } = await hashFile(file);
   if (await services.catalogWriter.updateMetadata(hash, metadata)) return 'updated';
-  const result = await pool.run({ kind: 'file', sourcePath: file, temporaryPath: services.files.temporaryPath() });
+  const result = await pool.run({ kind: 'file', sourcePath: file, temporaryPath: services.files.temporaryPath(), encoding });
   if (!result.ok) throw new IngestFailure(result.reason);
   if (result.kind !== 'file') throw new Error('unexpected worker result');
   const { size } = await stat(result.mp3Path);

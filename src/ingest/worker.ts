@@ -16,7 +16,7 @@ parentPort!.on('message', async (job: Job) => {
 
 async function run(job: Job): Promise<JobResult> {
   if (job.kind === 'file') {
-    const measured = await measureFile(job.sourcePath, job.temporaryPath);
+    const measured = await measureFile(job.sourcePath, job.temporaryPath, job.encoding);
     return { id: job.id, ok: true, kind: 'file', ...measured };
   }
   const sound = synthesizeSound(job.seed, job.index);
