@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toList, toWords } from '../../catalog/sound.ts';
+import { toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../../catalog/sound.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
 import { paginationSchema, soundSchema } from '../schemas.ts';
 import { toPagination, toSound } from './mapper.ts';
@@ -37,17 +37,25 @@ export const searchSounds = defineEndpoint({
     if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
       throw invalidQuery([{ param: 'max_duration', message: 'must not be smaller than min_duration' }]);
     }
-    const page = await services.catalog.search({
-      words: toWords(query.q),
-      categories: query.category ?? [],
-      tags: toList(query.tags),
-      minDuration: query.min_duration,
-      maxDuration: query.max_duration,
-      sort: query.sort,
-      order: query.order,
-      page: query.page,
-      limit: query.limit,
-    });
+    const page = await services.catalog.search(searchFiltersOf(query));
     return { data: page.items.map((sound) => toSound(sound, services)), pagination: toPagination(query.page, query.limit, page.total) };
   },
 });
+
+/** The search query's parameters, as parsed by the schemas of params.ts, to the catalog's filters. */
+export function searchFiltersOf(query: {
+  q?: string; category?: Category[]; tags?: string; min_duration?: number; max_duration?: number;
+  sort: SortField; order: SortOrder; page: number; limit: number;
+}): SearchFilters {
+  return {
+    words: toWords(query.q),
+    categories: query.category ?? [],
+    tags: toList(query.tags),
+    minDuration: query.min_duration,
+    maxDuration: query.max_duration,
+    sort: query.sort,
+    order: query.order,
+    page: query.page,
+    limit: query.limit,
+  };
+}

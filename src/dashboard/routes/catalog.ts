@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../api/sounds/params.ts';
-import { toList, toWords } from '../../catalog/sound.ts';
+import { searchFiltersOf } from '../../api/sounds/search.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, type CatalogForm } from '../pages/catalog.ts';
 import { requireAccount } from '../sessions/visitor.ts';
@@ -74,17 +74,7 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
       return sendPage(reply.code(400), catalogPage({ visitor: request.visitor, form, errors, results: null, pageLink }));
     }
     const query = parsed.data;
-    const found = await services.catalog.search({
-      words: toWords(query.q),
-      categories: query.category ?? [],
-      tags: toList(query.tags),
-      minDuration: query.min_duration,
-      maxDuration: query.max_duration,
-      sort: query.sort,
-      order: query.order,
-      page: query.page,
-      limit: PAGE_SIZE,
-    });
+    const found = await services.catalog.search(searchFiltersOf({ ...query, limit: PAGE_SIZE }));
     const results = {
       views: await soundViews(services, found.items),
       page: query.page,
