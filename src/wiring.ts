@@ -2,7 +2,7 @@ import { AccountService } from './accounts/service.ts';
 import { AccountStore } from './accounts/store.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { CatalogWriter } from './catalog/writer.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { MediaSigner } from './media/signing.ts';
@@ -15,6 +15,9 @@ export interface ServiceOptions {
 
 /** The composition root of the services: picks each backend from config. */
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
+  // Not built yet: refuse rather than run on SQLite while the operator believes otherwise.
+  if (config.databaseUrl) throw new ConfigError('DATABASE_URL (PostgreSQL) is not supported yet; unset it to use the embedded SQLite database');
+  if (config.redisUrl) throw new ConfigError('REDIS_URL (Redis quota counters) is not supported yet; unset it to keep the counters in the database');
   const clock = options.clock ?? Date.now;
   // PUBLIC_URL wins; otherwise the address we listen on, known for sure only after listen().
   let listeningUrl = `http://${config.host}:${config.port}`;

@@ -22,12 +22,10 @@ export interface DatabaseHandle {
 
 export interface DatabaseOptions {
   dataDir: string;
-  databaseUrl: string | null;
 }
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) throw new Error('DATABASE_URL (PostgreSQL) is not supported yet');
   const handle = openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
   await migrate(handle);
   return handle;

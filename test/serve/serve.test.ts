@@ -69,6 +69,14 @@ describe('serve: shutdown and settings', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  test('config.unsupported: DATABASE_URL and REDIS_URL are refused at start, not silently ignored', async () => {
+    for (const [name, value] of [['DATABASE_URL', 'postgres://127.0.0.1/test'], ['REDIS_URL', 'redis://127.0.0.1:6379']] as const) {
+      const result = await runCli(['serve'], { [name]: value, SOUND_CATALOG_DATA: '/tmp/unused', SOUND_CATALOG_DEMO: '0' });
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, new RegExp(`${name} .* is not supported yet`));
+    }
+  });
+
   test('config.invalid: a bad setting stops the start with a one-line reason and a non-zero exit', async () => {
     const result = await runCli(['serve'], { PORT: 'seventy', SOUND_CATALOG_DATA: '/tmp/unused' });
     assert.notEqual(result.status, 0);
