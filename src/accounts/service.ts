@@ -81,7 +81,8 @@ export class AccountService {
   }
 
   private async lookUp(hash: string): Promise<KeyOwner | null> {
-    const now = this.clock();
+    // Real elapsed time, not the service clock: this bounds how stale the cache may be.
+    const now = performance.now();
     const cached = this.keyCache.get(hash);
     if (cached && cached.until > now) return cached.owner;
     const owner = await this.store.findKeyOwner(hash);
