@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerDocs } from './api/docs.ts';
 import { registerErrorHandling } from './api/errors.ts';
 import { registerEndpoints } from './api/endpoint.ts';
@@ -28,6 +28,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     logController: new OneLinePerRequest(),
     trustProxy: false,
     routerOptions: { maxParamLength: 200 },
+    // A path the router cannot read (bad percent-encoding, an over-long id) names nothing that
+    // exists: 404 in our error shape (403 for media, where any altered URL is refused), never a
+    // status an endpoint does not list.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (request.url.startsWith('/media/')) return reply.code(403).send({ error: 'This link is not valid' });
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(404).send({ error: 'Not found' });
+      request.log.error({ err: error }, 'router failed');
+      return reply.code(500).send({ error: 'Internal server error' });
+    },
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
