@@ -1,22 +1,17 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { DomainError } from '../errors.ts';
-import { accountsCommand } from './accounts.ts';
 import { UsageError } from './cli.ts';
-import { ingestCommand } from './ingest.ts';
-import { keysCommand } from './keys.ts';
-import { samplesCommand } from './samples.ts';
-import { seedCommand } from './seed.ts';
-import { serveCommand } from './serve.ts';
 
 type Command = (args: string[], config: ReturnType<typeof loadConfig>) => Promise<void>;
 
-const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  seed: seedCommand,
-  ingest: ingestCommand,
-  accounts: accountsCommand,
-  keys: keysCommand,
-  samples: samplesCommand,
+/** Each command is loaded only when run: `keys list` need not load the server, MCP and audio code. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.ts')).serveCommand,
+  seed: async () => (await import('./seed.ts')).seedCommand,
+  ingest: async () => (await import('./ingest.ts')).ingestCommand,
+  accounts: async () => (await import('./accounts.ts')).accountsCommand,
+  keys: async () => (await import('./keys.ts')).keysCommand,
+  samples: async () => (await import('./samples.ts')).samplesCommand,
 };
 
 const USAGE = `usage: sound-catalog <command> [options]
@@ -34,12 +29,13 @@ Every command takes --json to print one JSON object.`;
 /** Runs one command; returns the exit status. Failures are one line on standard error. */
 export async function runCommand(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  const command = name ? COMMANDS[name] : undefined;
-  if (!command) {
+  const load = name ? COMMANDS[name] : undefined;
+  if (!load) {
     process.stderr.write(name === undefined || name === '--help' || name === 'help' ? USAGE + '\n' : `unknown command "${name}"\n${USAGE}\n`);
     return name === undefined || name === '--help' || name === 'help' ? 0 : 2;
   }
   try {
+    const command = await load();
     await command(args, loadConfig());
     return 0;
   } catch (error) {
