@@ -61,7 +61,7 @@ export class CatalogWriter {
     const now = this.now();
     const { measurements: m } = sound;
     const id = soundIdFor(sound.contentHash);
-    await this.db.transaction().execute(async (trx) => {
+    const added = await this.db.transaction().execute(async (trx) => {
       const inserted = await trx.insertInto('sounds').values({
         id,
         ...metadataColumns(sound.metadata),
@@ -77,10 +77,17 @@ export class CatalogWriter {
         file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,
         created_at: now,
         updated_at: now,
-      }).returning('seq').executeTakeFirstOrThrow();
+      })
+        // The same content may arrive twice at once (two copies in one folder, two ingest runs):
+        // the second one finds the row and only updates the metadata.
+        .onConflict((oc) => oc.column('content_hash').doNothing())
+        .returning('seq').executeTakeFirst();
+      if (!inserted) return false;
       await insertTags(trx, inserted.seq, sound.metadata.tags);
+      return true;
     }).finally(this.onChange);
-    return { id, added: true };
+    if (!added) await this.updateMetadata(sound.contentHash, sound.metadata);
+    return { id, added };
   }
 
   private now(): string {

@@ -63,6 +63,18 @@ describe('ingest: interrupted and options', () => {
     assert.equal(stored.length, FILES, 'one file per sound, none left over');
   });
 
+  test('ingest.duplicates: the same content twice in one run is one sound, added once and updated once', async () => {
+    const twins = path.join(folder, 'twins');
+    await mkdir(twins);
+    const bytes = encodeWavFloat32({ sampleRate: 44_100, channels: [noise(4242, -20, 44_100)] });
+    await writeFile(path.join(twins, 'twin-a.wav'), bytes);
+    await writeFile(path.join(twins, 'twin-b.wav'), bytes);
+    const result = await runCli(['ingest', twins, '--json'], env);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(result.json, { added: 1, updated: 1, failed: [] });
+    assert.equal(rows().filter((row) => row.name.startsWith('Twin')).length, 1);
+  });
+
   test('ingest.progress: without a terminal, progress is reported in plain lines on standard error', async () => {
     const result = await runCli(['ingest', path.join(folder, 'wavs', 'noise-00.wav'), '--json'], env);
     assert.match(result.stderr, /^1\/1 files .*\n$/m);
