@@ -4,7 +4,7 @@
  */
 export class DomainError extends Error {
   constructor(
-    readonly kind: 'not_found' | 'conflict' | 'limit' | 'invalid' | 'unauthorized' | 'forbidden',
+    readonly kind: 'not_found' | 'conflict' | 'limit' | 'unauthorized' | 'forbidden',
     message: string,
   ) {
     super(message);
@@ -14,6 +14,5 @@ export class DomainError extends Error {
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const limitReached = (message: string) => new DomainError('limit', message);
-export const invalid = (message: string) => new DomainError('invalid', message);
 export const unauthorized = (message: string) => new DomainError('unauthorized', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);

@@ -16,7 +16,6 @@ export class HttpError extends Error {
 }
 
 const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
-  invalid: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

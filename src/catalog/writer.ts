@@ -34,12 +34,6 @@ export class CatalogWriter {
     private readonly onChange: () => void = () => {},
   ) {}
 
-  /** Is this content already in the catalog? (Lets ingest skip the costly work for known files.) */
-  async has(contentHash: string): Promise<boolean> {
-    const row = await this.db.selectFrom('sounds').select('id').where('content_hash', '=', contentHash).executeTakeFirst();
-    return row !== undefined;
-  }
-
   async updateMetadata(contentHash: string, metadata: SoundMetadata): Promise<{ id: string } | null> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('sounds').select(['seq', 'id']).where('content_hash', '=', contentHash).executeTakeFirst();
