@@ -2,9 +2,30 @@ import type { Sound } from '../../catalog/sound.ts';
 import type { Services } from '../../services.ts';
 import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from '../schemas.ts';
 
-/** Domain sounds to API bodies. URLs are signed here, at the moment of answering. */
+/**
+ * Domain sounds to API bodies. URLs are signed here, at the moment of answering.
+ * Each body is one object literal with all its fields, not a spread of another: a search page
+ * maps 20 to 100 of these per request, and literals of one shape are what V8 builds and the
+ * serializer reads fastest.
+ */
 
 export function toSoundSummary(sound: Sound, services: Services, withDownload: boolean): SoundSummaryBody {
+  const streamUrl = services.signer.sign(sound.id, 'stream').url;
+  if (!withDownload) {
+    return { id: sound.id, name: sound.name, description: sound.description, tags: sound.tags, duration: sound.duration, stream_url: streamUrl };
+  }
+  return {
+    id: sound.id,
+    name: sound.name,
+    description: sound.description,
+    tags: sound.tags,
+    duration: sound.duration,
+    stream_url: streamUrl,
+    download_url: services.signer.sign(sound.id, 'download').url,
+  };
+}
+
+export function toSound(sound: Sound, services: Services): SoundBody {
   return {
     id: sound.id,
     name: sound.name,
@@ -12,13 +33,7 @@ export function toSoundSummary(sound: Sound, services: Services, withDownload: b
     tags: sound.tags,
     duration: sound.duration,
     stream_url: services.signer.sign(sound.id, 'stream').url,
-    ...(withDownload && { download_url: services.signer.sign(sound.id, 'download').url }),
-  };
-}
-
-export function toSound(sound: Sound, services: Services): SoundBody {
-  return {
-    ...toSoundSummary(sound, services, true),
+    download_url: services.signer.sign(sound.id, 'download').url,
     category: sound.category,
     license: sound.license,
     timing: sound.timing,
@@ -27,7 +42,9 @@ export function toSound(sound: Sound, services: Services): SoundBody {
 }
 
 export function toPopularSound(sound: Sound, services: Services): PopularSoundBody {
-  return { ...toSound(sound, services), numDownloads: sound.numDownloads };
+  const body: PopularSoundBody = toSound(sound, services) as PopularSoundBody;
+  body.numDownloads = sound.numDownloads;
+  return body;
 }
 
 export function toPagination(page: number, limit: number, total: number): PaginationBody {
