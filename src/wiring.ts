@@ -6,7 +6,7 @@ import { ConfigError, type Config } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { MediaSigner } from './media/signing.ts';
-import { SqlQuotaStore } from './quota/database.ts';
+import { DatabaseQuotaStore } from './quota/database.ts';
 import type { Services } from './services.ts';
 
 export interface ServiceOptions {
@@ -24,7 +24,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const baseUrl = () => config.publicUrl ?? listeningUrl;
   const database = await openDatabase(config);
   const accountStore = new AccountStore(database.db);
-  const quota = new SqlQuotaStore(database.db);
+  const quota = new DatabaseQuotaStore(database.db);
   const files = new FileStore(config.dataDir);
   const catalog = new CatalogStore(database.db, database.dialect, database.externalChanges);
   return {

@@ -9,7 +9,7 @@ export interface QuotaDecision {
 }
 
 /**
- * Daily request counters, one file per backend (sqlite.ts, redis.ts). `consume` must be atomic:
+ * Daily request counters, one file per backend (database.ts; Redis with scale-out). `consume` must be atomic:
  * under any concurrency exactly `limit` requests a day are allowed, and refused ones are not counted.
  */
 export interface QuotaStore {

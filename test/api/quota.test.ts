@@ -75,12 +75,52 @@ describe('quota', () => {
     assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [5]);
   });
 
+  test('quota.persisted: counts reach the database within a second and on shutdown; a restart goes on from them', async () => {
+    const first = await startServer();
+    const { account, key } = await first.account('pro');
+    for (let i = 0; i < 3; i++) assert.equal((await first.get('/api/v1/sounds', { key })).status, 200);
+    await waitFor(async () => (await storedCount(first, account.id)) === 3);
+    for (let i = 0; i < 2; i++) await first.get('/api/v1/sounds', { key });
+    await first.close({ keepData: true });
+    const second = await startServer({ dataDir: first.dataDir });
+    try {
+      assert.equal(await storedCount(second, account.id), 5, 'the last counts were written on shutdown');
+      const next = await second.get('/api/v1/sounds', { key });
+      assert.equal(next.headers.get('x-ratelimit-remaining'), String(2500 - 6));
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('quota.stored: a count already in the database (an earlier run of the day) is where counting goes on', async () => {
+    const { account, key } = await server.account('pro');
+    await server.services.database.db.insertInto('usage_daily').values({ account_id: account.id, day: '2026-06-15', count: 2499 }).execute();
+    const last = await server.get('/api/v1/sounds', { key });
+    assert.equal(last.status, 200);
+    assert.equal(last.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal((await server.get('/api/v1/sounds', { key })).status, 429);
+    assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [2500]);
+  });
+
   test('quota.public: sample endpoints carry no quota headers and never answer 429', async () => {
     const response = await server.get('/api/v1/sounds/sample');
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-ratelimit-limit'), null);
   });
 });
+
+async function storedCount(server: TestServer, accountId: string): Promise<number> {
+  const row = await server.services.database.db.selectFrom('usage_daily').select('count')
+    .where('account_id', '=', accountId).where('day', '=', '2026-06-15').executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  for (const start = Date.now(); !(await condition());) {
+    if (Date.now() - start > timeoutMs) assert.fail(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 function statusOf(url: string, key: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -29,12 +29,16 @@ export interface TestServer {
   get(pathAndQuery: string, options?: { key?: string; headers?: Record<string, string> }): Promise<Response>;
   /** An account on the plan, with one key. */
   account(plan: PlanName): Promise<{ account: Account; key: string }>;
-  close(): Promise<void>;
+  /** Shuts down as SIGTERM would; the data folder is removed unless `keepData`. */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
-/** Starts the real app on a free port, over a fresh SQLite file in a temporary data folder. */
-export async function startServer(options: { env?: Record<string, string>; clock?: TestClock } = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
+/**
+ * Starts the real app on a free port, over a fresh SQLite file in a temporary data folder, or
+ * over the data folder of an earlier server (`dataDir`), as a restart would.
+ */
+export async function startServer(options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
   const clock = options.clock ?? new TestClock();
   const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...options.env });
   const services = await createServices(config, { clock: clock.read });
@@ -57,10 +61,10 @@ export async function startServer(options: { env?: Record<string, string>; clock
       if (plan === 'free') await services.accounts.setPlan(email, 'free');
       return { account: (await services.accountStore.findById(account.id))!, key };
     },
-    async close() {
+    async close({ keepData = false } = {}) {
       await app.close();
       await services.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
