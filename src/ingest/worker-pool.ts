@@ -38,7 +38,9 @@ export class WorkerPool {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(new URL('./worker-entry.js', import.meta.url), { execArgv: [] });
+    // Compiled (dist/), the worker module runs as it is; from sources, worker-entry.js registers tsx first.
+    const entry = import.meta.url.endsWith('.js') ? './worker.js' : './worker-entry.js';
+    const worker = new Worker(new URL(entry, import.meta.url), { execArgv: [] });
     worker.on('message', (result: JobResult) => {
       const task = this.running.get(worker);
       this.running.delete(worker);

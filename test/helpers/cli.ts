@@ -11,10 +11,10 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the real command line in a child process with the given data folder. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs the real command line (the bin, or another `entry` such as a build's main.js) in a child process. */
+export function runCli(args: string[], env: Record<string, string>, entry = BIN): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

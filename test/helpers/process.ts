@@ -12,9 +12,12 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `sound-catalog serve` as a real process and waits until it says where it listens. */
-export function startServe(env: Record<string, string>, timeoutMs = 120_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs `sound-catalog serve` as a real process and waits until it says where it listens.
+ * `entry` is the script to run: the bin by default, or a build's main.js.
+ */
+export function startServe(env: Record<string, string>, timeoutMs = 120_000, entry = BIN): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [entry, 'serve'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stdout!.resume();
   return new Promise((resolve, reject) => {
