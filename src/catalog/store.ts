@@ -23,7 +23,8 @@ type Where = (eb: ExpressionBuilder<Database, 'sounds'>) => Expression<SqlBool>;
 
 /** Reads the catalog. Writes that come with ingest live in `ingest/`; counts live here. */
 export class CatalogStore {
-  private readonly lists = new ResultCache<Page<Sound>>();
+  /** At most 20,000 cached sounds across all lists: a few MB, whatever page sizes callers ask for. */
+  private readonly lists = new ResultCache<Page<Sound>>({ capacity: 20_000, weigh: (page) => page.items.length + 1 });
 
   constructor(
     private readonly db: Db,

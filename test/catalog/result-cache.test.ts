@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ResultCache } from '../../src/catalog/result-cache.ts';
+
+/** A load that resolves when the test says, counting how often it was started. */
+function deferredLoads() {
+  const pending: Array<(value: string[]) => void> = [];
+  return {
+    started: () => pending.length,
+    load: () => new Promise<string[]>((resolve) => pending.push(resolve)),
+    finish: (index: number, value: string[]) => pending[index]!(value),
+  };
+}
+
+describe('result cache', () => {
+  test('cache.shared-load: requests that miss together share one load; later ones are served from the cache', async () => {
+    const cache = new ResultCache<string[]>();
+    const loads = deferredLoads();
+    const waiting = [cache.getOrLoad('a', 1, loads.load), cache.getOrLoad('a', 1, loads.load), cache.getOrLoad('a', 1, loads.load)];
+    assert.equal(loads.started(), 1);
+    loads.finish(0, ['x']);
+    assert.deepEqual(await Promise.all(waiting), [['x'], ['x'], ['x']]);
+    assert.deepEqual(await cache.getOrLoad('a', 1, loads.load), ['x']);
+    assert.equal(loads.started(), 1);
+  });
+
+  test('cache.expiry: an answer older than the time to live is loaded again', async () => {
+    let now = 0;
+    const cache = new ResultCache<number>({ ttlMs: 1000, now: () => now });
+    let loads = 0;
+    const load = async () => ++loads;
+    assert.equal(await cache.getOrLoad('a', 1, load), 1);
+    now = 999;
+    assert.equal(await cache.getOrLoad('a', 1, load), 1);
+    now = 1000;
+    assert.equal(await cache.getOrLoad('a', 1, load), 2);
+  });
+
+  test('cache.version: a new database version (another process wrote) drops every answer', async () => {
+    const cache = new ResultCache<number>();
+    let loads = 0;
+    const load = async () => ++loads;
+    assert.equal(await cache.getOrLoad('a', 7, load), 1);
+    assert.equal(await cache.getOrLoad('a', 8, load), 2);
+    assert.equal(await cache.getOrLoad('a', 8, load), 2);
+  });
+
+  test('cache.clear-while-loading: an answer that was loading when a write cleared the cache is not kept', async () => {
+    const cache = new ResultCache<string[]>();
+    const loads = deferredLoads();
+    const before = cache.getOrLoad('a', 1, loads.load);
+    cache.clear();
+    loads.finish(0, ['old']);
+    assert.deepEqual(await before, ['old'], 'the request that asked before the write gets its answer');
+    const after = cache.getOrLoad('a', 1, loads.load);
+    assert.equal(loads.started(), 2, 'the next request loads again');
+    loads.finish(1, ['new']);
+    assert.deepEqual(await after, ['new']);
+  });
+
+  test('cache.capacity: the oldest answers go once the weight of all answers passes the capacity', async () => {
+    const cache = new ResultCache<string[]>({ capacity: 5, weigh: (items) => items.length });
+    let loads = 0;
+    const load = (items: string[]) => async () => {
+      loads++;
+      return items;
+    };
+    await cache.getOrLoad('two', 1, load(['a', 'b']));
+    await cache.getOrLoad('three', 1, load(['c', 'd', 'e']));
+    await cache.getOrLoad('one', 1, load(['f']));
+    assert.equal(loads, 3);
+    await cache.getOrLoad('three', 1, load(['c', 'd', 'e']));
+    await cache.getOrLoad('one', 1, load(['f']));
+    assert.equal(loads, 3, 'the newer answers were kept');
+    await cache.getOrLoad('two', 1, load(['a', 'b']));
+    assert.equal(loads, 4, 'the oldest answer was dropped');
+  });
+
+  test('cache.failure: a load that fails is not kept, and the next request tries again', async () => {
+    const cache = new ResultCache<number>();
+    await assert.rejects(cache.getOrLoad('a', 1, () => Promise.reject(new Error('database busy'))), /database busy/);
+    assert.equal(await cache.getOrLoad('a', 1, async () => 42), 42);
+  });
+});
