@@ -23,8 +23,13 @@ type Where = (eb: ExpressionBuilder<Database, 'sounds'>) => Expression<SqlBool>;
 
 /** Reads the catalog. Writes that come with ingest live in `ingest/`; counts live here. */
 export class CatalogStore {
-  /** At most 20,000 cached sounds across all lists: a few MB, whatever page sizes callers ask for. */
-  private readonly lists = new ResultCache<Page<Sound>>({ capacity: 20_000, weigh: (page) => page.items.length + 1 });
+  /**
+   * Cached list answers, in two parts: those ordered by download counts (popular, searches sorted
+   * by downloads), which every download clears, and the rest, which only catalog writes clear.
+   * At most 10,000 sounds each: a few MB, whatever page sizes callers ask for.
+   */
+  private readonly byDownloads = new ResultCache<Page<Sound>>({ capacity: 10_000, weigh: (page) => page.items.length + 1 });
+  private readonly lists = new ResultCache<Page<Sound>>({ capacity: 10_000, weigh: (page) => page.items.length + 1 });
 
   constructor(
     private readonly db: Db,
@@ -32,17 +37,19 @@ export class CatalogStore {
     private readonly externalChanges: () => Promise<number>,
   ) {}
 
-  private async cached(key: string, load: () => Promise<Page<Sound>>): Promise<Page<Sound>> {
-    return this.lists.getOrLoad(key, await this.externalChanges(), load);
+  private async cached(cache: ResultCache<Page<Sound>>, key: string, load: () => Promise<Page<Sound>>): Promise<Page<Sound>> {
+    return cache.getOrLoad(key, await this.externalChanges(), load);
   }
 
-  /** Forgets cached list answers; called after every write this process makes. */
+  /** Forgets cached list answers; called after every catalog write this process makes. */
   changed(): void {
+    this.byDownloads.clear();
     this.lists.clear();
   }
 
   search(filters: SearchFilters): Promise<Page<Sound>> {
-    return this.cached(`search:${JSON.stringify(filters)}`, () => this.searchUncached(filters));
+    const cache = filters.sort === 'downloads' ? this.byDownloads : this.lists;
+    return this.cached(cache, `search:${JSON.stringify(filters)}`, () => this.searchUncached(filters));
   }
 
   private async searchUncached(filters: SearchFilters): Promise<Page<Sound>> {
@@ -70,7 +77,7 @@ export class CatalogStore {
   }
 
   samples(filters: SampleFilters): Promise<Page<Sound>> {
-    return this.cached(`samples:${JSON.stringify(filters)}`, () => this.samplesUncached(filters));
+    return this.cached(this.lists, `samples:${JSON.stringify(filters)}`, () => this.samplesUncached(filters));
   }
 
   private async samplesUncached(filters: SampleFilters): Promise<Page<Sound>> {
@@ -94,7 +101,7 @@ export class CatalogStore {
   }
 
   popular(limit: number): Promise<Page<Sound>> {
-    return this.cached(`popular:${limit}`, () => this.popularUncached(limit));
+    return this.cached(this.byDownloads, `popular:${limit}`, () => this.popularUncached(limit));
   }
 
   private async popularUncached(limit: number): Promise<Page<Sound>> {
@@ -126,7 +133,8 @@ export class CatalogStore {
   async countDownload(id: string): Promise<boolean> {
     const result = await this.db.updateTable('sounds')
       .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id).executeTakeFirst();
-    this.changed();
+    // No list shows a download count but popular, and only it and searches by downloads are ordered by one.
+    this.byDownloads.clear();
     return result.numUpdatedRows > 0n;
   }
 

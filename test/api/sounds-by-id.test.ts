@@ -71,4 +71,17 @@ describe('details, stream, download and popular', () => {
       assert.equal((await response.json()).pagination.limit, limit, query);
     }
   });
+  test('download.cache: a download re-reads the lists ordered by downloads and leaves other cached lists alone', async () => {
+    const { id } = await addSound(server.services, { name: 'Cache Probe' });
+    const names = async (query: string) => ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map((s) => s.name);
+    await names('sort=name&order=asc');
+    await names('sort=downloads');
+    // Rename behind the services' back (same connection, so no cache is told), then download.
+    await server.services.database.db.updateTable('sounds').set({ name: 'Cache Probe Renamed' }).where('id', '=', id).execute();
+    assert.equal((await server.get(`/api/v1/sounds/${id}/download`, { key })).status, 200);
+    assert.ok((await names('sort=downloads')).includes('Cache Probe Renamed'), 'the list by downloads was read again');
+    assert.ok((await names('sort=name&order=asc')).includes('Cache Probe'), 'the list by name stayed in the cache');
+    server.services.catalog.changed();
+    assert.ok((await names('sort=name&order=asc')).includes('Cache Probe Renamed'));
+  });
 });
