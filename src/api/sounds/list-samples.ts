@@ -4,9 +4,12 @@ import { defineEndpoint } from '../endpoint.ts';
 import { paginationSchema, soundSummarySchema } from '../schemas.ts';
 import { lenientInt, lenientText } from './params.ts';
 import { toPagination, toSoundSummary } from './mapper.ts';
+import { RenderedLists } from './rendered.ts';
 import { errorResponses } from './responses.ts';
 
 const SAMPLE_LIMIT = 12;
+
+const rendered = new RenderedLists();
 
 export const listSamples = defineEndpoint({
   method: 'GET',
@@ -32,15 +35,15 @@ export const listSamples = defineEndpoint({
     },
     500: errorResponses[500],
   },
-  async handler({ query, services }) {
+  async handler({ query, services, reply }) {
     const page = await services.catalog.samples({ words: toWords(query.q), tags: toList(query.tags), limit: query.limit });
-    return {
+    return rendered.send(reply, page, services.clock(), () => ({
       data: page.items.map((sound) => toSoundSummary(sound, services, false)),
       pagination: toPagination(1, query.limit, page.total),
       meta: {
         message: 'These are free samples. Sign up for a Pro or Enterprise plan to search and download the full catalog.',
         upgrade_url: `${services.baseUrl()}/dashboard`,
       },
-    };
+    }));
   },
 });

@@ -3,7 +3,10 @@ import { defineEndpoint } from '../endpoint.ts';
 import { paginationSchema, popularSoundSchema } from '../schemas.ts';
 import { toPagination, toPopularSound } from './mapper.ts';
 import { lenientInt } from './params.ts';
+import { RenderedLists } from './rendered.ts';
 import { authErrors } from './responses.ts';
+
+const rendered = new RenderedLists();
 
 export const listPopular = defineEndpoint({
   method: 'GET',
@@ -18,8 +21,11 @@ export const listPopular = defineEndpoint({
     200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: paginationSchema }) },
     ...authErrors,
   },
-  async handler({ query, services }) {
+  async handler({ query, services, reply }) {
     const page = await services.catalog.popular(query.limit);
-    return { data: page.items.map((sound) => toPopularSound(sound, services)), pagination: toPagination(1, query.limit, page.total) };
+    return rendered.send(reply, page, services.clock(), () => ({
+      data: page.items.map((sound) => toPopularSound(sound, services)),
+      pagination: toPagination(1, query.limit, page.total),
+    }));
   },
 });

@@ -3,10 +3,12 @@ import { toList, toWords, type Category, type SearchFilters, type SortField, typ
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
 import { paginationSchema, soundSchema } from '../schemas.ts';
 import { toPagination, toSound } from './mapper.ts';
+import { RenderedLists } from './rendered.ts';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
 const MAX_PAGE = 100_000;
+const rendered = new RenderedLists();
 
 export const searchSounds = defineEndpoint({
   method: 'GET',
@@ -33,12 +35,15 @@ export const searchSounds = defineEndpoint({
     400: errorResponses[400],
     ...authErrors,
   },
-  async handler({ query, services }) {
+  async handler({ query, services, reply }) {
     if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
       throw invalidQuery([{ param: 'max_duration', message: 'must not be smaller than min_duration' }]);
     }
     const page = await services.catalog.search(searchFiltersOf(query));
-    return { data: page.items.map((sound) => toSound(sound, services)), pagination: toPagination(query.page, query.limit, page.total) };
+    return rendered.send(reply, page, services.clock(), () => ({
+      data: page.items.map((sound) => toSound(sound, services)),
+      pagination: toPagination(query.page, query.limit, page.total),
+    }));
   },
 });
 
