@@ -14,7 +14,8 @@ export interface DatabaseHandle {
   dialect: SqlDialect;
   /**
    * A number that changes whenever another connection (another process: an ingest run, the
-   * command line) has committed a change. Cheap enough to ask on every request.
+   * command line) has committed a change. Cheap enough to ask on every request; read at most
+   * once per turn of the event loop.
    */
   externalChanges(): Promise<number>;
   close(): Promise<void>;
@@ -41,10 +42,22 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   const dataVersion = connection.prepare('PRAGMA data_version').pluck();
+  // Read once per turn of the event loop: requests handled in the same turn share the answer,
+  // which is then never older than that turn (under load, many requests share one read).
+  let version: number | undefined;
+  const forget = () => {
+    version = undefined;
+  };
   return {
     db,
     dialect: sqliteDialect,
-    externalChanges: async () => dataVersion.get() as number,
+    externalChanges: async () => {
+      if (version === undefined) {
+        version = dataVersion.get() as number;
+        setImmediate(forget);
+      }
+      return version;
+    },
     close: () => db.destroy(),
   };
 }
