@@ -60,6 +60,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const scenarios: Scenario[] = [
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, requests: [{ path: '/' }] },
     { name: 'bare Fastify answering the same body as search', url: bare.url, requests: [{ path: '/body' }] },
+    { name: 'bare Fastify sending that body as ready-made text', url: bare.url, requests: [{ path: '/body-text' }] },
     { name: 'sample list (public)', url: server.url, requests: [{ path: '/api/v1/sounds/sample' }] },
     { name: 'search: 2 words + tag + sort, one query', url: server.url, requests: keys.map((key) => ({ path: searchPath, headers: { 'x-api-key': key } })) },
     { name: 'search: 240 different 2-word queries in turn', url: server.url, requests: () => withKey(pairs[sent % pairs.length]!) },
@@ -75,8 +76,9 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     for (const scenario of scenarios) {
       const run = await measure(scenario);
       runs.get(scenario.name)!.push(run);
-      peakRss = Math.max(peakRss, await residentMemoryMb(server.child.pid!));
-      console.log(JSON.stringify({ size, round, scenario: scenario.name, ...run }));
+      const rss = await residentMemoryMb(server.child.pid!);
+      peakRss = Math.max(peakRss, rss);
+      console.log(JSON.stringify({ size, round, scenario: scenario.name, ...run, serverRssMb: rss }));
     }
   }
   server.child.kill('SIGTERM');
