@@ -100,20 +100,20 @@ export class DatabaseQuotaStore implements QuotaStore {
   }
 
   private async write(): Promise<void> {
-    const accounts: DayCount[] = [];
+    const accounts: Array<{ entry: DayCount; unsaved: number }> = [];
     for (const [name, entry] of this.counts) {
       if (entry instanceof Promise) continue;
-      if (entry.unsaved > 0) accounts.push({ ...entry });
+      if (entry.unsaved > 0) accounts.push({ entry, unsaved: entry.unsaved });
       // Days that are over and fully written need not stay in memory.
       else if (entry.day !== this.today.day) this.counts.delete(name);
     }
     const keys = [...this.keyCounts.values()];
     if (accounts.length === 0 && keys.length === 0) return;
-    for (const written of accounts) this.entry(written).unsaved -= written.unsaved;
+    for (const { entry, unsaved } of accounts) entry.unsaved -= unsaved;
     this.keyCounts = new Map();
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const { accountId, day, unsaved } of accounts) {
+        for (const { entry: { accountId, day }, unsaved } of accounts) {
           await sql`INSERT INTO usage_daily (account_id, day, count) VALUES (${accountId}, ${day}, ${unsaved})
             ON CONFLICT (account_id, day) DO UPDATE SET count = usage_daily.count + excluded.count`.execute(trx);
         }
@@ -124,7 +124,7 @@ export class DatabaseQuotaStore implements QuotaStore {
       });
     } catch (error) {
       // Nothing was written: put the counts back for the next flush.
-      for (const written of accounts) this.entry(written).unsaved += written.unsaved;
+      for (const { entry, unsaved } of accounts) entry.unsaved += unsaved;
       for (const { keyId, day, count } of keys) {
         const keyCount = this.keyCounts.get(`${keyId} ${day}`);
         if (keyCount) keyCount.count += count;
@@ -132,10 +132,6 @@ export class DatabaseQuotaStore implements QuotaStore {
       }
       throw error;
     }
-  }
-
-  private entry(count: DayCount): DayCount {
-    return this.counts.get(`${count.accountId} ${count.day}`) as DayCount;
   }
 
   /** The UTC day of `now`, worked out once per day rather than once per request. */

@@ -38,7 +38,7 @@ export const listSamples = defineEndpoint({
   async handler({ query, services, reply }) {
     const page = await services.catalog.samples({ words: toWords(query.q), tags: toList(query.tags), limit: query.limit });
     return rendered.send(reply, page, services.clock(), () => ({
-      data: page.items.map((sound) => toSoundSummary(sound, services, false)),
+      data: page.items.map((sound) => toSoundSummary(sound, services)),
       pagination: toPagination(1, query.limit, page.total),
       meta: {
         message: 'These are free samples. Sign up for a Pro or Enterprise plan to search and download the full catalog.',

@@ -9,19 +9,14 @@ import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } fr
  * serializer reads fastest.
  */
 
-export function toSoundSummary(sound: Sound, services: Services, withDownload: boolean): SoundSummaryBody {
-  const streamUrl = services.signer.sign(sound.id, 'stream').url;
-  if (!withDownload) {
-    return { id: sound.id, name: sound.name, description: sound.description, tags: sound.tags, duration: sound.duration, stream_url: streamUrl };
-  }
+export function toSoundSummary(sound: Sound, services: Services): SoundSummaryBody {
   return {
     id: sound.id,
     name: sound.name,
     description: sound.description,
     tags: sound.tags,
     duration: sound.duration,
-    stream_url: streamUrl,
-    download_url: services.signer.sign(sound.id, 'download').url,
+    stream_url: services.signer.sign(sound.id, 'stream').url,
   };
 }
 

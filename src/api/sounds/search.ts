@@ -3,8 +3,8 @@ import { toList, toWords, type Category, type SearchFilters, type SortField, typ
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
 import { paginationSchema, soundSchema } from '../schemas.ts';
 import { toPagination, toSound } from './mapper.ts';
-import { RenderedLists } from './rendered.ts';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
+import { RenderedLists } from './rendered.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
 const MAX_PAGE = 100_000;
