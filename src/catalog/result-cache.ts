@@ -9,6 +9,8 @@ export interface ResultCacheOptions<T> {
 
 interface Entry<T> {
   value: Promise<T>;
+  /** The answer, once loaded and kept. */
+  loaded?: T;
   until: number;
   /** 0 while loading; the entry counts against the capacity once its answer is known. */
   weight: number;
@@ -22,6 +24,8 @@ interface Entry<T> {
  */
 export class ResultCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  /** Kept answers to their entries: which answers are still this cache's (`holds`). */
+  private readonly kept = new Map<T, Entry<T>>();
   private version: number | null = null;
   private weight = 0;
   private readonly ttlMs: number;
@@ -37,10 +41,7 @@ export class ResultCache<T> {
   }
 
   getOrLoad(key: string, version: number, load: () => Promise<T>): Promise<T> {
-    if (version !== this.version) {
-      this.clear();
-      this.version = version;
-    }
+    this.sync(version);
     const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.value;
@@ -50,8 +51,10 @@ export class ResultCache<T> {
     entry.value.then((value) => {
       // Cleared while loading (a write happened): the answer is not kept.
       if (this.entries.get(key) !== entry) return;
+      entry.loaded = value;
       entry.weight = this.weigh(value);
       this.weight += entry.weight;
+      this.kept.set(value, entry);
       this.evict();
     }, () => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -59,13 +62,31 @@ export class ResultCache<T> {
     return entry.value;
   }
 
+  /**
+   * True while this exact answer is one the cache would give: no write has cleared it, it has not
+   * expired or been evicted. What was derived from an answer (rendered text) is good as long.
+   */
+  holds(value: T, version: number): boolean {
+    this.sync(version);
+    const entry = this.kept.get(value);
+    return entry !== undefined && entry.until > this.now();
+  }
+
   clear(): void {
     this.entries.clear();
+    this.kept.clear();
     this.weight = 0;
+  }
+
+  private sync(version: number): void {
+    if (version === this.version) return;
+    this.clear();
+    this.version = version;
   }
 
   private remove(key: string, entry: Entry<T>): void {
     this.entries.delete(key);
+    if (entry.loaded !== undefined && this.kept.get(entry.loaded) === entry) this.kept.delete(entry.loaded);
     this.weight -= entry.weight;
   }
 

@@ -41,6 +41,12 @@ export class CatalogStore {
     return cache.getOrLoad(key, await this.externalChanges(), load);
   }
 
+  /** True while this page is still the catalog's answer to the query it was loaded for. */
+  async isCurrent(page: Page<Sound>): Promise<boolean> {
+    const version = await this.externalChanges();
+    return this.lists.holds(page, version) || this.byDownloads.holds(page, version);
+  }
+
   /** Forgets cached list answers; called after every catalog write this process makes. */
   changed(): void {
     this.byDownloads.clear();

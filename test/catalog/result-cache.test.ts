@@ -81,4 +81,26 @@ describe('result cache', () => {
     await assert.rejects(cache.getOrLoad('a', 1, () => Promise.reject(new Error('database busy'))), /database busy/);
     assert.equal(await cache.getOrLoad('a', 1, async () => 42), 42);
   });
+
+  test('cache.holds: an answer is the cache\'s until a write, a new version, its expiry or its eviction', async () => {
+    let now = 0;
+    const cache = new ResultCache<string[]>({ ttlMs: 1000, capacity: 2, weigh: (items) => items.length, now: () => now });
+    const first = await cache.getOrLoad('a', 1, async () => ['x']);
+    assert.equal(cache.holds(first, 1), true);
+    assert.equal(cache.holds(['x'], 1), false, 'an equal answer that the cache did not give is not its own');
+
+    cache.clear();
+    assert.equal(cache.holds(first, 1), false, 'cleared by a write');
+
+    const second = await cache.getOrLoad('a', 1, async () => ['x']);
+    assert.equal(cache.holds(second, 2), false, 'another process wrote');
+
+    const third = await cache.getOrLoad('a', 3, async () => ['x']);
+    now = 1000;
+    assert.equal(cache.holds(third, 3), false, 'expired');
+
+    const fourth = await cache.getOrLoad('a', 3, async () => ['x']);
+    await cache.getOrLoad('b', 3, async () => ['y', 'z']);
+    assert.equal(cache.holds(fourth, 3), false, 'evicted for a newer answer');
+  });
 });

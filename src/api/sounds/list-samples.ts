@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { toList, toWords } from '../../catalog/sound.ts';
 import { defineEndpoint } from '../endpoint.ts';
+import { RenderedLists } from '../rendered.ts';
 import { paginationSchema, soundSummarySchema } from '../schemas.ts';
 import { lenientInt, lenientText } from './params.ts';
 import { toPagination, toSoundSummary } from './mapper.ts';
-import { RenderedLists } from './rendered.ts';
 import { errorResponses } from './responses.ts';
+
+/** Answers rendered once a second, found again by URL before parsing (rendered.ts). */
+const rendered = new RenderedLists();
 
 const SAMPLE_LIMIT = 12;
 
-const rendered = new RenderedLists();
 
 export const listSamples = defineEndpoint({
   method: 'GET',
@@ -18,6 +20,7 @@ export const listSamples = defineEndpoint({
   summary: 'List free sample sounds',
   description: 'Up to 12 public sample sounds, no API key needed. Out-of-range values are clamped, unknown parameters ignored.',
   tag: 'Samples',
+  rendered,
   security: 'public',
   query: z.object({
     q: lenientText('Case-insensitive keyword match on name and description.'),
@@ -35,9 +38,9 @@ export const listSamples = defineEndpoint({
     },
     500: errorResponses[500],
   },
-  async handler({ query, services, reply }) {
+  async handler({ query, services, request, reply }) {
     const page = await services.catalog.samples({ words: toWords(query.q), tags: toList(query.tags), limit: query.limit });
-    return rendered.send(reply, page, services.clock(), () => ({
+    return rendered.send(request, reply, page, services.clock(), () => ({
       data: page.items.map((sound) => toSoundSummary(sound, services)),
       pagination: toPagination(1, query.limit, page.total),
       meta: {
