@@ -26,7 +26,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const accountStore = new AccountStore(database.db);
   const quota = new DatabaseQuotaStore(database.db);
   const files = new FileStore(config.dataDir);
-  const catalog = new CatalogStore(database.db, database.dialect, database.externalChanges);
+  const catalog = new CatalogStore(database.db, database.slowReads, database.dialect, database.externalChanges);
   return {
     config,
     database,

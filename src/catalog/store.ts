@@ -33,6 +33,8 @@ export class CatalogStore {
 
   constructor(
     private readonly db: Db,
+    /** Where list queries that miss the cache run (off the event loop on SQLite: db/reader.ts). */
+    private readonly slowReads: Db,
     private readonly dialect: SqlDialect,
     private readonly externalChanges: () => Promise<number>,
   ) {}
@@ -72,13 +74,18 @@ export class CatalogStore {
       return eb.and(conditions);
     };
     const column = SORT_COLUMNS[filters.sort];
-    // count(*) OVER () gives the total in the same pass as the page: the match is evaluated once.
-    const rows = await this.db.selectFrom('sounds').select(SOUND_COLUMNS)
-      .select((eb) => eb.fn.countAll<number | string>().over().as('total')).where(where)
+    // The match is counted and ordered on a few columns (count(*) OVER () gives the total in the
+    // same pass); whole rows are read for the page only. Sorting every match with all its columns
+    // cost a third more at 100,000 sounds, where a two-word query can match thousands.
+    const page = this.slowReads.selectFrom('sounds')
+      .select((eb) => ['sounds.seq', eb.fn.countAll<number | string>().over().as('total')]).where(where)
       .orderBy(`sounds.${column}`, filters.order).orderBy('sounds.id', filters.order)
-      .limit(filters.limit).offset((filters.page - 1) * filters.limit).execute();
+      .limit(filters.limit).offset((filters.page - 1) * filters.limit).as('page');
+    const rows = await this.slowReads.selectFrom(page).innerJoin('sounds', 'sounds.seq', 'page.seq')
+      .select(SOUND_COLUMNS.map((name) => `sounds.${name}` as const)).select('page.total')
+      .orderBy(`sounds.${column}`, filters.order).orderBy('sounds.id', filters.order).execute();
     // A page past the end has no row to carry the total: count on its own then.
-    const total = rows.length > 0 ? Number(rows[0]!.total) : filters.page > 1 ? await this.count(where) : 0;
+    const total = rows.length > 0 ? Number(rows[0]!.total) : filters.page > 1 ? await this.count(where, this.slowReads) : 0;
     return { items: rows.map(toSound), total };
   }
 
@@ -161,8 +168,8 @@ export class CatalogStore {
     return this.count((eb) => eb.and([]));
   }
 
-  private async count(where: Where): Promise<number> {
-    const row = await this.db.selectFrom('sounds').select((eb) => eb.fn.countAll<number | string>().as('n'))
+  private async count(where: Where, db = this.db): Promise<number> {
+    const row = await db.selectFrom('sounds').select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where(where).executeTakeFirstOrThrow();
     return Number(row.n);
   }
