@@ -6,6 +6,7 @@
  * Fastify ceiling included, is measured in turn, ROUNDS times over; the table gives medians.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,8 +46,8 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const someId = (await services.catalog.popular(1)).items[0]!.id;
   await services.close();
 
-  const server = await startChild([path.join(root, 'bin/sound-catalog.js'), 'serve'],
-    { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' });
+  // Exactly as `npm start` runs it, node's flags included.
+  const server = await startChild(startArguments(), { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' });
   const searchPath = '/api/v1/sounds?q=laser%20short&tags=sci-fi&sort=duration&order=asc';
   // The same answer from a bare Fastify route: what a body of that size costs with no work at all.
   const bodyFile = path.join(dataDir, 'search-body.json');
@@ -115,6 +116,14 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The node arguments of package.json's start script (`node FLAGS... bin/sound-catalog.js serve`). */
+function startArguments(): string[] {
+  const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
+  return args.map((arg) => (arg.startsWith('bin/') ? path.join(root, arg) : arg));
 }
 
 async function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
