@@ -23,18 +23,23 @@ interface Rendered {
 
 /** Text held by URL within one second at most; past it, answers are still found by page. */
 const URL_BUDGET_CHARS = 8 * 1024 * 1024;
+/** URLs noted within one second at most. */
+const URL_BUDGET_ENTRIES = 50_000;
 
 export class RenderedLists {
   private readonly byPage = new WeakMap<Page<Sound>, Rendered>();
-  /** This second's answers by request URL (the map starts empty each second). */
-  private byUrl = new Map<string, Rendered>();
+  /**
+   * This second's answers by request URL, from a URL's second request in the second (the map
+   * starts empty each second): text kept for URLs asked once would only make garbage to collect.
+   */
+  private byUrl = new Map<string, Rendered | null>();
   private urlSecond = -1;
   private urlChars = 0;
 
   /** The text already sent this second for this exact URL, if its page is still the catalog's. */
   async recall(request: FastifyRequest, services: Services): Promise<Serialized | undefined> {
     const rendered = this.byUrl.get(request.url);
-    if (rendered === undefined || rendered.second !== Math.floor(services.clock() / 1000)) return undefined;
+    if (!rendered || rendered.second !== Math.floor(services.clock() / 1000)) return undefined;
     return (await services.catalog.isCurrent(rendered.page)) ? rendered.json : undefined;
   }
 
@@ -56,7 +61,12 @@ export class RenderedLists {
       this.urlSecond = rendered.second;
       this.urlChars = 0;
     }
-    if (this.byUrl.has(url) || this.urlChars + sizeOf(rendered.json) > URL_BUDGET_CHARS) return;
+    const known = this.byUrl.get(url);
+    if (known === undefined) {
+      if (this.byUrl.size < URL_BUDGET_ENTRIES) this.byUrl.set(url, null);
+      return;
+    }
+    if (known !== null || this.urlChars + sizeOf(rendered.json) > URL_BUDGET_CHARS) return;
     this.byUrl.set(url, rendered);
     this.urlChars += sizeOf(rendered.json);
   }

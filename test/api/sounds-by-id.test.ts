@@ -74,8 +74,11 @@ describe('details, stream, download and popular', () => {
   test('download.cache: a download re-reads the lists ordered by downloads and leaves other cached lists alone', async () => {
     const { id } = await addSound(server.services, { name: 'Cache Probe' });
     const names = async (query: string) => ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map((s) => s.name);
-    await names('sort=name&order=asc');
-    await names('sort=downloads');
+    // Asked twice, so both lists are kept in the cache (an answer is kept from the second asking).
+    for (let i = 0; i < 2; i++) {
+      await names('sort=name&order=asc');
+      await names('sort=downloads');
+    }
     // Rename behind the services' back (same connection, so no cache is told), then download.
     await server.services.database.db.updateTable('sounds').set({ name: 'Cache Probe Renamed' }).where('id', '=', id).execute();
     assert.equal((await server.get(`/api/v1/sounds/${id}/download`, { key })).status, 200);
