@@ -25,8 +25,11 @@ interface Scenario {
   name: string;
   url: string;
   /** A fixed list the connections go through, or a function giving each request its own path. */
-  requests: Array<{ path: string; headers?: Record<string, string> }> | (() => { path: string; headers?: Record<string, string> });
+  requests: Requests;
+  /** Load sent at the same time by 5 more connections; the row reports the main load only. */
+  alongside?: Requests;
 }
+type Requests = Array<{ path: string; headers?: Record<string, string> }> | (() => { path: string; headers?: Record<string, string> });
 interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
 // The server runs compiled, without tsx's loader.
@@ -58,15 +61,18 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const withKey = (p: string) => ({ path: p, headers: { 'x-api-key': keys[sent++ % keys.length]! } });
   const words = ['laser', 'coin', 'door', 'rain', 'wind', 'wave', 'click', 'beep', 'glass', 'metal', 'wood', 'water', 'fire', 'engine', 'bass', 'drum'];
   const pairs = words.flatMap((a) => words.filter((b) => b !== a).map((b) => `/api/v1/sounds?q=${a}%20${b}&sort=duration&order=asc`));
+  const searchRequests = keys.map((key) => ({ path: searchPath, headers: { 'x-api-key': key } }));
+  const newQuery = () => withKey(`${pairs[sent % pairs.length]}&min_duration=0.${String(sent).padStart(7, '0')}`);
   const scenarios: Scenario[] = [
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, requests: [{ path: '/' }] },
     { name: 'bare Fastify answering the same body as search', url: bare.url, requests: [{ path: '/body' }] },
     { name: 'bare Fastify sending that body as ready-made text', url: bare.url, requests: [{ path: '/body-text' }] },
     { name: 'sample list (public)', url: server.url, requests: [{ path: '/api/v1/sounds/sample' }] },
-    { name: 'search: 2 words + tag + sort, one query', url: server.url, requests: keys.map((key) => ({ path: searchPath, headers: { 'x-api-key': key } })) },
+    { name: 'search: 2 words + tag + sort, one query', url: server.url, requests: searchRequests },
     { name: 'search: 240 different 2-word queries in turn', url: server.url, requests: () => withKey(pairs[sent % pairs.length]!) },
     // A minimum duration no request repeats: every answer is computed, none comes from the cache.
-    { name: 'search: every request a new query (no cache)', url: server.url, requests: () => withKey(`${pairs[sent % pairs.length]}&min_duration=0.${String(sent).padStart(7, '0')}`) },
+    { name: 'search: every request a new query (no cache)', url: server.url, requests: newQuery },
+    { name: 'search, one query, while 5 more connections send new queries', url: server.url, requests: searchRequests, alongside: newQuery },
     { name: 'details', url: server.url, requests: keys.map((key) => ({ path: `/api/v1/sounds/${someId}`, headers: { 'x-api-key': key } })) },
     { name: 'download (counts a download)', url: server.url, requests: keys.map((key) => ({ path: `/api/v1/sounds/${someId}/download`, headers: { 'x-api-key': key } })) },
   ];
@@ -103,13 +109,20 @@ console.log('|---|---|---|---|---|---|---|');
 for (const line of table) console.log(line);
 
 async function measure(scenario: Scenario): Promise<Run> {
-  const requests = typeof scenario.requests === 'function'
-    ? [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, ...(scenario.requests as () => object)() }) }]
-    : scenario.requests.map((request) => ({ method: 'GET' as const, ...request }));
+  const requests = asAutocannon(scenario.requests);
+  const alongside = scenario.alongside ? asAutocannon(scenario.alongside) : null;
+  const load = (connections: number, duration: number, list: autocannon.Request[]) =>
+    autocannon({ url: scenario.url, connections, duration, requests: list });
   // A short warm-up so JIT and caches are in the state a long-running server is in.
-  await autocannon({ url: scenario.url, connections: CONNECTIONS, duration: 1, requests });
-  const run = await autocannon({ url: scenario.url, connections: CONNECTIONS, duration: DURATION_S, requests });
+  await Promise.all([load(CONNECTIONS, 1, requests), alongside && load(5, 1, alongside)]);
+  const [run] = await Promise.all([load(CONNECTIONS, DURATION_S, requests), alongside && load(5, DURATION_S, alongside)]);
   return { rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors, non2xx: run.non2xx };
+}
+
+function asAutocannon(requests: Requests): autocannon.Request[] {
+  return typeof requests === 'function'
+    ? [{ method: 'GET', setupRequest: (request: autocannon.Request) => ({ ...request, ...requests() }) }]
+    : requests.map((request) => ({ method: 'GET', ...request }));
 }
 
 function median(values: number[]): number {
