@@ -33,7 +33,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     catalog,
     catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
     accountStore,
-    accounts: new AccountService(accountStore, clock),
+    accounts: new AccountService(accountStore, clock, database.externalChanges),
     quota,
     signer: new MediaSigner(config.signingSecrets, () => baseUrl(), clock),
     files,

@@ -98,6 +98,32 @@ describe('cli: samples set against a live server', () => {
     assert.equal((await server.get('/api/v1/sounds', { key })).status, 401);
   });
 
+  test('cli.key-trust: a key read over a second ago is trusted without a read until another process writes', async () => {
+    const { key } = await server.account('pro');
+    const store = server.services.accountStore;
+    const findKeyOwner = store.findKeyOwner;
+    let reads = 0;
+    store.findKeyOwner = (hash) => {
+      reads++;
+      return findKeyOwner.call(store, hash);
+    };
+    try {
+      assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
+      assert.equal(reads, 1);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
+      assert.equal(reads, 1, 'nothing was written by another process: no new read');
+      const env = { SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' };
+      const created = await runCli(['accounts', 'create', '--email', 'trust@example.com', '--plan', 'free', '--json'], env);
+      assert.equal(created.status, 0, created.stderr);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
+      assert.equal(reads, 2, 'another process wrote: the key is read again');
+    } finally {
+      store.findKeyOwner = findKeyOwner;
+    }
+  });
+
   test('cli.samples: marks exactly the given sounds as the public samples; unknown ids change nothing', async () => {
     const a = await addSound(server.services, { name: 'A', sample: true });
     const b = await addSound(server.services, { name: 'B' });
