@@ -12,7 +12,6 @@ const rendered = new RenderedLists();
 
 const SAMPLE_LIMIT = 12;
 
-
 export const listSamples = defineEndpoint({
   method: 'GET',
   url: '/api/v1/sounds/sample',
