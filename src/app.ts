@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerDocs } from './api/docs.ts';
 import { registerErrorHandling } from './api/errors.ts';
 import { registerEndpoints } from './api/endpoint.ts';
@@ -9,6 +9,7 @@ import { soundEndpoints } from './api/sounds/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
+import { OneLinePerRequest } from './logging.ts';
 import type { Services } from './services.ts';
 
 export interface AppOptions {
@@ -49,18 +50,4 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerMcp(app, services);
   registerDashboard(app, services);
   return app;
-}
-
-/**
- * One log line per request, when it completes, instead of Fastify's two. The path is logged
- * without its query: signed media URLs carry their signature there.
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
-    if (error) reply.log.error({ ...line, err: error }, 'request failed');
-    else reply.log.info(line, 'request');
-  }
 }

@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
-import pino from 'pino';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { backgroundLogStream } from '../logging.ts';
 import { createServices } from '../wiring.ts';
 import { parse } from './cli.ts';
 import { prepareFirstStart } from './first-start.ts';
@@ -18,11 +18,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   const app = await buildApp(services, {
     logger: {
       level: config.logLevel,
-      // Written in the background: lines logged while a write is under way go out together in the
-      // next one, so a busy server makes one write for many requests (a write per request cost a
-      // quarter of the search rate). Flushed on exit. If standard error stops draining, lines past
-      // 8 MB are dropped rather than held in memory.
-      stream: pino.destination({ dest: 2, sync: false, maxLength: 8 * 1024 * 1024 }),
+      stream: backgroundLogStream(),
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
   });
