@@ -27,9 +27,14 @@ interface DayCount {
  * request rate, mostly in WAL writes and checkpoints.
  */
 export class DatabaseQuotaStore implements QuotaStore {
-  private readonly counts = new Map<string, DayCount | Promise<DayCount>>();
-  /** Per-key counts are for display, not enforcement. */
-  private keyCounts = new Map<string, { keyId: string; day: string; count: number }>();
+  /**
+   * Counts by day, then by account. Both names are strings V8 has already hashed (today's day
+   * is kept, the account id comes with the cached key), where one joined name would be a new
+   * string to hash on every request.
+   */
+  private readonly counts = new Map<string, Map<string, DayCount | Promise<DayCount>>>();
+  /** Per-key counts since the last flush, by day then key: for display, not enforcement. */
+  private keyCounts = new Map<string, Map<string, number>>();
   /** Flushes run one after another, so waiting for the latest waits for all before it. */
   private flushing: Promise<void> = Promise.resolve();
   private readonly flushTimer: NodeJS.Timeout;
@@ -43,15 +48,13 @@ export class DatabaseQuotaStore implements QuotaStore {
   async consume(accountId: string, keyId: string, limit: number, now: number): Promise<QuotaDecision> {
     const day = this.dayOf(now);
     const reset = this.today.endsAt / 1000;
-    const known = this.counts.get(`${accountId} ${day}`);
+    const known = this.counts.get(day)?.get(accountId);
     const entry = known === undefined || known instanceof Promise ? await (known ?? this.load(accountId, day)) : known;
     // No await between the check and the count: this is what makes the quota exact.
     if (entry.count >= limit) return { allowed: false, limit, remaining: 0, reset };
     entry.count++;
     entry.unsaved++;
-    const keyCount = this.keyCounts.get(`${keyId} ${day}`);
-    if (keyCount) keyCount.count++;
-    else this.keyCounts.set(`${keyId} ${day}`, { keyId, day, count: 1 });
+    this.countKey(keyId, day, 1);
     return { allowed: true, limit, remaining: limit - entry.count, reset };
   }
 
@@ -84,30 +87,33 @@ export class DatabaseQuotaStore implements QuotaStore {
 
   /** Reads the day's count once; concurrent first requests share the one read. */
   private load(accountId: string, day: string): Promise<DayCount> {
-    const name = `${accountId} ${day}`;
+    const ofDay = this.counts.get(day) ?? this.counts.set(day, new Map()).get(day)!;
     const loading = this.db.selectFrom('usage_daily').select('count')
       .where('account_id', '=', accountId).where('day', '=', day).executeTakeFirst()
       .then((row) => {
         const entry = { accountId, day, count: Number(row?.count ?? 0), unsaved: 0 };
-        this.counts.set(name, entry);
+        ofDay.set(accountId, entry);
         return entry;
       }, (error: unknown) => {
-        this.counts.delete(name);
+        ofDay.delete(accountId);
         throw error;
       });
-    this.counts.set(name, loading);
+    ofDay.set(accountId, loading);
     return loading;
   }
 
   private async write(): Promise<void> {
     const accounts: Array<{ entry: DayCount; unsaved: number }> = [];
-    for (const [name, entry] of this.counts) {
-      if (entry instanceof Promise) continue;
-      if (entry.unsaved > 0) accounts.push({ entry, unsaved: entry.unsaved });
+    for (const [day, ofDay] of this.counts) {
+      let waiting = false;
+      for (const entry of ofDay.values()) {
+        if (entry instanceof Promise) waiting = true;
+        else if (entry.unsaved > 0) accounts.push({ entry, unsaved: entry.unsaved });
+      }
       // Days that are over and fully written need not stay in memory.
-      else if (entry.day !== this.today.day) this.counts.delete(name);
+      if (day !== this.today.day && !waiting && accounts.every(({ entry }) => entry.day !== day)) this.counts.delete(day);
     }
-    const keys = [...this.keyCounts.values()];
+    const keys = [...this.keyCounts].flatMap(([day, ofDay]) => [...ofDay].map(([keyId, count]) => ({ keyId, day, count })));
     if (accounts.length === 0 && keys.length === 0) return;
     for (const { entry, unsaved } of accounts) entry.unsaved -= unsaved;
     this.keyCounts = new Map();
@@ -125,13 +131,14 @@ export class DatabaseQuotaStore implements QuotaStore {
     } catch (error) {
       // Nothing was written: put the counts back for the next flush.
       for (const { entry, unsaved } of accounts) entry.unsaved += unsaved;
-      for (const { keyId, day, count } of keys) {
-        const keyCount = this.keyCounts.get(`${keyId} ${day}`);
-        if (keyCount) keyCount.count += count;
-        else this.keyCounts.set(`${keyId} ${day}`, { keyId, day, count });
-      }
+      for (const { keyId, day, count } of keys) this.countKey(keyId, day, count);
       throw error;
     }
+  }
+
+  private countKey(keyId: string, day: string, count: number): void {
+    const ofDay = this.keyCounts.get(day) ?? this.keyCounts.set(day, new Map()).get(day)!;
+    ofDay.set(keyId, (ofDay.get(keyId) ?? 0) + count);
   }
 
   /** The UTC day of `now`, worked out once per day rather than once per request. */

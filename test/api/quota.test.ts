@@ -75,6 +75,25 @@ describe('quota', () => {
     assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [5]);
   });
 
+  test('quota.midnight-flush: counts from both sides of midnight, written in one flush, land on their own days', async () => {
+    const { account, key } = await server.account('enterprise');
+    const keyId = (await server.services.accounts.listKeys(account.id))[0]!.id;
+    try {
+      server.clock.now = Date.parse('2026-06-15T23:59:59.500Z');
+      for (let i = 0; i < 3; i++) await server.get('/api/v1/sounds', { key });
+      server.clock.now = Date.parse('2026-06-16T00:00:00.200Z');
+      for (let i = 0; i < 2; i++) await server.get('/api/v1/sounds', { key });
+      assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15', '2026-06-16']), [3, 2]);
+      assert.deepEqual(await server.services.quota.keyUsage(keyId, ['2026-06-15', '2026-06-16']), [3, 2]);
+      // (usage writes what is counted first.) The day that ended was written whole and let go of;
+      // counting on the new day goes on.
+      await server.get('/api/v1/sounds', { key });
+      assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15', '2026-06-16']), [3, 3]);
+    } finally {
+      server.clock.now = Date.parse('2026-06-15T12:00:00Z');
+    }
+  });
+
   test('quota.persisted: counts reach the database within a second and on shutdown; a restart goes on from them', async () => {
     const first = await startServer();
     const { account, key } = await first.account('pro');
