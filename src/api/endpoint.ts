@@ -4,7 +4,7 @@ import type { KeyOwner } from '../accounts/store.ts';
 import type { Services } from '../services.ts';
 import { authenticateAndCount } from './auth.ts';
 import { HttpError } from './errors.ts';
-import type { RenderedLists } from './rendered.ts';
+import type { RenderedAnswers } from './rendered.ts';
 
 export type Status = 200 | 400 | 401 | 403 | 404 | 429 | 500;
 
@@ -32,10 +32,10 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType =
   tag: string;
   security: 'public' | 'apiKey';
   /**
-   * For list endpoints whose answer depends only on the URL, the catalog and the second: the
-   * answers they render, looked up by URL before the query is parsed (rendered.ts).
+   * For endpoints whose answer depends only on the URL, the catalog and the second: the answers
+   * they render, looked up by URL before the query is parsed (rendered.ts).
    */
-  rendered?: RenderedLists;
+  rendered?: Pick<RenderedAnswers<object>, 'recall'>;
   query: Q;
   params?: P;
   /** Every status this endpoint may answer, and nothing else (API document, "Errors", rule 2). */

@@ -30,6 +30,8 @@ export class CatalogStore {
    */
   private readonly byDownloads = new ResultCache<Page<Sound>>({ capacity: 10_000, weigh: (page) => page.items.length + 1 });
   private readonly lists = new ResultCache<Page<Sound>>({ capacity: 10_000, weigh: (page) => page.items.length + 1 });
+  /** Sounds by id (details, stream and download URLs, media), cleared by downloads too. */
+  private readonly sounds = new ResultCache<Sound | null>({ capacity: 10_000 });
 
   constructor(
     private readonly db: Db,
@@ -49,10 +51,16 @@ export class CatalogStore {
     return this.lists.holds(page, version) || this.byDownloads.holds(page, version);
   }
 
+  /** True while this sound, as `findById` gave it, is still the catalog's. */
+  async isCurrentSound(sound: Sound): Promise<boolean> {
+    return this.sounds.holds(sound, await this.externalChanges());
+  }
+
   /** Forgets cached list answers; called after every catalog write this process makes. */
   changed(): void {
     this.byDownloads.clear();
     this.lists.clear();
+    this.sounds.clear();
   }
 
   search(filters: SearchFilters): Promise<Page<Sound>> {
@@ -127,8 +135,10 @@ export class CatalogStore {
   }
 
   async findById(id: string): Promise<Sound | null> {
-    const row = await this.db.selectFrom('sounds').select(SOUND_COLUMNS).where('id', '=', id).executeTakeFirst();
-    return row ? toSound(row) : null;
+    return this.sounds.getOrLoad(id, await this.externalChanges(), async () => {
+      const row = await this.db.selectFrom('sounds').select(SOUND_COLUMNS).where('id', '=', id).executeTakeFirst();
+      return row ? toSound(row) : null;
+    });
   }
 
   async findSampleById(id: string): Promise<Sound | null> {
@@ -146,8 +156,10 @@ export class CatalogStore {
   async countDownload(id: string): Promise<boolean> {
     const result = await this.db.updateTable('sounds')
       .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id).executeTakeFirst();
-    // No list shows a download count but popular, and only it and searches by downloads are ordered by one.
+    // No list shows a download count but popular, and only it and searches by downloads are ordered
+    // by one; a sound read by id carries its count.
     this.byDownloads.clear();
+    this.sounds.clear();
     return result.numUpdatedRows > 0n;
   }
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
@@ -29,6 +31,27 @@ describe('details, stream, download and popular', () => {
     assert.equal(data.category, 'SFX');
     assert.equal(data.duration, 1.5);
     assert.ok(data.stream_url && data.download_url && data.timing && data.loudness);
+  });
+
+  test('details.cached: one answer for every caller within a second; a change shows at once, made here or by another process', async () => {
+    const other = await server.account('enterprise');
+    const details = async (apiKey: string) => (await server.get(`/api/v1/sounds/${glass}`, { key: apiKey })).text();
+    // Asked three times, so the answer is kept (from the second asking) and found by URL.
+    const texts = [await details(key), await details(other.key), await details(key)];
+    assert.equal(new Set(texts).size, 1, 'the same bytes for every caller');
+    const name = async () => JSON.parse(await details(key)).data.name as string;
+
+    await server.services.database.db.updateTable('sounds').set({ name: 'Glass Break Renamed' }).where('id', '=', glass).execute();
+    server.services.catalog.changed();
+    assert.equal(await name(), 'Glass Break Renamed', 'a write of this process');
+
+    const elsewhere = new Database(path.join(server.dataDir, 'catalog.sqlite'));
+    try {
+      elsewhere.prepare('UPDATE sounds SET name = ? WHERE id = ?').run('Glass Break Small', glass);
+    } finally {
+      elsewhere.close();
+    }
+    assert.equal(await name(), 'Glass Break Small', 'a write of another connection');
   });
 
   test('details.errors: an unknown id is 404 with a not-found message on every id route', async () => {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { toList, toWords } from '../../catalog/sound.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { RenderedLists } from '../rendered.ts';
+import { renderedLists } from '../rendered.ts';
 import { paginationSchema, soundSummarySchema } from '../schemas.ts';
 import { lenientInt, lenientText } from './params.ts';
 import { toPagination, toSoundSummary } from './mapper.ts';
 import { errorResponses } from './responses.ts';
 
 /** Answers rendered once a second, found again by URL before parsing (rendered.ts). */
-const rendered = new RenderedLists();
+const rendered = renderedLists();
 
 const SAMPLE_LIMIT = 12;
 

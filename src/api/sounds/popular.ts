@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
-import { RenderedLists } from '../rendered.ts';
+import { renderedLists } from '../rendered.ts';
 import { paginationSchema, popularSoundSchema } from '../schemas.ts';
 import { toPagination, toPopularSound } from './mapper.ts';
 import { lenientInt } from './params.ts';
 import { authErrors } from './responses.ts';
 
 /** Answers rendered once a second, found again by URL before parsing (rendered.ts). */
-const rendered = new RenderedLists();
+const rendered = renderedLists();
 
 export const listPopular = defineEndpoint({
   method: 'GET',

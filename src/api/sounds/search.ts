@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../../catalog/sound.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
-import { RenderedLists } from '../rendered.ts';
+import { renderedLists } from '../rendered.ts';
 import { paginationSchema, soundSchema } from '../schemas.ts';
 import { toPagination, toSound } from './mapper.ts';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
 /** Answers rendered once a second, found again by URL before parsing (rendered.ts). */
-const rendered = new RenderedLists();
+const rendered = renderedLists();
 
 const MAX_PAGE = 100_000;
 
