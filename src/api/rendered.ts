@@ -10,9 +10,11 @@ import type { Services } from '../services.ts';
  * once, by the route's own serializer (from its zod 200 schema), and sent as it is until the
  * second changes or the source stops being the catalog's answer.
  *
- * It is kept as UTF-8 bytes, not text: Node writes bytes to the socket as they are, where text is
- * measured, joined to the headers, copied and encoded again on every response (about 12 KB for a
- * page of 20 sounds).
+ * An answer sent again is kept as UTF-8 bytes, not text: Node writes bytes to the socket as they
+ * are, where text is measured, joined to the headers, copied and encoded again on every response
+ * (about 12 KB for a page of 20 sounds). An answer sent once stays text: bytes live outside V8's
+ * heap and are freed later than short-lived text, so turning one-off answers into bytes only
+ * held more memory.
  *
  * Two ways in: by the source (whatever query string led to it), and by the exact request URL,
  * which lets a repeated request skip validation and the cache lookup too (`recall`, before
@@ -22,10 +24,10 @@ import type { Services } from '../services.ts';
 interface Rendered<S> {
   source: S;
   second: number;
-  json: Buffer;
+  json: string | Buffer;
 }
 
-/** Bytes held by URL within one second at most; past it, answers are still found by source. */
+/** Bytes (or characters) held by URL within one second at most; past it, answers are still found by source. */
 const URL_BUDGET_BYTES = 8 * 1024 * 1024;
 /** URLs noted within one second at most. */
 const URL_BUDGET_ENTRIES = 50_000;
@@ -44,18 +46,20 @@ export class RenderedAnswers<S extends object> {
   constructor(private readonly isCurrent: (services: Services, source: S) => Promise<boolean>) {}
 
   /** The bytes already sent this second for this exact URL, if their source is still the catalog's. */
-  async recall(request: FastifyRequest, services: Services): Promise<Buffer | undefined> {
+  async recall(request: FastifyRequest, services: Services): Promise<string | Buffer | undefined> {
     const rendered = this.byUrl.get(request.url);
     if (!rendered || rendered.second !== Math.floor(services.clock() / 1000)) return undefined;
     return (await this.isCurrent(services, rendered.source)) ? rendered.json : undefined;
   }
 
-  send(request: FastifyRequest, reply: FastifyReply, source: S, now: number, body: () => unknown): Buffer {
+  send(request: FastifyRequest, reply: FastifyReply, source: S, now: number, body: () => unknown): string | Buffer {
     const second = Math.floor(now / 1000);
     let rendered = this.bySource.get(source);
     if (rendered === undefined || rendered.second !== second) {
-      rendered = { source, second, json: Buffer.from(reply.serialize(body()) as string) };
+      rendered = { source, second, json: reply.serialize(body()) as string };
       this.bySource.set(source, rendered);
+    } else if (typeof rendered.json === 'string') {
+      rendered.json = Buffer.from(rendered.json);
     }
     this.rememberUrl(request.url, rendered);
     reply.type('application/json; charset=utf-8');
