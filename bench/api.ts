@@ -67,6 +67,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, requests: [{ path: '/' }] },
     { name: 'bare Fastify answering the same body as search', url: bare.url, requests: [{ path: '/body' }] },
     { name: 'bare Fastify sending that body as ready-made text', url: bare.url, requests: [{ path: '/body-text' }] },
+    { name: 'bare Fastify sending that body as ready-made bytes', url: bare.url, requests: [{ path: '/body-bytes' }] },
     { name: 'sample list (public)', url: server.url, requests: [{ path: '/api/v1/sounds/sample' }] },
     { name: 'search: 2 words + tag + sort, one query', url: server.url, requests: searchRequests },
     { name: 'search: 240 different 2-word queries in turn', url: server.url, requests: () => withKey(pairs[sent % pairs.length]!) },

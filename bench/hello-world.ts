@@ -9,8 +9,11 @@ if (process.env.BODY_FILE) {
   const text = readFileSync(process.env.BODY_FILE, 'utf8');
   const body = JSON.parse(text) as unknown;
   app.get('/body', async () => body);
-  // The same answer already serialized: what sending those bytes costs, with no JSON work at all.
+  // The same answer already serialized: what sending it costs with no JSON work at all, as text
+  // and as bytes (how the server keeps the answers it renders).
   app.get('/body-text', async (_request, reply) => reply.type('application/json; charset=utf-8').send(text));
+  const bytes = Buffer.from(text);
+  app.get('/body-bytes', async (_request, reply) => reply.type('application/json; charset=utf-8').send(bytes));
 }
 const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 process.stdout.write(address + '\n');
