@@ -27,7 +27,8 @@ interface Rendered<S> {
   json: string | Buffer;
 }
 
-/** Bytes (or characters) held by URL within one second at most; past it, answers are still found by source. */
+/** Bytes (characters, for text) held by URL within one second at most; past it, answers are still
+ * found by source. */
 const URL_BUDGET_BYTES = 8 * 1024 * 1024;
 /** URLs noted within one second at most. */
 const URL_BUDGET_ENTRIES = 50_000;
