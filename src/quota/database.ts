@@ -105,13 +105,16 @@ export class DatabaseQuotaStore implements QuotaStore {
   private async write(): Promise<void> {
     const accounts: Array<{ entry: DayCount; unsaved: number }> = [];
     for (const [day, ofDay] of this.counts) {
-      let waiting = false;
+      let settled = true;
       for (const entry of ofDay.values()) {
-        if (entry instanceof Promise) waiting = true;
-        else if (entry.unsaved > 0) accounts.push({ entry, unsaved: entry.unsaved });
+        if (entry instanceof Promise) settled = false;
+        else if (entry.unsaved > 0) {
+          accounts.push({ entry, unsaved: entry.unsaved });
+          settled = false;
+        }
       }
       // Days that are over and fully written need not stay in memory.
-      if (day !== this.today.day && !waiting && accounts.every(({ entry }) => entry.day !== day)) this.counts.delete(day);
+      if (settled && day !== this.today.day) this.counts.delete(day);
     }
     const keys = [...this.keyCounts].flatMap(([day, ofDay]) => [...ofDay].map(([keyId, count]) => ({ keyId, day, count })));
     if (accounts.length === 0 && keys.length === 0) return;
