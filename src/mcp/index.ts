@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { authenticateMcpCaller } from './caller.ts';
 import { answerBodyErrorsInJsonRpc, jsonRpcError, SERVER_ERROR } from './json-rpc.ts';
-import { serveMcpPost } from './streamable-http.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -11,6 +10,9 @@ export const MCP_PATH = '/mcp';
  * first, with the REST 401/403 answers. POST carries the JSON-RPC messages. GET (a stream for
  * server-initiated messages) and DELETE (ending a session) have nothing to offer without
  * sessions, so they answer 405 as the transport specification allows; clients expect that.
+ *
+ * The MCP SDK (and the JSON Schema validator it brings) is loaded on the first POST: a server
+ * whose callers never use MCP does not hold it (5-7 MB of resident memory, measured at start).
  */
 export function registerMcp(app: FastifyInstance, services: Services): void {
   const onRequest = (request: Parameters<typeof authenticateMcpCaller>[0]) => authenticateMcpCaller(request, services);
@@ -19,7 +21,7 @@ export function registerMcp(app: FastifyInstance, services: Services): void {
     url: MCP_PATH,
     onRequest,
     errorHandler: answerBodyErrorsInJsonRpc,
-    handler: (request, reply) => serveMcpPost(request, reply, services),
+    handler: async (request, reply) => (await import('./streamable-http.ts')).serveMcpPost(request, reply, services),
   });
   app.route({
     method: ['GET', 'DELETE'],
