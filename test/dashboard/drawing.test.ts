@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { niceCeiling, usageChartSvg, WIDE_CHART } from '../../src/dashboard/drawing/usage-chart.ts';
 import { mergeColumns, waveformSvg } from '../../src/dashboard/drawing/waveform.ts';
 import { html } from '../../src/dashboard/html.ts';
-import { formatDuration, formatWait } from '../../src/dashboard/pages/format.ts';
+import { formatCount, formatDuration, formatWait } from '../../src/dashboard/pages/format.ts';
 
 describe('html template', () => {
   test('html.escaping: every interpolated string is escaped, nested html is not escaped twice', () => {
@@ -65,6 +65,12 @@ describe('usage chart drawing', () => {
 describe('page formatting', () => {
   test('format.duration: milliseconds, seconds and minutes read naturally', () => {
     assert.deepEqual([0.05, 0.999, 0.9996, 2.5, 59.96, 95].map(formatDuration), ['50 ms', '999 ms', '1.0 s', '2.5 s', '1:00', '1:35']);
+  });
+
+  test('format.count: whole numbers with thousands separators, as en-US writes them', () => {
+    const values = [0, 7, 999, 1000, 2500, 50_000, 86_400, 1_234_567, 12_000_000_000, -1234];
+    assert.deepEqual(values.map(formatCount), values.map((value) => value.toLocaleString('en-US')));
+    assert.equal(formatCount(2499.6), '2,500');
   });
 
   test('format.wait: hours and minutes until the reset', () => {

@@ -1,4 +1,5 @@
 import { html, type Html } from '../html.ts';
+import { formatCount } from '../pages/format.ts';
 
 export interface DayCount {
   /** YYYY-MM-DD (UTC). */
@@ -39,8 +40,8 @@ export function usageChartSvg(days: DayCount[], shape: ChartShape): Html {
   const baseline = top + plotHeight;
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const peak = days.reduce((best, d) => (d.count > best.count ? d : best), days[0]!);
-  const summary = `Requests per day over the last ${days.length} days: ${total.toLocaleString('en-US')} in total`
-    + (peak.count > 0 ? `, most on ${shortDate(peak.day)} (${peak.count.toLocaleString('en-US')}).` : '.');
+  const summary = `Requests per day over the last ${days.length} days: ${formatCount(total)} in total`
+    + (peak.count > 0 ? `, most on ${shortDate(peak.day)} (${formatCount(peak.count)}).` : '.');
 
   const gridlines = [0, 0.5, 1].map((fraction) => {
     const y = r(baseline - fraction * plotHeight);
@@ -53,7 +54,7 @@ export function usageChartSvg(days: DayCount[], shape: ChartShape): Html {
     const isToday = i === days.length - 1;
     // Today's label ends at the right edge so it is never cut off.
     const labelled = (days.length - 1 - i) % shape.labelEvery === 0;
-    return html`<rect class="${isToday ? 'chart-bar chart-bar-today' : 'chart-bar'}" x="${x}" y="${r(baseline - height)}" width="${r(barWidth)}" height="${r(height)}" rx="2"><title>${shortDate(d.day)}: ${d.count.toLocaleString('en-US')} ${d.count === 1 ? 'request' : 'requests'}</title></rect>
+    return html`<rect class="${isToday ? 'chart-bar chart-bar-today' : 'chart-bar'}" x="${x}" y="${r(baseline - height)}" width="${r(barWidth)}" height="${r(height)}" rx="2"><title>${shortDate(d.day)}: ${formatCount(d.count)} ${d.count === 1 ? 'request' : 'requests'}</title></rect>
 ${labelled && html`<text class="chart-label" x="${r(isToday ? left + plotWidth : left + i * slot + slot / 2)}" y="${r(baseline + shape.fontSize * 1.5)}" text-anchor="${isToday ? 'end' : 'middle'}" font-size="${shape.fontSize}">${isToday ? 'Today' : shortDate(d.day)}</text>`}`;
   });
   return html`<svg class="usage-chart ${shape.className}" viewBox="0 0 ${shape.width} ${shape.height}" role="img" aria-label="${summary}" focusable="false">

@@ -1,7 +1,12 @@
 /** How numbers, durations and times read on the pages: one place, one style. */
 
+/**
+ * 12345 → "12,345" (counts are whole numbers). Not toLocaleString: the first use of Intl's number
+ * formatting pages in about 6 MB of ICU data that the rest of the server never needs (measured).
+ */
 export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
+  const digits = String(Math.round(Math.abs(value)));
+  return (value < 0 ? '-' : '') + digits.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** 0.05 → "50 ms", 2.5 → "2.5 s", 95 → "1:35". */

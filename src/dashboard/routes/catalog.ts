@@ -4,6 +4,7 @@ import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../ap
 import { searchFiltersOf } from '../../api/sounds/search.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, type CatalogForm } from '../pages/catalog.ts';
+import { formatCount } from '../pages/format.ts';
 import { requireAccount } from '../sessions/visitor.ts';
 import { soundViews } from '../sound-views.ts';
 import { sendPage } from './send-page.ts';
@@ -31,7 +32,7 @@ const FIELD_HELP: Record<string, string> = {
   max_duration: 'Max seconds: enter a number from 0 to 86,400.',
   sort: 'Sort by: choose downloads, newest, duration or name.',
   order: 'Order: choose ascending or descending.',
-  page: `Page: a whole number from 1 to ${MAX_PAGE.toLocaleString('en-US')}.`,
+  page: `Page: a whole number from 1 to ${formatCount(MAX_PAGE)}.`,
 };
 
 type RawQuery = Record<string, string | string[] | undefined>;
