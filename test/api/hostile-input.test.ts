@@ -11,7 +11,10 @@ const HOSTILE = [
 ];
 const PARAMS = ['q', 'tags', 'category', 'min_duration', 'max_duration', 'sort', 'order', 'page', 'limit', 'q[]', '__proto__', 'constructor'];
 
-/** The statuses each endpoint's section of the API document lists, 500 left out: it must never happen. */
+/**
+ * Of the statuses each endpoint's section lists, those a caller with a valid Enterprise key can get
+ * (so no 401, 403 or 429); 500 is left out too: it must never happen.
+ */
 const LISTED = {
   sample: [200],
   sampleStream: [200, 404],
