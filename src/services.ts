@@ -1,6 +1,6 @@
 import type { AccountService } from './accounts/service.ts';
 import type { AccountStore } from './accounts/store.ts';
-import type { CatalogStore } from './catalog/store.ts';
+import type { CatalogService } from './catalog/service.ts';
 import type { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -12,7 +12,7 @@ import type { QuotaStore } from './quota/quota.ts';
 export interface Services {
   config: Config;
   database: DatabaseHandle;
-  catalog: CatalogStore;
+  catalog: CatalogService;
   catalogWriter: CatalogWriter;
   accountStore: AccountStore;
   accounts: AccountService;

@@ -1,5 +1,7 @@
 import { AccountService } from './accounts/service.ts';
 import { AccountStore } from './accounts/store.ts';
+import { DatabaseChangeFeed } from './catalog/database-change-feed.ts';
+import { CatalogService } from './catalog/service.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { CatalogWriter } from './catalog/writer.ts';
 import { ConfigError, type Config } from './config.ts';
@@ -11,6 +13,8 @@ import type { Services } from './services.ts';
 
 export interface ServiceOptions {
   clock?: () => number;
+  /** Where failures of background work (following the catalog's changes) are reported. */
+  onError?: (error: unknown) => void;
 }
 
 /** The composition root of the services: picks each backend from config. */
@@ -26,14 +30,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const accountStore = new AccountStore(database.db);
   const quota = new DatabaseQuotaStore(database.db);
   const files = new FileStore(config.dataDir);
-  const catalog = new CatalogStore(database.db, database.slowReads, database.dialect, database.externalChanges);
+  const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), options.onError);
   return {
     config,
     database,
     catalog,
     catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
     accountStore,
-    accounts: new AccountService(accountStore, clock, database.externalChanges),
+    accounts: new AccountService(accountStore, clock),
     quota,
     signer: new MediaSigner(config.signingSecrets, () => baseUrl(), clock),
     files,
@@ -43,6 +47,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       listeningUrl = url;
     },
     async close() {
+      catalog.close();
       await quota.close();
       await database.close();
     },

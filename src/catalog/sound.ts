@@ -1,9 +1,11 @@
 import type { Loudness, Timing } from '../audio/types.ts';
 
+export type { Loudness, Timing };
+
 export const CATEGORIES = ['SFX', 'MUSIC', 'LOFI', 'AMBIENT'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** A sound as the services see it. The API mappers decide which parts a client gets. */
+/** A sound as lists and details show it. The API mappers decide which parts a client gets. */
 export interface Sound {
   id: string;
   name: string;
@@ -16,6 +18,10 @@ export interface Sound {
   loudness: Loudness;
   numDownloads: number;
   isSample: boolean;
+}
+
+/** A sound with where its file is: what the media route and details read from the database. */
+export interface StoredSound extends Sound {
   fileKey: string;
   fileSize: number;
   contentHash: string;

@@ -1,4 +1,3 @@
-import v8 from 'node:v8';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { backgroundLogStream } from '../logging.ts';
@@ -9,18 +8,8 @@ import { prepareFirstStart } from './first-start.ts';
 /** Starts the server and stops it cleanly on SIGTERM/SIGINT (in-flight requests finish). */
 export async function serveCommand(args: string[], config: Config): Promise<void> {
   parse(args, {});
-  // V8 lets the heap grow by up to 4x between full collections; under load that is garbage held
-  // as resident memory. A fixed 20% kept the server at 145-170 MB instead of 220-310 MB at the
-  // same request rate (bench/, searches that miss the cache). V8 reads it at every collection,
-  // so setting it here works however node was started (it is not allowed in NODE_OPTIONS).
-  v8.setFlagsFromString('--heap-growing-percent=20');
-  // `npm start` pins this thread's young generation at 8 MB a half. V8 applies those flags to
-  // every thread made later too: the reader thread held 16 MB of young generation with under 1 MB
-  // in use. This thread's heap is made by now, so they are unset and later threads size their own
-  // (peak resident memory 12-14 MB lower under searches that miss the cache, same rate; bench/).
-  v8.setFlagsFromString('--min-semi-space-size=0');
-  v8.setFlagsFromString('--max-semi-space-size=0');
-  const services = await createServices(config);
+  let log: { error(object: object, message: string): void } | undefined;
+  const services = await createServices(config, { onError: (error) => log?.error({ err: error }, 'following catalog changes failed') });
   const app = await buildApp(services, {
     logger: {
       level: config.logLevel,
@@ -28,6 +17,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
   });
+  log = app.log;
   // Handlers go in before anything is announced, so a signal sent on seeing the banner is caught.
   const stopping = new AbortController();
   const stopped = new Promise<string>((resolve) => {
@@ -45,6 +35,8 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     await services.close();
     return;
   }
+  // The search index is built before the first request, not by it.
+  app.log.info(await services.catalog.start(), 'search index built');
   const address = await app.listen({ port: config.port, host: config.host });
   services.listeningAt(address);
   const base = services.baseUrl();

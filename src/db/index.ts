@@ -5,25 +5,13 @@ import { Kysely, Migrator, SqliteDialect, type Migration as KyselyMigration } fr
 import { sqliteDialect } from './dialects/sqlite.ts';
 import type { SqlDialect } from './dialects/types.ts';
 import { migrations } from './migrations/index.ts';
-import { ReaderThread, readerKysely } from './reader.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: Db;
-  /**
-   * For list queries that may read thousands of rows (searches that miss the cache): off the
-   * event loop where the database runs in the process (SQLite: a reader thread). SELECTs only.
-   */
-  slowReads: Db;
   dialect: SqlDialect;
-  /**
-   * A number that changes whenever another connection (another process: an ingest run, the
-   * command line) has committed a change. Cheap enough to ask on every request; read at most
-   * once per turn of the event loop.
-   */
-  externalChanges(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -47,30 +35,7 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  const slowReads = readerKysely(new ReaderThread(file));
-  const dataVersion = connection.prepare('PRAGMA data_version').pluck();
-  // Read once per turn of the event loop: requests handled in the same turn share the answer,
-  // which is then never older than that turn (under load, many requests share one read).
-  let version: number | undefined;
-  const forget = () => {
-    version = undefined;
-  };
-  return {
-    db,
-    slowReads,
-    dialect: sqliteDialect,
-    externalChanges: async () => {
-      if (version === undefined) {
-        version = dataVersion.get() as number;
-        setImmediate(forget);
-      }
-      return version;
-    },
-    close: async () => {
-      await slowReads.destroy();
-      await db.destroy();
-    },
-  };
+  return { db, dialect: sqliteDialect, close: () => db.destroy() };
 }
 
 /**

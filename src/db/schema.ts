@@ -7,6 +7,7 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   sounds: SoundsTable;
   sound_tags: SoundTagsTable;
+  catalog_changes: CatalogChangesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
@@ -43,6 +44,12 @@ export interface SoundsTable {
   /** ISO-8601 UTC, so it sorts as text on every dialect. */
   created_at: string;
   updated_at: string;
+}
+
+/** A numbered log of changed sounds, written by triggers (db/dialects): the catalog change feed. */
+export interface CatalogChangesTable {
+  seq: Generated<number>;
+  sound_seq: number;
 }
 
 export interface SoundTagsTable {

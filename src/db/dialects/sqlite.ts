@@ -1,9 +1,6 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { SqlDialect } from './types.ts';
-
-/** FTS5's trigram tokenizer indexes every 3-character run, which is what substring search needs. */
-const MIN_INDEXED_LENGTH = 3;
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
@@ -25,18 +22,22 @@ export const sqliteDialect: SqlDialect = {
     END`.execute(db);
   },
 
-  matchWords(words: string[]): Expression<SqlBool> {
-    const long = words.filter((word) => word.length >= MIN_INDEXED_LENGTH);
-    const short = words.filter((word) => word.length < MIN_INDEXED_LENGTH);
-    const conditions: Expression<SqlBool>[] = [];
-    if (long.length > 0) {
-      // Each word becomes a quoted FTS string: a substring match that ignores FTS syntax in the input.
-      const query = long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-      conditions.push(sql<SqlBool>`sounds.seq IN (SELECT rowid FROM sounds_fts WHERE sounds_fts MATCH ${query})`);
+  async dropTextIndex(db: Kysely<Database>): Promise<void> {
+    for (const trigger of ['sounds_fts_insert', 'sounds_fts_delete', 'sounds_fts_update']) {
+      await sql`DROP TRIGGER IF EXISTS ${sql.id(trigger)}`.execute(db);
     }
-    // One and two-letter words are shorter than a trigram: instr() over the rows left is correct,
-    // and the indexed words above (when present) have already narrowed those rows down.
-    for (const word of short) conditions.push(sql<SqlBool>`instr(sounds.search_text, ${word}) > 0`);
-    return conditions.length === 1 ? conditions[0]! : sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+    await sql`DROP TABLE IF EXISTS sounds_fts`.execute(db);
+  },
+
+  async createChangeLog(db: Kysely<Database>): Promise<void> {
+    await sql`CREATE TRIGGER sounds_log_insert AFTER INSERT ON sounds BEGIN
+      INSERT INTO catalog_changes(sound_seq) VALUES (new.seq);
+    END`.execute(db);
+    await sql`CREATE TRIGGER sounds_log_update AFTER UPDATE ON sounds BEGIN
+      INSERT INTO catalog_changes(sound_seq) VALUES (new.seq);
+    END`.execute(db);
+    await sql`CREATE TRIGGER sounds_log_delete AFTER DELETE ON sounds BEGIN
+      INSERT INTO catalog_changes(sound_seq) VALUES (old.seq);
+    END`.execute(db);
   },
 };

@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /**
@@ -9,11 +9,13 @@ export interface SqlDialect {
   name: 'sqlite' | 'postgres';
   /** Column type for an auto-incrementing integer primary key. */
   autoIncrementType: 'integer' | 'serial';
-  /** Creates whatever index makes `matchWords` fast (run by the first migration). */
+  /** The text index the first migration made (searches went to the database then). */
   createTextIndex(db: Kysely<Database>): Promise<void>;
+  /** Removes it again (migration 003: the in-memory index answers searches). */
+  dropTextIndex(db: Kysely<Database>): Promise<void>;
   /**
-   * A condition on `sounds` that holds when every word occurs, case-insensitively, inside
-   * `sounds.search_text`. Words arrive lower-cased and non-empty.
+   * Makes every insert, update and delete of `sounds`, by any connection, append the row's `seq`
+   * to `catalog_changes` in the same transaction: what the catalog change feed reads.
    */
-  matchWords(words: string[]): Expression<SqlBool>;
+  createChangeLog(db: Kysely<Database>): Promise<void>;
 }

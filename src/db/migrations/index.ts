@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../dialects/types.ts';
 import * as initial from './001_initial.ts';
 import * as dashboard from './002_dashboard.ts';
+import * as catalogChanges from './003_catalog_changes.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_dashboard': dashboard,
+  '003_catalog_changes': catalogChanges,
 };

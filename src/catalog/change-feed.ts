@@ -1,0 +1,46 @@
+import type { Category, Loudness, Timing } from './sound.ts';
+
+/** One sound as the search index holds it: everything a list shows, sorts or filters by. */
+export interface CatalogRecord {
+  /** The database's own key for the row: what the change feed names. */
+  seq: number;
+  id: string;
+  name: string;
+  description: string | null;
+  tags: string[];
+  category: Category | null;
+  license: string | null;
+  duration: number;
+  timing: Timing;
+  loudness: Loudness;
+  numDownloads: number;
+  isSample: boolean;
+  createdAt: string;
+  /** Lower-case name, description and tags, separated by spaces. */
+  searchText: string;
+}
+
+/** What changed after a cursor: the rows as they are now, and those that are gone. */
+export interface CatalogChanges {
+  changed: CatalogRecord[];
+  removed: number[];
+  cursor: number;
+}
+
+/**
+ * How the search index learns about every change to the catalog, made by this process or any
+ * other (an ingest run, `samples set`, another instance counting a download). The database keeps
+ * a numbered log of changed rows; each reader remembers how far it has read. One implementation
+ * per database engine.
+ */
+export interface CatalogChangeFeed {
+  /** Every sound, a page at a time, and the cursor to follow changes from afterwards. */
+  loadAll(onPage: (records: CatalogRecord[]) => void): Promise<number>;
+  /**
+   * The changes after `cursor`, at most about `limit` rows, or 'reload' when the log no longer
+   * reaches back that far (the reader must load everything again).
+   */
+  changesSince(cursor: number, limit: number): Promise<CatalogChanges | 'reload'>;
+  /** Calls `wake` whenever changes may be waiting; returns a function that stops it. */
+  watch(wake: () => void): () => void;
+}

@@ -1,0 +1,106 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/index.ts';
+import type { SoundsTable } from '../db/schema.ts';
+import type { CatalogChangeFeed, CatalogChanges, CatalogRecord } from './change-feed.ts';
+import type { Category } from './sound.ts';
+
+/** Rows read per query on a first load. */
+const PAGE_ROWS = 5000;
+/** Log rows kept behind the newest: a reader further behind than this loads everything again. */
+const KEEP_CHANGES = 100_000;
+/** How often the log is asked whether anything is new (bounds how late another process's change shows). */
+const POLL_MS = 100;
+
+const RECORD_COLUMNS = [
+  'seq', 'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
+  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'created_at', 'search_text',
+] as const;
+type RecordRow = Pick<Selectable<SoundsTable>, (typeof RECORD_COLUMNS)[number]>;
+
+/**
+ * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
+ * (db/dialects). SQLite commits one writer at a time, so log numbers grow in commit order and a
+ * reader that remembers the last number it read misses nothing. Polled: one indexed read of the
+ * newest number every POLL_MS, whoever wrote.
+ */
+export class DatabaseChangeFeed implements CatalogChangeFeed {
+  private readsSincePrune = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async loadAll(onPage: (records: CatalogRecord[]) => void): Promise<number> {
+    // The cursor is taken first: a change made while the pages are read is read again after.
+    const cursor = await this.newest();
+    for (let after = 0; ;) {
+      const rows = await this.db.selectFrom('sounds').select(RECORD_COLUMNS)
+        .where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS).execute();
+      if (rows.length === 0) return cursor;
+      onPage(rows.map(toRecord));
+      after = rows[rows.length - 1]!.seq;
+    }
+  }
+
+  async changesSince(cursor: number, limit: number): Promise<CatalogChanges | 'reload'> {
+    const log = await this.db.selectFrom('catalog_changes').select(['seq', 'sound_seq'])
+      .where('seq', '>', cursor).orderBy('seq').limit(limit).execute();
+    if (log.length === 0) return { changed: [], removed: [], cursor };
+    if (log[0]!.seq > cursor + 1 && (await this.pruned(cursor))) return 'reload';
+    const seqs = [...new Set(log.map((row) => row.sound_seq))];
+    const rows = await this.db.selectFrom('sounds').select(RECORD_COLUMNS).where('seq', 'in', seqs).execute();
+    const found = new Set(rows.map((row) => row.seq));
+    const next = log[log.length - 1]!.seq;
+    this.readsSincePrune += log.length;
+    if (this.readsSincePrune > KEEP_CHANGES / 10) await this.prune(next);
+    return { changed: rows.map(toRecord), removed: seqs.filter((seq) => !found.has(seq)), cursor: next };
+  }
+
+  watch(wake: () => void): () => void {
+    let seen = -1;
+    let asking = false;
+    const timer = setInterval(() => {
+      if (asking) return;
+      asking = true;
+      this.newest().then((newest) => {
+        if (newest !== seen) wake();
+        seen = newest;
+      }, () => wake()).finally(() => (asking = false));
+    }, POLL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async newest(): Promise<number> {
+    const row = await this.db.selectFrom('catalog_changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+    return Number(row?.seq ?? 0);
+  }
+
+  /** True when the log's oldest row is past `cursor + 1`: rows this reader has not read were pruned. */
+  private async pruned(cursor: number): Promise<boolean> {
+    const row = await this.db.selectFrom('catalog_changes').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirst();
+    return Number(row?.seq ?? 0) > cursor + 1;
+  }
+
+  private async prune(newest: number): Promise<void> {
+    this.readsSincePrune = 0;
+    await this.db.deleteFrom('catalog_changes').where('seq', '<=', newest - KEEP_CHANGES).execute();
+  }
+}
+
+function toRecord(row: RecordRow): CatalogRecord {
+  return {
+    seq: row.seq,
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    tags: JSON.parse(row.tags) as string[],
+    category: row.category as Category | null,
+    license: row.license,
+    duration: row.duration,
+    timing: { onset_ms: row.onset_ms, peak_ms: row.peak_ms, tail_ms: row.tail_ms },
+    loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db },
+    numDownloads: Number(row.num_downloads),
+    isSample: row.is_sample === 1,
+    createdAt: row.created_at,
+    searchText: row.search_text,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The set of sounds (by their index position, a small integer) that contain one piece of text or
+ * carry one tag. A sparse set is a sorted array of positions; once it holds more than one sound in
+ * BITS_THRESHOLD of the catalog's positions it becomes a bitmap, which is then smaller (a position
+ * is 32 bits in the array, 1 in the bitmap) and answers `has` in one step. Sets only ever grow
+ * into bitmaps, never back: a set that was that common once stays common.
+ */
+const BITS_THRESHOLD = 32;
+
+export class Posting {
+  /** Sorted positions, while sparse (`ids.length` is the capacity; `count` are in use). */
+  private ids: Uint32Array | null = new Uint32Array(4);
+  /** One bit per position, once dense. */
+  private bits: Uint32Array | null = null;
+  count = 0;
+
+  has(doc: number): boolean {
+    if (this.bits !== null) {
+      const word = doc >>> 5;
+      return word < this.bits.length && (this.bits[word]! & (1 << (doc & 31))) !== 0;
+    }
+    return this.indexOf(doc) >= 0;
+  }
+
+  /** Adds a position; appending the largest so far (how a catalog is loaded) is the cheap case. */
+  add(doc: number, capacity: number): void {
+    if (this.bits !== null) {
+      this.growBits(doc + 1);
+      const mask = 1 << (doc & 31);
+      if ((this.bits[doc >>> 5]! & mask) === 0) {
+        this.bits[doc >>> 5]! |= mask;
+        this.count++;
+      }
+      return;
+    }
+    const ids = this.ids!;
+    const last = this.count > 0 ? ids[this.count - 1]! : -1;
+    if (doc === last) return;
+    let at = this.count;
+    if (doc < last) {
+      at = this.lowerBound(doc);
+      if (ids[at] === doc) return;
+    }
+    if (this.count === ids.length) this.ids = grown(ids, this.count * 2);
+    this.ids!.copyWithin(at + 1, at, this.count);
+    this.ids![at] = doc;
+    this.count++;
+    if (this.count * BITS_THRESHOLD > capacity && this.count > 64) this.toBits(capacity);
+  }
+
+  remove(doc: number): void {
+    if (this.bits !== null) {
+      const word = doc >>> 5;
+      const mask = 1 << (doc & 31);
+      if (word < this.bits.length && (this.bits[word]! & mask) !== 0) {
+        this.bits[word]! &= ~mask;
+        this.count--;
+      }
+      return;
+    }
+    const at = this.indexOf(doc);
+    if (at < 0) return;
+    this.ids!.copyWithin(at, at + 1, this.count);
+    this.count--;
+  }
+
+  /** Calls `visit` with every position, in increasing order. */
+  forEach(visit: (doc: number) => void): void {
+    if (this.bits === null) {
+      const ids = this.ids!;
+      for (let i = 0; i < this.count; i++) visit(ids[i]!);
+      return;
+    }
+    const bits = this.bits;
+    for (let word = 0; word < bits.length; word++) {
+      let value = bits[word]!;
+      while (value !== 0) {
+        const low = value & -value;
+        visit((word << 5) + 31 - Math.clz32(low));
+        value ^= low;
+      }
+    }
+  }
+
+  /** Bytes held, for the memory report. */
+  get bytes(): number {
+    return (this.bits ?? this.ids!).byteLength;
+  }
+
+  private indexOf(doc: number): number {
+    const at = this.lowerBound(doc);
+    return at < this.count && this.ids![at] === doc ? at : -1;
+  }
+
+  private lowerBound(doc: number): number {
+    const ids = this.ids!;
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ids[middle]! < doc) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private toBits(capacity: number): void {
+    const ids = this.ids!;
+    this.bits = new Uint32Array((capacity + 31) >>> 5);
+    for (let i = 0; i < this.count; i++) this.bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
+    this.ids = null;
+  }
+
+  private growBits(size: number): void {
+    const words = (size + 31) >>> 5;
+    if (words > this.bits!.length) this.bits = grown(this.bits!, Math.max(words, this.bits!.length * 2));
+  }
+}
+
+/** A copy of `array` with room for `capacity` elements. */
+export function grown<T extends Uint32Array | Uint8Array | Float64Array>(array: T, capacity: number): T {
+  const larger = new (array.constructor as new (length: number) => T)(Math.max(capacity, 4));
+  larger.set(array);
+  return larger;
+}

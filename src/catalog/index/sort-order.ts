@@ -1,0 +1,80 @@
+import { grown } from './posting.ts';
+
+/** Compares two positions; never 0 for two different sounds (ties are broken by id). */
+export type Compare = (a: number, b: number) => number;
+
+/**
+ * The catalog in one sort order, ascending, with its tiebreak: `order[rank]` is a position and
+ * `rank[position]` where it stands. Descending is the same array read from the end, which is the
+ * API's rule (ties broken by id in the direction of the sort). Kept up to date one sound at a time:
+ * a sound that moves shifts only the sounds between its old and new places.
+ */
+export class SortOrder {
+  order = new Uint32Array(0);
+  rank = new Uint32Array(0);
+  size = 0;
+
+  constructor(private readonly compare: Compare) {}
+
+  /** Sorts these positions from scratch (a first load, or a large batch of new sounds). */
+  rebuild(positions: number[], capacity: number): void {
+    positions.sort(this.compare);
+    this.order = new Uint32Array(Math.max(capacity, positions.length));
+    this.order.set(positions);
+    this.size = positions.length;
+    this.rank = new Uint32Array(this.order.length);
+    for (let i = 0; i < this.size; i++) this.rank[this.order[i]!] = i;
+  }
+
+  insert(doc: number): void {
+    this.reserve(Math.max(this.size + 1, doc + 1));
+    const at = this.firstAfter(doc, 0, this.size);
+    this.order.copyWithin(at + 1, at, this.size);
+    this.order[at] = doc;
+    this.size++;
+    this.renumber(at, this.size - 1);
+  }
+
+  remove(doc: number): void {
+    const at = this.rank[doc]!;
+    this.order.copyWithin(at, at + 1, this.size);
+    this.size--;
+    this.renumber(at, this.size - 1);
+  }
+
+  /** Puts a sound whose sort value changed back in its place. */
+  move(doc: number): void {
+    const from = this.rank[doc]!;
+    const order = this.order;
+    if (from > 0 && this.compare(doc, order[from - 1]!) < 0) {
+      const to = this.firstAfter(doc, 0, from);
+      order.copyWithin(to + 1, to, from);
+      order[to] = doc;
+      this.renumber(to, from);
+    } else if (from + 1 < this.size && this.compare(doc, order[from + 1]!) > 0) {
+      const to = this.firstAfter(doc, from + 1, this.size) - 1;
+      order.copyWithin(from, from + 1, to + 1);
+      order[to] = doc;
+      this.renumber(from, to);
+    }
+  }
+
+  /** The first index in [low, high) whose sound sorts after `doc`. */
+  private firstAfter(doc: number, low: number, high: number): number {
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(this.order[middle]!, doc) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private renumber(from: number, to: number): void {
+    for (let i = from; i <= to; i++) this.rank[this.order[i]!] = i;
+  }
+
+  private reserve(capacity: number): void {
+    if (this.order.length < capacity) this.order = grown(this.order, capacity * 2);
+    if (this.rank.length < capacity) this.rank = grown(this.rank, capacity * 2);
+  }
+}

@@ -1,0 +1,132 @@
+import type { CatalogChangeFeed } from './change-feed.ts';
+import { SearchIndex } from './index/search-index.ts';
+import type { Page, SampleFilters, SearchFilters, Sound, StoredSound } from './sound.ts';
+import type { CatalogStore } from './store.ts';
+
+/** Changes read per query while following the feed. */
+const CHANGES_PER_READ = 10_000;
+
+/**
+ * The catalog, as routes, tools, pages and commands use it. Lists (search, samples, popular) are
+ * answered by the search index in memory; one sound, its waveform and every write go to the
+ * database. The index is built on first use (or by `start`, which the server calls so that its
+ * first search is fast) and then follows the catalog change feed: this process's own writes are
+ * in it before the write returns, any other process's within the feed's polling interval.
+ */
+export class CatalogService {
+  private index: SearchIndex | null = null;
+  private building: Promise<SearchIndex> | null = null;
+  private cursor = 0;
+  private syncing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private stopWatching: (() => void) | null = null;
+
+  constructor(
+    private readonly store: CatalogStore,
+    private readonly feed: CatalogChangeFeed,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  /** Builds the index now; returns how many sounds it holds and how long it took. */
+  async start(): Promise<{ sounds: number; ms: number }> {
+    const started = performance.now();
+    const index = await this.ready();
+    return { sounds: index.count, ms: Math.round(performance.now() - started) };
+  }
+
+  async search(filters: SearchFilters): Promise<Page<Sound>> {
+    return (this.index ?? (await this.ready())).search(filters);
+  }
+
+  async samples(filters: SampleFilters): Promise<Page<Sound>> {
+    return (this.index ?? (await this.ready())).samples(filters);
+  }
+
+  async popular(limit: number): Promise<Page<Sound>> {
+    return (this.index ?? (await this.ready())).popular(limit);
+  }
+
+  findById(id: string): Promise<StoredSound | null> {
+    return this.store.findById(id);
+  }
+
+  async findSampleById(id: string): Promise<StoredSound | null> {
+    const sound = await this.store.findById(id);
+    return sound?.isSample ? sound : null;
+  }
+
+  waveform(id: string): Promise<Array<[number, number]> | null> {
+    return this.store.waveform(id);
+  }
+
+  /** Counts one download; the downloads order shows it before this returns. */
+  async countDownload(id: string): Promise<boolean> {
+    const counted = await this.store.countDownload(id);
+    if (counted) await this.changed();
+    return counted;
+  }
+
+  async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
+    const result = await this.store.setSamples(ids);
+    await this.changed();
+    return result;
+  }
+
+  size(): Promise<number> {
+    return this.store.size();
+  }
+
+  /**
+   * Reads the feed now. Called after every write this process makes; resolves once a read that
+   * started after the call has been applied (reads in flight are shared, never run twice at once).
+   */
+  changed(): Promise<void> {
+    if (this.index === null) return Promise.resolve();
+    if (this.syncing === null) {
+      this.syncing = this.sync().finally(() => (this.syncing = null));
+      return this.syncing;
+    }
+    this.queued ??= this.syncing.then(() => {
+      this.queued = null;
+      return this.changed();
+    });
+    return this.queued;
+  }
+
+  close(): void {
+    this.stopWatching?.();
+    this.stopWatching = null;
+  }
+
+  private ready(): Promise<SearchIndex> {
+    this.building ??= this.build().then((index) => {
+      this.index = index;
+      this.stopWatching = this.feed.watch(() => this.changed().catch(this.onError));
+      return index;
+    }, (error: unknown) => {
+      this.building = null;
+      throw error;
+    });
+    return this.building;
+  }
+
+  private async build(): Promise<SearchIndex> {
+    const index = new SearchIndex();
+    this.cursor = await this.feed.loadAll((records) => index.load(records));
+    index.loaded();
+    return index;
+  }
+
+  private async sync(): Promise<void> {
+    for (;;) {
+      const changes = await this.feed.changesSince(this.cursor, CHANGES_PER_READ);
+      if (changes === 'reload') {
+        this.index = await this.build();
+        return;
+      }
+      if (changes.cursor === this.cursor) return;
+      this.index!.apply(changes.changed, changes.removed);
+      this.cursor = changes.cursor;
+    }
+  }
+}

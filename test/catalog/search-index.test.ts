@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import type { CatalogRecord } from '../../src/catalog/change-feed.ts';
+import { SearchIndex } from '../../src/catalog/index/search-index.ts';
+import { CATEGORIES, SORT_FIELDS, type SampleFilters, type SearchFilters } from '../../src/catalog/sound.ts';
+
+/**
+ * The index against a reference that filters and sorts the rows in plain code, on generated
+ * catalogs with changes applied after loading: same ids, same order, same totals.
+ */
+
+// Few, overlapping words, so that substrings, short words and ties are common.
+const WORDS = ['laser', 'las', 'ase', 'zap', 'a', 'ab', 'base', 'bass', 'drum', 'rum', 'Über', 'über', 'x', 'cafe', 'café', 'sci-fi'];
+const TAGS = ['ui', 'game', 'retro', 'sci-fi', 'loop', 'bass'];
+
+const wordArb = fc.constantFrom(...WORDS);
+const recordArb = fc.record({
+  name: fc.array(wordArb, { minLength: 1, maxLength: 3 }).map((words) => words.join(' ')),
+  description: fc.option(fc.array(wordArb, { maxLength: 4 }).map((words) => words.join(' ')), { nil: null }),
+  tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 }),
+  category: fc.option(fc.constantFrom(...CATEGORIES), { nil: null }),
+  duration: fc.integer({ min: 0, max: 20 }).map((tenths) => tenths / 10),
+  numDownloads: fc.integer({ min: 0, max: 5 }),
+  isSample: fc.boolean(),
+  created: fc.integer({ min: 0, max: 5 }),
+  id: fc.stringMatching(/^[0-9a-f]{6}$/),
+});
+type Generated = typeof recordArb extends fc.Arbitrary<infer T> ? T : never;
+
+function toRecord(seq: number, generated: Generated): CatalogRecord {
+  return {
+    seq,
+    id: `${generated.id}${seq.toString(16).padStart(4, '0')}`,
+    name: generated.name,
+    description: generated.description,
+    tags: generated.tags,
+    category: generated.category,
+    license: 'CC0',
+    duration: generated.duration,
+    timing: { onset_ms: null, peak_ms: 1, tail_ms: 2 },
+    loudness: { integrated_lufs: -20, true_peak_db: null },
+    numDownloads: generated.numDownloads,
+    isSample: generated.isSample,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, generated.created)).toISOString(),
+    searchText: [generated.name, generated.description ?? '', ...generated.tags].join(' ').toLowerCase(),
+  };
+}
+
+const filtersArb: fc.Arbitrary<SearchFilters> = fc.record({
+  words: fc.array(fc.oneof(wordArb, fc.constantFrom('s', 'er', 'ase', 'aser', 'i-f', 'é', 'fé')), { maxLength: 2 }).map((words) => words.map((word) => word.toLowerCase())),
+  categories: fc.uniqueArray(fc.constantFrom(...CATEGORIES), { maxLength: 2 }),
+  tags: fc.uniqueArray(fc.constantFrom(...TAGS, 'missing'), { maxLength: 2 }),
+  minDuration: fc.option(fc.integer({ min: 0, max: 20 }).map((tenths) => tenths / 10), { nil: undefined }),
+  maxDuration: fc.option(fc.integer({ min: 0, max: 20 }).map((tenths) => tenths / 10), { nil: undefined }),
+  sort: fc.constantFrom(...SORT_FIELDS),
+  order: fc.constantFrom('asc' as const, 'desc' as const),
+  page: fc.integer({ min: 1, max: 4 }),
+  limit: fc.integer({ min: 1, max: 7 }),
+});
+
+const sampleFiltersArb: fc.Arbitrary<SampleFilters> = fc.record({
+  words: fc.array(fc.constantFrom('las', 'a', 'drum', 'über', 'zz'), { maxLength: 2 }),
+  tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 2 }),
+  limit: fc.integer({ min: 1, max: 12 }),
+});
+
+function referenceSearch(rows: CatalogRecord[], f: SearchFilters) {
+  const matching = rows.filter((row) => f.words.every((word) => row.searchText.includes(word))
+    && (f.categories.length === 0 || (row.category !== null && f.categories.includes(row.category)))
+    && f.tags.every((tag) => row.tags.includes(tag))
+    && (f.minDuration === undefined || row.duration >= f.minDuration)
+    && (f.maxDuration === undefined || row.duration <= f.maxDuration));
+  const value = (row: CatalogRecord): number | string => ({
+    downloads: row.numDownloads, created_at: row.createdAt, duration: row.duration, name: row.name,
+  })[f.sort];
+  matching.sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : a.id < b.id ? -1 : 1));
+  if (f.order === 'desc') matching.reverse();
+  return { ids: matching.slice((f.page - 1) * f.limit, f.page * f.limit).map((row) => row.id), total: matching.length };
+}
+
+function referenceSamples(rows: CatalogRecord[], f: SampleFilters) {
+  const matching = rows.filter((row) => row.isSample
+    && (f.tags.length === 0 || row.tags.some((tag) => f.tags.includes(tag)))
+    && f.words.every((word) => `${row.name} ${row.description ?? ''}`.toLowerCase().includes(word)))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { ids: matching.slice(0, f.limit).map((row) => row.id), total: matching.length };
+}
+
+const changeArb = fc.array(fc.record({ kind: fc.constantFrom('add', 'update', 'remove', 'download'), at: fc.nat(), record: recordArb }), { maxLength: 30 });
+
+describe('search index', () => {
+  const cases = [
+    { name: 'small catalogs (sorted-array postings)', size: 60, runs: 300 },
+    { name: 'catalogs large enough for bitmap postings', size: 400, runs: 40 },
+  ];
+  for (const { name, size, runs } of cases) test(`search-index.reference, ${name}: every search, sample list and popular list agree with plain filtering and sorting, before and after changes`, () => {
+    fc.assert(fc.property(fc.array(recordArb, { maxLength: size }), changeArb, fc.array(filtersArb, { minLength: 20, maxLength: 20 }), sampleFiltersArb,
+      (generated, changes, searches, sampleFilters) => {
+        const rows = new Map<number, CatalogRecord>();
+        generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
+        const index = new SearchIndex();
+        index.load([...rows.values()]);
+        index.loaded();
+        let nextSeq = generated.length + 1;
+        for (const change of changes) {
+          const seqs = [...rows.keys()];
+          const seq = seqs[change.at % Math.max(1, seqs.length)];
+          if (change.kind === 'add' || seq === undefined) {
+            const record = toRecord(nextSeq++, change.record);
+            rows.set(record.seq, record);
+            index.apply([record]);
+          } else if (change.kind === 'remove') {
+            rows.delete(seq);
+            index.apply([], [seq]);
+          } else {
+            const before = rows.get(seq)!;
+            const after = change.kind === 'download'
+              ? { ...before, numDownloads: before.numDownloads + 1 }
+              : { ...toRecord(seq, change.record), id: before.id };
+            rows.set(seq, after);
+            index.apply([after]);
+          }
+        }
+        const all = [...rows.values()];
+        for (const filters of searches) {
+          const page = index.search(filters);
+          assert.deepEqual({ ids: page.items.map((sound) => sound.id), total: page.total }, referenceSearch(all, filters), JSON.stringify(filters));
+        }
+        const samples = index.samples(sampleFilters);
+        assert.deepEqual({ ids: samples.items.map((sound) => sound.id), total: samples.total }, referenceSamples(all, sampleFilters));
+        const popular = index.popular(10);
+        const byDownloads = referenceSearch(all, { words: [], categories: [], tags: [], sort: 'downloads', order: 'desc', page: 1, limit: 10 });
+        assert.deepEqual({ ids: popular.items.map((sound) => sound.id), total: popular.total }, byDownloads);
+      }), { numRuns: runs });
+  });
+
+  test('search-index.large-batch: a batch of new sounds past the one-by-one limit is sorted in whole', () => {
+    const index = new SearchIndex();
+    index.load([]);
+    index.loaded();
+    const records = Array.from({ length: 600 }, (_, i) => toRecord(i + 1, {
+      name: `sound ${599 - i}`, description: null, tags: [], category: 'SFX', duration: i % 7, numDownloads: i % 5,
+      isSample: false, created: 0, id: 'abcdef',
+    }));
+    index.apply(records);
+    const page = index.search({ words: ['sound'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 3 });
+    assert.deepEqual(page.items.map((sound) => sound.name), ['sound 0', 'sound 1', 'sound 10']);
+    assert.equal(page.total, 600);
+  });
+
+  test('search-index.sound: a listed sound carries every field, nulls where the row has none', () => {
+    const index = new SearchIndex();
+    const record = toRecord(1, { name: 'Laser Zap', description: null, tags: ['ui'], category: null, duration: 0.5, numDownloads: 3, isSample: true, created: 1, id: '123456' });
+    index.load([record]);
+    index.loaded();
+    const [sound] = index.search({ words: ['zap'], categories: [], tags: ['ui'], sort: 'downloads', order: 'desc', page: 1, limit: 5 }).items;
+    assert.deepEqual(sound, {
+      id: record.id, name: 'Laser Zap', description: null, tags: ['ui'], category: null, license: 'CC0', duration: 0.5,
+      timing: { onset_ms: null, peak_ms: 1, tail_ms: 2 }, loudness: { integrated_lufs: -20, true_peak_db: null },
+      numDownloads: 3, isSample: true,
+    });
+  });
+});
