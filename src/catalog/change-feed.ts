@@ -16,8 +16,6 @@ export interface CatalogRecord {
   numDownloads: number;
   isSample: boolean;
   createdAt: string;
-  /** Lower-case name, description and tags, separated by spaces. */
-  searchText: string;
 }
 
 /** What changed after a cursor: the rows as they are now, and those that are gone. */

@@ -13,7 +13,7 @@ const POLL_MS = 100;
 
 const RECORD_COLUMNS = [
   'seq', 'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
-  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'created_at', 'search_text',
+  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'created_at',
 ] as const;
 type RecordRow = Pick<Selectable<SoundsTable>, (typeof RECORD_COLUMNS)[number]>;
 
@@ -101,6 +101,5 @@ function toRecord(row: RecordRow): CatalogRecord {
     numDownloads: Number(row.num_downloads),
     isSample: row.is_sample === 1,
     createdAt: row.created_at,
-    searchText: row.search_text,
   };
 }

@@ -7,7 +7,7 @@
  */
 const BITS_THRESHOLD = 32;
 
-export class Posting {
+export class Posting implements DocSet {
   /** Sorted positions, while sparse (`ids.length` is the capacity; `count` are in use). */
   private ids: Uint32Array | null = new Uint32Array(4);
   /** One bit per position, once dense. */
@@ -64,6 +64,21 @@ export class Posting {
     this.count--;
   }
 
+  /** The bitmap, once dense (read only). */
+  bitmap(): Uint32Array | null {
+    return this.bits;
+  }
+
+  /** Sets this posting's bits in `bits`. */
+  orInto(bits: Uint32Array): void {
+    if (this.bits !== null) {
+      for (let word = 0; word < this.bits.length; word++) bits[word]! |= this.bits[word]!;
+      return;
+    }
+    const ids = this.ids!;
+    for (let i = 0; i < this.count; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
+  }
+
   /** Calls `visit` with every position, in increasing order. */
   forEach(visit: (doc: number) => void): void {
     if (this.bits === null) {
@@ -71,15 +86,7 @@ export class Posting {
       for (let i = 0; i < this.count; i++) visit(ids[i]!);
       return;
     }
-    const bits = this.bits;
-    for (let word = 0; word < bits.length; word++) {
-      let value = bits[word]!;
-      while (value !== 0) {
-        const low = value & -value;
-        visit((word << 5) + 31 - Math.clz32(low));
-        value ^= low;
-      }
-    }
+    forEachBit(this.bits, visit);
   }
 
   /** Bytes held, for the memory report. */
@@ -122,4 +129,60 @@ export function grown<T extends Uint32Array | Uint8Array | Float64Array>(array: 
   const larger = new (array.constructor as new (length: number) => T)(Math.max(capacity, 4));
   larger.set(array);
   return larger;
+}
+
+/** What a query intersects: a posting, or a union of postings made for one query. */
+export interface DocSet {
+  readonly count: number;
+  has(doc: number): boolean;
+  forEach(visit: (doc: number) => void): void;
+  /** One bit per position, when the set is kept so. */
+  bitmap(): Uint32Array | null;
+}
+
+/** The union of several postings, as a bitmap over `capacity` positions. */
+export class UnionSet implements DocSet {
+  private readonly bits: Uint32Array;
+  count = 0;
+
+  constructor(postings: Posting[], capacity: number) {
+    this.bits = new Uint32Array((capacity + 31) >>> 5);
+    for (const posting of postings) posting.orInto(this.bits);
+    this.count = countBits(this.bits);
+  }
+
+  bitmap(): Uint32Array {
+    return this.bits;
+  }
+
+  has(doc: number): boolean {
+    return (this.bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
+  }
+
+  forEach(visit: (doc: number) => void): void {
+    forEachBit(this.bits, visit);
+  }
+}
+
+export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): void {
+  for (let word = 0; word < bits.length; word++) {
+    let value = bits[word]!;
+    while (value !== 0) {
+      const low = value & -value;
+      visit((word << 5) + 31 - Math.clz32(low));
+      value ^= low;
+    }
+  }
+}
+
+export function countBits(bits: Uint32Array): number {
+  let count = 0;
+  for (let word = 0; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
+  return count;
+}
+
+function popcount(value: number): number {
+  value -= (value >>> 1) & 0x55555555;
+  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
+  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -1,9 +1,14 @@
 import type { CatalogRecord } from '../change-feed.ts';
 import { CATEGORIES, SORT_FIELDS, type Page, type SampleFilters, type SearchFilters, type Sound, type SortField } from '../sound.ts';
-import { Posting } from './posting.ts';
+import { countBits, forEachBit, Posting, UnionSet, type DocSet } from './posting.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
+
+/** What a query found: every sound, a bitmap of them, or their positions. */
+type Found = { all: true } | { bits: Uint32Array; count: number } | { list: Uint32Array };
+const ALL: Found = { all: true };
+const NOTHING: Found = { list: new Uint32Array(0) };
 
 /** More new sounds than this in one batch are sorted in from scratch rather than one by one. */
 const REBUILD_BATCH = 256;
@@ -18,6 +23,8 @@ export class SearchIndex {
   private readonly columns = new SoundColumns();
   private readonly text = new TextIndex();
   private readonly tags = new Map<string, Posting>();
+  /** A posting per category, in the order of CATEGORIES. */
+  private readonly categories = CATEGORIES.map(() => new Posting());
   private readonly orders: Record<SortField, SortOrder>;
   /** Database row key to position. */
   private positions = new Map<number, number>();
@@ -25,6 +32,7 @@ export class SearchIndex {
   /** Scratch space for one query's matches and marks (queries run one at a time). */
   private matches = new Uint32Array(0);
   private marks = new Uint8Array(0);
+  private scratchBits = new Uint32Array(0);
   private ranks = new Uint32Array(0);
   count = 0;
 
@@ -64,7 +72,8 @@ export class SearchIndex {
   search(filters: SearchFilters): Page<Sound> {
     const found = this.find(filters);
     const docs = this.page(found, filters.sort, filters.order === 'desc', (filters.page - 1) * filters.limit, filters.limit);
-    return { items: docs.map((doc) => this.columns.sound(doc)), total: found.length };
+    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
+    return { items: docs.map((doc) => this.columns.sound(doc)), total };
   }
 
   /** Sample sounds by id; `q` words in the name or description, any of the tags. */
@@ -95,78 +104,129 @@ export class SearchIndex {
     return this.columns.bytes + this.text.bytes + this.columns.capacity * 4 * 2 * SORT_FIELDS.length;
   }
 
-  /** The positions of every sound the filters match, in increasing order. */
-  private find(filters: SearchFilters): Uint32Array {
-    const postings: Posting[] = [];
-    const verify: string[] = [];
+  /**
+   * Every sound the filters match: all of them, a bitmap, or a list of positions in increasing
+   * order. Text, tags and categories are sets (postings); they are intersected a word of 32
+   * sounds at a time when even the smallest is a dense bitmap, else by walking the smallest and
+   * asking the others. Durations are checked on what is left.
+   */
+  private find(filters: SearchFilters): Found {
+    const capacity = this.columns.capacity;
+    const sets: DocSet[] = [];
     for (const word of filters.words) {
-      const found = this.text.postingsFor(word);
-      if (found === null) return this.matches.subarray(0, 0);
-      postings.push(...found.postings);
-      if (!found.exact) verify.push(word);
+      const docs = this.text.docsFor(word, capacity);
+      if (docs === null) return NOTHING;
+      sets.push(docs);
     }
     for (const tag of filters.tags) {
       const posting = this.tags.get(tag);
-      if (posting === undefined) return this.matches.subarray(0, 0);
-      postings.push(posting);
+      if (posting === undefined) return NOTHING;
+      sets.push(posting);
     }
-    let categories = 0;
-    for (const category of filters.categories) categories |= 1 << (CATEGORIES.indexOf(category) + 1);
+    if (filters.categories.length > 0) {
+      const postings = filters.categories.map((category) => this.categories[CATEGORIES.indexOf(category)]!);
+      sets.push(postings.length === 1 ? postings[0]! : new UnionSet(postings, capacity));
+    }
     const min = filters.minDuration ?? -Infinity;
     const max = filters.maxDuration ?? Infinity;
-
-    postings.sort((a, b) => a.count - b.count);
-    const [driver, ...others] = postings;
+    const ranged = min > -Infinity || max < Infinity;
     const c = this.columns;
     const matches = this.matches;
     let found = 0;
-    const consider = (doc: number) => {
-      if (c.alive[doc] === 0) return;
-      if (categories !== 0 && (categories & (1 << c.category[doc]!)) === 0) return;
+    if (sets.length === 0) {
+      if (!ranged) return ALL;
+      for (let doc = 0; doc < c.size; doc++) {
+        if (c.alive[doc] === 1 && c.duration[doc]! >= min && c.duration[doc]! <= max) matches[found++] = doc;
+      }
+      return { list: matches.subarray(0, found) };
+    }
+    sets.sort((a, b) => a.count - b.count);
+    if (sets[0]!.count === 0) return NOTHING;
+    if (sets[0]!.count * 32 > capacity && sets.every((set) => set.bitmap() !== null)) {
+      const bits = this.intersection(sets);
+      if (!ranged) return { bits, count: countBits(bits) };
+      forEachBit(bits, (doc) => {
+        if (c.duration[doc]! >= min && c.duration[doc]! <= max) matches[found++] = doc;
+      });
+      return { list: matches.subarray(0, found) };
+    }
+    const [driver, ...others] = sets;
+    driver!.forEach((doc) => {
       const duration = c.duration[doc]!;
       if (duration < min || duration > max) return;
-      for (const posting of others) if (!posting.has(doc)) return;
-      for (const word of verify) if (!c.texts[doc]!.includes(word)) return;
+      for (let i = 0; i < others.length; i++) if (!others[i]!.has(doc)) return;
       matches[found++] = doc;
-    };
-    if (driver !== undefined) driver.forEach(consider);
-    else for (let doc = 0; doc < c.size; doc++) consider(doc);
-    return matches.subarray(0, found);
+    });
+    return { list: matches.subarray(0, found) };
+  }
+
+  /** The bitmap of sounds in every one of `sets` (all bitmaps), in the scratch bitmap. */
+  private intersection(sets: DocSet[]): Uint32Array {
+    const bits = this.scratchBits;
+    const first = sets[0]!.bitmap()!;
+    bits.set(first.length <= bits.length ? first : first.subarray(0, bits.length));
+    bits.fill(0, first.length);
+    for (let i = 1; i < sets.length; i++) {
+      const other = sets[i]!.bitmap()!;
+      const shared = Math.min(other.length, bits.length);
+      for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
+      bits.fill(0, shared);
+    }
+    return bits;
   }
 
   /**
-   * The page of `found` in a sort order. Two ways, whichever reads fewer sounds: walk the order
-   * from its start until the page is filled (cheap when most sounds match), or sort the matches'
-   * places in the order (cheap when few do).
+   * The page of what was found, in a sort order. Two ways, whichever reads fewer sounds: walk
+   * the order from its start until the page is filled (cheap when most sounds match), or sort
+   * the matches' places in the order (cheap when few do).
    */
-  private page(found: Uint32Array, field: SortField, descending: boolean, offset: number, limit: number): number[] {
+  private page(found: Found, field: SortField, descending: boolean, offset: number, limit: number): number[] {
     const { order, rank, size } = this.orders[field];
-    const wanted = Math.min(offset + limit, found.length);
+    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
+    const wanted = Math.min(offset + limit, total);
     if (offset >= wanted) return [];
     const docs: number[] = [];
     const at = (i: number) => order[descending ? size - 1 - i : i]!;
-    if (found.length === this.count) {
+    if (!('list' in found) && !('bits' in found)) {
       for (let i = offset; i < wanted; i++) docs.push(at(i));
       return docs;
     }
-    const walkCost = (wanted * size) / found.length;
-    const sortCost = found.length * Math.log2(found.length + 1) * 4;
+    const walkCost = (wanted * size) / total;
+    const sortCost = total * Math.log2(total + 1) * 4 + ('bits' in found ? found.bits.length : 0);
+    if ('bits' in found && walkCost <= sortCost) {
+      const bits = found.bits;
+      for (let i = 0, seen = 0; seen < wanted; i++) {
+        const doc = at(i);
+        if ((bits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
+        if (seen++ >= offset) docs.push(doc);
+      }
+      return docs;
+    }
+    const list = 'list' in found ? found.list : this.listOf(found.bits, total);
     if (walkCost <= sortCost) {
       const marks = this.marks;
-      for (const doc of found) marks[doc] = 1;
+      for (const doc of list) marks[doc] = 1;
       for (let i = 0, seen = 0; seen < wanted; i++) {
         const doc = at(i);
         if (marks[doc] === 0) continue;
         if (seen++ >= offset) docs.push(doc);
       }
-      for (const doc of found) marks[doc] = 0;
+      for (const doc of list) marks[doc] = 0;
       return docs;
     }
-    const places = this.ranks.subarray(0, found.length);
-    for (let i = 0; i < found.length; i++) places[i] = rank[found[i]!]!;
+    const places = this.ranks.subarray(0, list.length);
+    for (let i = 0; i < list.length; i++) places[i] = rank[list[i]!]!;
     places.sort();
-    for (let i = offset; i < wanted; i++) docs.push(order[places[descending ? found.length - 1 - i : i]!]!);
+    for (let i = offset; i < wanted; i++) docs.push(order[places[descending ? list.length - 1 - i : i]!]!);
     return docs;
+  }
+
+  private listOf(bits: Uint32Array, count: number): Uint32Array {
+    let found = 0;
+    forEachBit(bits, (doc) => {
+      this.matches[found++] = doc;
+    });
+    return this.matches.subarray(0, count);
   }
 
   private add(record: CatalogRecord): number {
@@ -181,11 +241,13 @@ export class SearchIndex {
 
   private update(doc: number, record: CatalogRecord): void {
     const c = this.columns;
-    const before = { text: c.texts[doc]!, tags: c.tags[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.names[doc]!, sample: c.sample[doc]! };
-    const textChanged = before.text !== record.searchText || before.tags.join('\n') !== record.tags.join('\n');
-    if (textChanged) this.unindex(doc);
+    const before = { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.names[doc]!, sample: c.sample[doc]! };
     c.set(doc, record);
-    if (textChanged) this.index(doc);
+    // A download changes only a count: the postings stay as they are.
+    if (c.text(doc) !== before.text || c.tags[doc]!.join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
+      this.unindex(doc, before);
+      this.index(doc);
+    }
     if (c.downloads[doc] !== before.downloads) this.orders.downloads.move(doc);
     if (c.created[doc] !== before.created) this.orders.created_at.move(doc);
     if (c.duration[doc] !== before.duration) this.orders.duration.move(doc);
@@ -197,7 +259,8 @@ export class SearchIndex {
     const doc = this.positions.get(seq);
     if (doc === undefined) return;
     this.positions.delete(seq);
-    this.unindex(doc);
+    const c = this.columns;
+    this.unindex(doc, { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
     this.columns.alive[doc] = 0;
     this.count--;
@@ -206,7 +269,8 @@ export class SearchIndex {
 
   private index(doc: number): void {
     const c = this.columns;
-    this.text.add(doc, c.texts[doc]!, c.capacity);
+    this.text.add(doc, c.text(doc), c.capacity);
+    if (c.category[doc] !== 0) this.categories[c.category[doc]! - 1]!.add(doc, c.capacity);
     for (const tag of c.tags[doc]!) {
       let posting = this.tags.get(tag);
       if (posting === undefined) this.tags.set(tag, (posting = new Posting()));
@@ -214,10 +278,11 @@ export class SearchIndex {
     }
   }
 
-  private unindex(doc: number): void {
-    const c = this.columns;
-    this.text.remove(doc, c.texts[doc]!);
-    for (const tag of c.tags[doc]!) {
+  /** Takes a sound out of the postings it was put in with this text, tags and category. */
+  private unindex(doc: number, indexed: { text: string; tags: string[]; category: number }): void {
+    this.text.remove(doc, indexed.text);
+    if (indexed.category !== 0) this.categories[indexed.category - 1]!.remove(doc);
+    for (const tag of indexed.tags) {
       const posting = this.tags.get(tag);
       posting?.remove(doc);
       if (posting?.count === 0) this.tags.delete(tag);
@@ -246,5 +311,6 @@ export class SearchIndex {
     this.matches = new Uint32Array(capacity);
     this.marks = new Uint8Array(capacity);
     this.ranks = new Uint32Array(capacity);
+    this.scratchBits = new Uint32Array((capacity + 31) >>> 5);
   }
 }

@@ -16,8 +16,6 @@ export class SoundColumns {
   descriptions: Array<string | null> = [];
   tags: string[][] = [];
   licenses: Array<string | null> = [];
-  /** Lower-case name, description and tags: what `q` words are found in. */
-  texts: string[] = [];
   category = new Uint8Array(0);
   alive = new Uint8Array(0);
   sample = new Uint8Array(0);
@@ -45,7 +43,6 @@ export class SoundColumns {
     this.descriptions[doc] = record.description;
     this.tags[doc] = record.tags.map((tag) => this.shared(tag));
     this.licenses[doc] = record.license === null ? null : this.shared(record.license);
-    this.texts[doc] = record.searchText;
     this.category[doc] = record.category === null ? 0 : CATEGORIES.indexOf(record.category) + 1;
     this.alive[doc] = 1;
     this.sample[doc] = record.isSample ? 1 : 0;
@@ -77,6 +74,11 @@ export class SoundColumns {
     };
   }
 
+  /** Lower-case name, description and tags, separated by spaces: what `q` words are found in. */
+  text(doc: number): string {
+    return [this.names[doc], this.descriptions[doc] ?? '', ...this.tags[doc]!].join(' ').toLowerCase();
+  }
+
   /** Ties in every sort order are broken by id, in the direction of the sort. */
   compareIds(a: number, b: number): number {
     return this.ids[a]! < this.ids[b]! ? -1 : 1;
@@ -85,7 +87,7 @@ export class SoundColumns {
   get bytes(): number {
     let text = 0;
     for (let doc = 0; doc < this.size; doc++) {
-      text += this.ids[doc]!.length + this.names[doc]!.length + (this.descriptions[doc]?.length ?? 0) + this.texts[doc]!.length + 4 * 24;
+      text += this.ids[doc]!.length + this.names[doc]!.length + (this.descriptions[doc]?.length ?? 0) + 3 * 24;
       text += 16 + 8 * this.tags[doc]!.length;
     }
     return text + this.capacity * (3 + 9 * 8);

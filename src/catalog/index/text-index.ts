@@ -1,20 +1,30 @@
-import { Posting } from './posting.ts';
+import { Posting, UnionSet, type DocSet } from './posting.ts';
 
 /**
- * Which sounds contain which 1-, 2- and 3-character strings of their lower-case search text
- * (name, description and tags). A `q` word can only occur inside one whitespace-separated token
- * (words never hold whitespace), so strings across tokens are not indexed.
+ * Which sounds contain a `q` word in their lower-case search text (name, description and tags).
+ * A word never holds whitespace, so it can only occur inside one whitespace-separated token of
+ * the text. Two structures answer it exactly, with nothing left to check against the text:
  *
- * A word of up to three characters is answered exactly by its own posting. A longer word's
- * trigrams narrow the sounds down to those holding all of them, which is not yet proof that they
- * hold the word ("abcd" and "bcde" both appear in "abcde"): those are checked against the text.
+ * - For words of three characters or more: the catalog's vocabulary (every distinct token) with
+ *   the sounds holding each token, and the vocabulary's own trigrams. The tokens holding the word
+ *   are found among the few tokens that have all its trigrams; the sounds are their postings.
+ *   A catalog has far fewer distinct tokens than sounds, so that search is small.
+ * - For words of one or two characters, which nearly every token holds: a posting per 1- and
+ *   2-character string of the tokens (mostly bitmaps, as such strings are common).
  */
 export class TextIndex {
-  private readonly grams = [new Map<number, Posting>(), new Map<number, Posting>(), new Map<number, Posting>()];
+  private readonly tokenIds = new Map<string, number>();
+  private readonly tokens: string[] = [];
+  private readonly tokenDocs: Posting[] = [];
+  /** Trigram of the vocabulary to the tokens holding it, in increasing token order. */
+  private readonly tokenTrigrams = new Map<number, number[]>();
+  /** 1- and 2-character strings to the sounds holding them (a map per length). */
+  private readonly short = [new Map<number, Posting>(), new Map<number, Posting>()];
 
   add(doc: number, text: string, capacity: number): void {
-    forEachGram(text, (length, key) => {
-      const postings = this.grams[length - 1]!;
+    forEachToken(text, (token) => this.tokenPosting(token).add(doc, capacity));
+    forEachShortGram(text, (length, key) => {
+      const postings = this.short[length - 1]!;
       let posting = postings.get(key);
       if (posting === undefined) postings.set(key, (posting = new Posting()));
       posting.add(doc, capacity);
@@ -22,50 +32,60 @@ export class TextIndex {
   }
 
   remove(doc: number, text: string): void {
-    forEachGram(text, (length, key) => {
-      const postings = this.grams[length - 1]!;
-      const posting = postings.get(key);
-      if (posting === undefined) return;
-      posting.remove(doc);
-      if (posting.count === 0) postings.delete(key);
-    });
+    forEachToken(text, (token) => this.tokenDocs[this.tokenIds.get(token)!]?.remove(doc));
+    forEachShortGram(text, (length, key) => this.short[length - 1]!.get(key)?.remove(doc));
   }
 
-  /**
-   * The postings every sound containing `word` is in, or null when no sound can contain it.
-   * `exact` says whether being in all of them proves the word is there.
-   */
-  postingsFor(word: string): { postings: Posting[]; exact: boolean } | null {
-    const length = Math.min(word.length, 3);
-    const postings: Posting[] = [];
-    for (let i = 0; i + length <= word.length; i++) {
-      const posting = this.grams[length - 1]!.get(gramKey(word, i, length));
-      if (posting === undefined) return null;
-      postings.push(posting);
+  /** The sounds whose text contains `word` (lower case, no whitespace), or null for none. */
+  docsFor(word: string, capacity: number): DocSet | null {
+    if (word.length <= 2) {
+      const posting = this.short[word.length - 1]!.get(gramKey(word, 0, word.length));
+      return posting !== undefined && posting.count > 0 ? posting : null;
     }
-    return { postings, exact: word.length <= 3 };
+    const lists: number[][] = [];
+    for (let at = 0; at + 3 <= word.length; at++) {
+      const list = this.tokenTrigrams.get(gramKey(word, at, 3));
+      if (list === undefined) return null;
+      lists.push(list);
+    }
+    lists.sort((a, b) => a.length - b.length);
+    const postings: Posting[] = [];
+    for (const token of lists[0]!) {
+      const posting = this.tokenDocs[token]!;
+      if (posting.count > 0 && this.tokens[token]!.includes(word)) postings.push(posting);
+    }
+    if (postings.length === 0) return null;
+    return postings.length === 1 ? postings[0]! : new UnionSet(postings, capacity);
   }
 
   get bytes(): number {
     let total = 0;
-    for (const postings of this.grams) for (const posting of postings.values()) total += posting.bytes + 64;
+    for (const posting of this.tokenDocs) total += posting.bytes + 64;
+    for (const postings of this.short) for (const posting of postings.values()) total += posting.bytes + 64;
+    for (const [index, token] of this.tokens.entries()) total += token.length + 40 + (index === 0 ? 0 : 8);
+    for (const list of this.tokenTrigrams.values()) total += list.length * 8 + 32;
     return total;
+  }
+
+  private tokenPosting(token: string): Posting {
+    let id = this.tokenIds.get(token);
+    if (id === undefined) {
+      id = this.tokens.length;
+      this.tokenIds.set(token, id);
+      this.tokens.push(token);
+      this.tokenDocs.push(new Posting());
+      for (let at = 0; at + 3 <= token.length; at++) {
+        const key = gramKey(token, at, 3);
+        let list = this.tokenTrigrams.get(key);
+        if (list === undefined) this.tokenTrigrams.set(key, (list = []));
+        if (list[list.length - 1] !== id) list.push(id);
+      }
+    }
+    return this.tokenDocs[id]!;
   }
 }
 
 const WHITESPACE = /\s/;
-
-/** Calls `visit` for every 1-, 2- and 3-character run inside a token (repeats included). */
-function forEachGram(text: string, visit: (length: number, key: number) => void): void {
-  let tokenStart = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && !isSpace(text, i)) continue;
-    for (let at = tokenStart; at < i; at++) {
-      for (let length = 1; length <= 3 && at + length <= i; length++) visit(length, gramKey(text, at, length));
-    }
-    tokenStart = i + 1;
-  }
-}
 
 function isSpace(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
@@ -73,6 +93,24 @@ function isSpace(text: string, at: number): boolean {
   if (code === 32) return true;
   if (code < 128) return code >= 9 && code <= 13;
   return WHITESPACE.test(text[at]!);
+}
+
+function forEachToken(text: string, visit: (token: string) => void): void {
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && !isSpace(text, i)) continue;
+    if (i > start) visit(text.slice(start, i));
+    start = i + 1;
+  }
+}
+
+/** Every 1- and 2-character run inside a token (repeats included: adding twice is harmless). */
+function forEachShortGram(text: string, visit: (length: number, key: number) => void): void {
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text, i)) continue;
+    visit(1, gramKey(text, i, 1));
+    if (i + 1 < text.length && !isSpace(text, i + 1)) visit(2, gramKey(text, i, 2));
+  }
 }
 
 /**

@@ -1,0 +1,107 @@
+/**
+ * Fills a data folder with COUNT metadata-only sounds, so that anyone can load-test a catalog of
+ * any size:  node --import tsx bench/fill-catalog.ts DATA_DIR COUNT [SEED]
+ *
+ * Names, descriptions and tags are drawn from a few hundred sound words with a skewed (Zipf)
+ * frequency, as real catalogs have a few very common words and a long tail; categories, durations
+ * (per category), download counts (most sounds few, some many) and dates vary. No audio files are
+ * written: search, lists and details work; the media route answers 404 for these sounds.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { loadConfig } from '../src/config.ts';
+import { createServices } from '../src/wiring.ts';
+
+export const SOURCES = ['laser', 'zap', 'coin', 'door', 'rain', 'wind', 'wave', 'click', 'beep', 'whoosh', 'impact', 'explosion',
+  'footsteps', 'hum', 'alarm', 'chord', 'bass', 'drum', 'kick', 'snare', 'hihat', 'cymbal', 'glass', 'metal', 'wood', 'water',
+  'fire', 'engine', 'car', 'truck', 'train', 'plane', 'helicopter', 'boat', 'bird', 'dog', 'cat', 'horse', 'cow', 'crowd',
+  'applause', 'laugh', 'scream', 'breath', 'heartbeat', 'clock', 'bell', 'gong', 'chime', 'siren', 'horn', 'whistle', 'phone',
+  'keyboard', 'typing', 'mouse', 'button', 'switch', 'lever', 'gear', 'motor', 'fan', 'drill', 'saw', 'hammer', 'punch', 'slap',
+  'sword', 'gun', 'shot', 'reload', 'arrow', 'bow', 'magic', 'spell', 'portal', 'robot', 'alien', 'monster', 'zombie', 'ghost',
+  'thunder', 'storm', 'ocean', 'river', 'stream', 'forest', 'jungle', 'desert', 'cave', 'city', 'street', 'traffic', 'market',
+  'cafe', 'office', 'factory', 'hospital', 'school', 'church', 'stadium', 'piano', 'guitar', 'violin', 'cello', 'flute', 'synth',
+  'pad', 'arp', 'lead', 'pluck', 'riser', 'drop', 'sweep', 'noise', 'static', 'glitch', 'stinger', 'jingle', 'fanfare', 'loop'];
+export const QUALITIES = ['short', 'long', 'soft', 'hard', 'bright', 'dark', 'deep', 'high', 'low', 'quick', 'slow', 'warm',
+  'cold', 'heavy', 'light', 'distant', 'close', 'wet', 'dry', 'metallic', 'wooden', 'hollow', 'crisp', 'muffled', 'punchy',
+  'airy', 'gritty', 'smooth', 'rough', 'clean', 'dirty', 'tiny', 'huge', 'epic', 'subtle', 'retro', 'modern', 'vintage',
+  'cinematic', 'cartoon', 'realistic', 'eerie', 'happy', 'sad', 'tense', 'calm', 'chill', 'dreamy', 'aggressive', 'playful'];
+export const ACTIONS = ['hit', 'crash', 'slam', 'creak', 'rattle', 'buzz', 'ring', 'pop', 'snap', 'crack', 'splash', 'drip',
+  'rumble', 'roar', 'hiss', 'whine', 'chirp', 'bark', 'swish', 'thud', 'clank', 'squeak', 'tick', 'tap', 'knock', 'scrape',
+  'rustle', 'flutter', 'burst', 'fade', 'rise', 'fall', 'open', 'close', 'start', 'stop', 'pass', 'loop'];
+export const CONTEXTS = ['game', 'ui', 'menu', 'trailer', 'podcast', 'film', 'nature', 'urban', 'indoor', 'outdoor', 'night',
+  'morning', 'sci-fi', 'fantasy', 'horror', 'western', 'medieval', 'space', 'underwater', 'industrial', 'kitchen', 'garden',
+  'lofi', 'ambient', 'music', 'foley', 'transition', 'notification', 'success', 'failure', 'reward', 'pickup', 'damage', 'jump'];
+const CATEGORIES = ['SFX', 'SFX', 'SFX', 'SFX', 'SFX', 'AMBIENT', 'MUSIC', 'LOFI'] as const;
+
+/** A small deterministic generator (mulberry32), so the same SEED gives the same catalog. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  /** An item of `list`, the first ones far more often (Zipf, exponent 1). */
+  const zipf = <T>(list: readonly T[]): T => list[Math.min(list.length - 1, Math.floor(Math.exp(next() * Math.log(list.length + 1)) - 1))]!;
+  return { next, zipf, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
+}
+
+const title = (word: string) => word[0]!.toUpperCase() + word.slice(1);
+
+export async function fillCatalog(dataDir: string, count: number, seed = 1): Promise<void> {
+  // The services make the data folder and its schema; rows then go in through one connection.
+  const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
+  await services.close();
+  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insertSound = db.prepare(`INSERT INTO sounds (id, name, description, tags, category, license, duration, onset_ms, peak_ms,
+    tail_ms, integrated_lufs, true_peak_db, waveform, search_text, num_downloads, is_sample, content_hash, file_key, file_size,
+    created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertTag = db.prepare('INSERT INTO sound_tags (sound_seq, tag) VALUES (?, ?)');
+  const random = generator(seed);
+  const { next, zipf, pick } = random;
+  const start = Date.UTC(2023, 0, 1);
+  const first = (db.prepare('SELECT count(*) AS n FROM sounds').get() as { n: number }).n;
+  const insertBatch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const source = zipf(SOURCES);
+      const category = pick(CATEGORIES);
+      const name = [title(zipf(QUALITIES)), title(source), next() < 0.6 ? title(zipf(ACTIONS)) : '', next() < 0.5 ? String(1 + Math.floor(next() * 20)) : '']
+        .filter(Boolean).join(' ');
+      const description = next() < 0.1 ? null
+        : `A ${zipf(QUALITIES)} ${source} ${zipf(ACTIONS)}${next() < 0.5 ? `, ${zipf(QUALITIES)} and ${zipf(QUALITIES)}` : ''}, for ${zipf(CONTEXTS)} ${next() < 0.4 ? `or ${zipf(CONTEXTS)} ` : ''}scenes`;
+      const tags = [...new Set([source, zipf(CONTEXTS), ...(next() < 0.7 ? [zipf(QUALITIES)] : []), ...(next() < 0.4 ? [zipf(CONTEXTS)] : [])])];
+      // Seconds: sound effects mostly under 3 s, ambiences and music from half a minute to minutes.
+      const duration = Math.round((category === 'SFX' ? Math.exp(next() * 4 - 2.5) : 20 + next() * 280) * 1000) / 1000;
+      const hash = createHash('sha256').update(`fill-${seed}-${first + i}`).digest('hex');
+      const created = new Date(start + Math.floor(next() * 3 * 365 * 86_400_000)).toISOString();
+      const downloads = Math.floor(Math.exp(next() * 9) - 1) * (next() < 0.3 ? 0 : 1);
+      const { lastInsertRowid } = insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
+        Math.round(next() * 50), Math.round(next() * duration * 300), Math.round(duration * 900), -30 + next() * 22, -6 + next() * 5.5,
+        [name, description ?? '', ...tags].join(' ').toLowerCase(), downloads, first + i < 24 ? 1 : 0, hash,
+        `${hash.slice(0, 2)}/${hash}.mp3`, Math.round(duration * 24_000), created, created);
+      for (const tag of tags) insertTag.run(lastInsertRowid, tag);
+    }
+  });
+  for (let from = 0; from < count; from += 10_000) insertBatch(from, Math.min(count, from + 10_000));
+  // The change log holds a row per insert; the newest one is kept so that a server opened on this
+  // folder starts following from it.
+  db.prepare('DELETE FROM catalog_changes WHERE seq < (SELECT max(seq) FROM catalog_changes)').run();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [dataDir, count, seed] = process.argv.slice(2);
+  if (!dataDir || !(Number(count) > 0)) {
+    process.stderr.write('usage: node --import tsx bench/fill-catalog.ts DATA_DIR COUNT [SEED]\n');
+    process.exit(2);
+  }
+  const started = performance.now();
+  await fillCatalog(path.resolve(dataDir), Number(count), Number(seed ?? 1));
+  process.stderr.write(`${Number(count).toLocaleString('en')} sounds in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
