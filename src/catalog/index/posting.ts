@@ -64,6 +64,36 @@ export class Posting implements DocSet {
     this.count--;
   }
 
+  /**
+   * A membership test for positions asked in increasing order, as an intersection walks them:
+   * on a sorted array it gallops forward from the last answer instead of searching it all again.
+   */
+  seeker(): (doc: number) => boolean {
+    const bits = this.bits;
+    if (bits !== null) return (doc) => (doc >>> 5) < bits.length && (bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
+    const ids = this.ids!;
+    const count = this.count;
+    let at = 0;
+    return (doc) => {
+      if (at >= count) return false;
+      if (ids[at]! >= doc) return ids[at] === doc;
+      let step = 1;
+      while (at + step < count && ids[at + step]! < doc) {
+        at += step;
+        step *= 2;
+      }
+      let low = at + 1;
+      let high = Math.min(at + step, count);
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (ids[middle]! < doc) low = middle + 1;
+        else high = middle;
+      }
+      at = low;
+      return at < count && ids[at] === doc;
+    };
+  }
+
   /** The bitmap, once dense (read only). */
   bitmap(): Uint32Array | null {
     return this.bits;
@@ -138,6 +168,8 @@ export interface DocSet {
   forEach(visit: (doc: number) => void): void;
   /** One bit per position, when the set is kept so. */
   bitmap(): Uint32Array | null;
+  /** A membership test for positions asked in increasing order. */
+  seeker(): (doc: number) => boolean;
 }
 
 /** The union of several postings, as a bitmap over `capacity` positions. */
@@ -153,6 +185,10 @@ export class UnionSet implements DocSet {
 
   bitmap(): Uint32Array {
     return this.bits;
+  }
+
+  seeker(): (doc: number) => boolean {
+    return (doc) => this.has(doc);
   }
 
   has(doc: number): boolean {

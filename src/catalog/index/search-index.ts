@@ -1,6 +1,6 @@
 import type { CatalogRecord } from '../change-feed.ts';
 import { CATEGORIES, SORT_FIELDS, type Page, type SampleFilters, type SearchFilters, type Sound, type SortField } from '../sound.ts';
-import { countBits, forEachBit, Posting, UnionSet, type DocSet } from './posting.ts';
+import { countBits, forEachBit, grown, Posting, UnionSet, type DocSet } from './posting.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
@@ -26,8 +26,8 @@ export class SearchIndex {
   /** A posting per category, in the order of CATEGORIES. */
   private readonly categories = CATEGORIES.map(() => new Posting());
   private readonly orders: Record<SortField, SortOrder>;
-  /** Database row key to position. */
-  private positions = new Map<number, number>();
+  /** Database row key (a small integer that only grows) to position + 1; 0 for none. */
+  private positions = new Uint32Array(0);
   private sampleIds: number[] | null = null;
   /** Scratch space for one query's matches and marks (queries run one at a time). */
   private matches = new Uint32Array(0);
@@ -49,7 +49,7 @@ export class SearchIndex {
 
   /** Adds the sounds of a first load; `loaded()` then sorts them once. */
   load(records: CatalogRecord[]): void {
-    for (const record of records) if (!this.positions.has(record.seq)) this.add(record);
+    for (const record of records) if (this.positionOf(record.seq) === undefined) this.add(record);
   }
 
   loaded(): void {
@@ -61,7 +61,7 @@ export class SearchIndex {
     const added: number[] = [];
     for (const seq of removed) this.remove(seq);
     for (const record of records) {
-      const known = this.positions.get(record.seq);
+      const known = this.positionOf(record.seq);
       if (known === undefined) added.push(this.add(record));
       else this.update(known, record);
     }
@@ -151,11 +151,11 @@ export class SearchIndex {
       return { list: matches.subarray(0, found) };
     }
     const [driver, ...others] = sets;
+    const inOthers = others.map((set) => set.seeker());
     driver!.forEach((doc) => {
+      for (let i = 0; i < inOthers.length; i++) if (!inOthers[i]!(doc)) return;
       const duration = c.duration[doc]!;
-      if (duration < min || duration > max) return;
-      for (let i = 0; i < others.length; i++) if (!others[i]!.has(doc)) return;
-      matches[found++] = doc;
+      if (duration >= min && duration <= max) matches[found++] = doc;
     });
     return { list: matches.subarray(0, found) };
   }
@@ -229,9 +229,15 @@ export class SearchIndex {
     return this.matches.subarray(0, count);
   }
 
+  private positionOf(seq: number): number | undefined {
+    const stored = seq < this.positions.length ? this.positions[seq]! : 0;
+    return stored === 0 ? undefined : stored - 1;
+  }
+
   private add(record: CatalogRecord): number {
     const doc = this.columns.append(record);
-    this.positions.set(record.seq, doc);
+    if (record.seq >= this.positions.length) this.positions = grown(this.positions, Math.max(1024, record.seq * 2));
+    this.positions[record.seq] = doc + 1;
     this.reserveScratch();
     this.index(doc);
     this.count++;
@@ -256,9 +262,9 @@ export class SearchIndex {
   }
 
   private remove(seq: number): void {
-    const doc = this.positions.get(seq);
+    const doc = this.positionOf(seq);
     if (doc === undefined) return;
-    this.positions.delete(seq);
+    this.positions[seq] = 0;
     const c = this.columns;
     this.unindex(doc, { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
