@@ -12,42 +12,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
+import { generator } from './query-mix.ts';
+import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from './vocabulary.ts';
 
-export const SOURCES = ['laser', 'zap', 'coin', 'door', 'rain', 'wind', 'wave', 'click', 'beep', 'whoosh', 'impact', 'explosion',
-  'footsteps', 'hum', 'alarm', 'chord', 'bass', 'drum', 'kick', 'snare', 'hihat', 'cymbal', 'glass', 'metal', 'wood', 'water',
-  'fire', 'engine', 'car', 'truck', 'train', 'plane', 'helicopter', 'boat', 'bird', 'dog', 'cat', 'horse', 'cow', 'crowd',
-  'applause', 'laugh', 'scream', 'breath', 'heartbeat', 'clock', 'bell', 'gong', 'chime', 'siren', 'horn', 'whistle', 'phone',
-  'keyboard', 'typing', 'mouse', 'button', 'switch', 'lever', 'gear', 'motor', 'fan', 'drill', 'saw', 'hammer', 'punch', 'slap',
-  'sword', 'gun', 'shot', 'reload', 'arrow', 'bow', 'magic', 'spell', 'portal', 'robot', 'alien', 'monster', 'zombie', 'ghost',
-  'thunder', 'storm', 'ocean', 'river', 'stream', 'forest', 'jungle', 'desert', 'cave', 'city', 'street', 'traffic', 'market',
-  'cafe', 'office', 'factory', 'hospital', 'school', 'church', 'stadium', 'piano', 'guitar', 'violin', 'cello', 'flute', 'synth',
-  'pad', 'arp', 'lead', 'pluck', 'riser', 'drop', 'sweep', 'noise', 'static', 'glitch', 'stinger', 'jingle', 'fanfare', 'loop'];
-export const QUALITIES = ['short', 'long', 'soft', 'hard', 'bright', 'dark', 'deep', 'high', 'low', 'quick', 'slow', 'warm',
-  'cold', 'heavy', 'light', 'distant', 'close', 'wet', 'dry', 'metallic', 'wooden', 'hollow', 'crisp', 'muffled', 'punchy',
-  'airy', 'gritty', 'smooth', 'rough', 'clean', 'dirty', 'tiny', 'huge', 'epic', 'subtle', 'retro', 'modern', 'vintage',
-  'cinematic', 'cartoon', 'realistic', 'eerie', 'happy', 'sad', 'tense', 'calm', 'chill', 'dreamy', 'aggressive', 'playful'];
-export const ACTIONS = ['hit', 'crash', 'slam', 'creak', 'rattle', 'buzz', 'ring', 'pop', 'snap', 'crack', 'splash', 'drip',
-  'rumble', 'roar', 'hiss', 'whine', 'chirp', 'bark', 'swish', 'thud', 'clank', 'squeak', 'tick', 'tap', 'knock', 'scrape',
-  'rustle', 'flutter', 'burst', 'fade', 'rise', 'fall', 'open', 'close', 'start', 'stop', 'pass', 'loop'];
-export const CONTEXTS = ['game', 'ui', 'menu', 'trailer', 'podcast', 'film', 'nature', 'urban', 'indoor', 'outdoor', 'night',
-  'morning', 'sci-fi', 'fantasy', 'horror', 'western', 'medieval', 'space', 'underwater', 'industrial', 'kitchen', 'garden',
-  'lofi', 'ambient', 'music', 'foley', 'transition', 'notification', 'success', 'failure', 'reward', 'pickup', 'damage', 'jump'];
 const CATEGORIES = ['SFX', 'SFX', 'SFX', 'SFX', 'SFX', 'AMBIENT', 'MUSIC', 'LOFI'] as const;
-
-/** A small deterministic generator (mulberry32), so the same SEED gives the same catalog. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  /** An item of `list`, the first ones far more often (Zipf, exponent 1). */
-  const zipf = <T>(list: readonly T[]): T => list[Math.min(list.length - 1, Math.floor(Math.exp(next() * Math.log(list.length + 1)) - 1))]!;
-  return { next, zipf, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
-}
 
 const title = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { conflict, notFound } from '../errors.ts';
 import { planOf, type Plan, type PlanName } from './plans.ts';
@@ -28,8 +28,28 @@ export interface KeyOwner {
   account: Account;
 }
 
+interface KeyOwnerRow {
+  key_id: string;
+  prefix: string;
+  id: string;
+  email: string;
+  plan: string;
+  is_operator: number;
+  created_at: string;
+}
+
 export class AccountStore {
-  constructor(private readonly db: Db) {}
+  /**
+   * The key lookup of every API request, built and compiled once: building a Kysely query costs
+   * more than SQLite's indexed read (authenticate measured 35-40 us a call before, in process).
+   */
+  private readonly keyOwnerQuery: CompiledQuery;
+
+  constructor(private readonly db: Db) {
+    this.keyOwnerQuery = db.selectFrom('api_keys').innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select(['api_keys.id as key_id', 'api_keys.prefix', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.is_operator', 'accounts.created_at'])
+      .where('api_keys.hash', '=', '').where('api_keys.revoked_at', 'is', null).compile();
+  }
 
   async createAccount(input: { email: string; plan: PlanName; passwordHash?: string; now: Date }): Promise<Account> {
     const email = normalizeEmail(input.email);
@@ -95,9 +115,8 @@ export class AccountStore {
 
   /** Looks a key up by its hash (a unique index): never a scan over keys. */
   async findKeyOwner(hash: string): Promise<KeyOwner | null> {
-    const row = await this.db.selectFrom('api_keys').innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['api_keys.id as key_id', 'api_keys.prefix', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.is_operator', 'accounts.created_at'])
-      .where('api_keys.hash', '=', hash).where('api_keys.revoked_at', 'is', null).executeTakeFirst();
+    const { rows } = await this.db.executeQuery<KeyOwnerRow>(CompiledQuery.raw(this.keyOwnerQuery.sql, [hash]));
+    const row = rows[0];
     return row ? { keyId: row.key_id, prefix: row.prefix, account: toAccount(row) } : null;
   }
 

@@ -1,0 +1,55 @@
+/**
+ * Searches as clients send them, for the API benchmark: words of the catalog (bench/fill-catalog.ts)
+ * asked with Zipf frequencies, sometimes cut short or down to one or two letters, and every other
+ * parameter of the search endpoint in use.
+ */
+import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from './vocabulary.ts';
+
+export type Generator = ReturnType<typeof generator>;
+
+/** A small deterministic random generator (mulberry32): the same seed gives the same sequence. */
+export function generator(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  /** An item of `list`, the first ones far more often (Zipf, exponent 1). */
+  const zipf = <T>(list: readonly T[]): T => list[Math.min(list.length - 1, Math.floor(Math.exp(next() * Math.log(list.length + 1)) - 1))]!;
+  return { next, zipf, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
+}
+
+const WORD_LISTS = [SOURCES, SOURCES, QUALITIES, ACTIONS, CONTEXTS];
+const CATEGORY_NAMES = ['sfx', 'SFX', 'ambient', 'music', 'lofi', 'AMBIENT'];
+const SORTS = ['downloads', 'created_at', 'duration', 'name'];
+
+/** `count` different search paths (no key), in a random order; pick them with `zipf` for a Zipf mix. */
+export function queryMix(random: Generator, count: number): string[] {
+  const word = () => {
+    const whole = random.zipf(random.pick(WORD_LISTS));
+    const roll = random.next();
+    if (roll < 0.1) return whole.slice(0, 3 + Math.floor(random.next() * 3));
+    if (roll < 0.16) return whole.slice(0, 1 + Math.floor(random.next() * 2));
+    return whole;
+  };
+  const seen = new Set<string>();
+  while (seen.size < count) {
+    const query = new URLSearchParams();
+    if (random.next() < 0.9) query.set('q', random.next() < 0.65 ? word() : `${word()} ${word()}`);
+    if (random.next() < 0.15) query.set('category', random.next() < 0.7 ? random.pick(CATEGORY_NAMES) : `${random.pick(CATEGORY_NAMES)},${random.pick(CATEGORY_NAMES)}`);
+    if (random.next() < 0.15) query.set('tags', random.next() < 0.8 ? random.zipf(CONTEXTS) : `${random.zipf(SOURCES)},${random.zipf(CONTEXTS)}`);
+    const min = random.next() < 0.08 ? random.pick([0.5, 1, 2, 5, 10, 30]) : undefined;
+    const max = random.next() < 0.12 ? random.pick([0.5, 1, 2, 3, 5, 10, 60, 300]) : undefined;
+    if (min !== undefined) query.set('min_duration', String(min));
+    if (max !== undefined && (min === undefined || max >= min)) query.set('max_duration', String(max));
+    if (random.next() < 0.5) query.set('sort', random.pick(SORTS));
+    if (random.next() < 0.25) query.set('order', 'asc');
+    if (random.next() < 0.15) query.set('page', String(2 + Math.floor(random.next() * 4)));
+    if (random.next() < 0.4) query.set('limit', String(random.pick([5, 10, 50, 100])));
+    seen.add(`/api/v1/sounds?${query.toString().replaceAll('+', '%20')}`);
+  }
+  return [...seen];
+}
