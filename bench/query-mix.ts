@@ -28,6 +28,21 @@ const SORTS = ['downloads', 'created_at', 'duration', 'name'];
 
 /** `count` different search paths (no key), in a random order; pick them with `zipf` for a Zipf mix. */
 export function queryMix(random: Generator, count: number): string[] {
+  const seen = new Set<string>();
+  while (seen.size < count) seen.add(randomQuery(random));
+  return [...seen];
+}
+
+/** A search path never returned before by this function (for a mix where no query repeats). */
+export function neverAskedQuery(random: Generator, asked: Set<string>): string {
+  for (;;) {
+    const query = randomQuery(random);
+    if (!asked.has(query)) return (asked.add(query), query);
+  }
+}
+
+/** One search as a client might send it: its words, filters, order and page all drawn at random. */
+export function randomQuery(random: Generator): string {
   const word = () => {
     const whole = random.zipf(random.pick(WORD_LISTS));
     const roll = random.next();
@@ -35,21 +50,17 @@ export function queryMix(random: Generator, count: number): string[] {
     if (roll < 0.16) return whole.slice(0, 1 + Math.floor(random.next() * 2));
     return whole;
   };
-  const seen = new Set<string>();
-  while (seen.size < count) {
-    const query = new URLSearchParams();
-    if (random.next() < 0.9) query.set('q', random.next() < 0.65 ? word() : `${word()} ${word()}`);
-    if (random.next() < 0.15) query.set('category', random.next() < 0.7 ? random.pick(CATEGORY_NAMES) : `${random.pick(CATEGORY_NAMES)},${random.pick(CATEGORY_NAMES)}`);
-    if (random.next() < 0.15) query.set('tags', random.next() < 0.8 ? random.zipf(CONTEXTS) : `${random.zipf(SOURCES)},${random.zipf(CONTEXTS)}`);
-    const min = random.next() < 0.08 ? random.pick([0.5, 1, 2, 5, 10, 30]) : undefined;
-    const max = random.next() < 0.12 ? random.pick([0.5, 1, 2, 3, 5, 10, 60, 300]) : undefined;
-    if (min !== undefined) query.set('min_duration', String(min));
-    if (max !== undefined && (min === undefined || max >= min)) query.set('max_duration', String(max));
-    if (random.next() < 0.5) query.set('sort', random.pick(SORTS));
-    if (random.next() < 0.25) query.set('order', 'asc');
-    if (random.next() < 0.15) query.set('page', String(2 + Math.floor(random.next() * 4)));
-    if (random.next() < 0.4) query.set('limit', String(random.pick([5, 10, 50, 100])));
-    seen.add(`/api/v1/sounds?${query.toString().replaceAll('+', '%20')}`);
-  }
-  return [...seen];
+  const query = new URLSearchParams();
+  if (random.next() < 0.9) query.set('q', random.next() < 0.65 ? word() : `${word()} ${word()}`);
+  if (random.next() < 0.15) query.set('category', random.next() < 0.7 ? random.pick(CATEGORY_NAMES) : `${random.pick(CATEGORY_NAMES)},${random.pick(CATEGORY_NAMES)}`);
+  if (random.next() < 0.15) query.set('tags', random.next() < 0.8 ? random.zipf(CONTEXTS) : `${random.zipf(SOURCES)},${random.zipf(CONTEXTS)}`);
+  const min = random.next() < 0.08 ? random.pick([0.5, 1, 2, 5, 10, 30]) : undefined;
+  const max = random.next() < 0.12 ? random.pick([0.5, 1, 2, 3, 5, 10, 60, 300]) : undefined;
+  if (min !== undefined) query.set('min_duration', String(min));
+  if (max !== undefined && (min === undefined || max >= min)) query.set('max_duration', String(max));
+  if (random.next() < 0.5) query.set('sort', random.pick(SORTS));
+  if (random.next() < 0.25) query.set('order', 'asc');
+  if (random.next() < 0.15) query.set('page', String(2 + Math.floor(random.next() * 4)));
+  if (random.next() < 0.4) query.set('limit', String(random.pick([5, 10, 50, 100])));
+  return `/api/v1/sounds?${query.toString().replaceAll('+', '%20')}`;
 }

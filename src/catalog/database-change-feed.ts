@@ -8,6 +8,10 @@ import type { Category } from './sound.ts';
 const PAGE_ROWS = 5000;
 /** Log rows kept behind the newest: a reader further behind than this loads everything again. */
 const KEEP_CHANGES = 100_000;
+
+export interface ChangeFeedOptions {
+  keepChanges?: number;
+}
 /** How often the log is asked whether anything is new (bounds how late another process's change shows). */
 const POLL_MS = 100;
 
@@ -25,8 +29,11 @@ type RecordRow = Pick<Selectable<SoundsTable>, (typeof RECORD_COLUMNS)[number]>;
  */
 export class DatabaseChangeFeed implements CatalogChangeFeed {
   private readsSincePrune = 0;
+  private readonly keepChanges: number;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, options: ChangeFeedOptions = {}) {
+    this.keepChanges = options.keepChanges ?? KEEP_CHANGES;
+  }
 
   async loadAll(onPage: (records: CatalogRecord[]) => void): Promise<number> {
     // The cursor is taken first: a change made while the pages are read is read again after.
@@ -50,7 +57,7 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     const found = new Set(rows.map((row) => row.seq));
     const next = log[log.length - 1]!.seq;
     this.readsSincePrune += log.length;
-    if (this.readsSincePrune > KEEP_CHANGES / 10) await this.prune(next);
+    if (this.readsSincePrune > this.keepChanges / 10) await this.prune(next);
     return { changed: rows.map(toRecord), removed: seqs.filter((seq) => !found.has(seq)), cursor: next };
   }
 
@@ -82,7 +89,7 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
 
   private async prune(newest: number): Promise<void> {
     this.readsSincePrune = 0;
-    await this.db.deleteFrom('catalog_changes').where('seq', '<=', newest - KEEP_CHANGES).execute();
+    await this.db.deleteFrom('catalog_changes').where('seq', '<=', newest - this.keepChanges).execute();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.ts';
+import { reusableQuery } from '../db/reusable-query.ts';
 import type { SoundsTable } from '../db/schema.ts';
 import type { Category, StoredSound } from './sound.ts';
 
@@ -16,10 +17,15 @@ type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]>;
  * here but from the search index (catalog/index/); writes that come with ingest live in writer.ts.
  */
 export class CatalogStore {
-  constructor(private readonly db: Db) {}
+  /** Details, stream and download URLs and every media request read one sound: compiled once. */
+  private readonly soundById;
+
+  constructor(private readonly db: Db) {
+    this.soundById = reusableQuery(db, db.selectFrom('sounds').select(SOUND_COLUMNS).where('id', '=', ''));
+  }
 
   async findById(id: string): Promise<StoredSound | null> {
-    const row = await this.db.selectFrom('sounds').select(SOUND_COLUMNS).where('id', '=', id).executeTakeFirst();
+    const [row] = await this.soundById(id);
     return row ? toStoredSound(row) : null;
   }
 
