@@ -36,7 +36,6 @@ describe('details, stream, download and popular', () => {
   test('details.fresh: the same answer for every caller within a second; a change shows at once, made here or by another process', async () => {
     const other = await server.account('enterprise');
     const details = async (apiKey: string) => (await server.get(`/api/v1/sounds/${glass}`, { key: apiKey })).text();
-    // Asked three times, so the answer is kept (from the second asking) and found by URL.
     const texts = [await details(key), await details(other.key), await details(key)];
     assert.equal(new Set(texts).size, 1, 'the same bytes for every caller');
     const name = async () => JSON.parse(await details(key)).data.name as string;
