@@ -1,5 +1,6 @@
 import type { CatalogRecord } from '../change-feed.ts';
 import { CATEGORIES, SORT_FIELDS, type Page, type SampleFilters, type SearchFilters, type Sound, type SortField } from '../sound.ts';
+import { DurationIndex } from './duration-index.ts';
 import { countBits, forEachBit, grown, Posting, UnionSet, type DocSet } from './posting.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
@@ -23,6 +24,11 @@ export class SearchIndex {
   private readonly columns = new SoundColumns();
   private readonly text = new TextIndex();
   private readonly tags = new Map<string, Posting>();
+  private readonly durations = new DurationIndex();
+  /** One bit per position of a sound that is in the catalog. */
+  private aliveBits = new Uint32Array(0);
+  /** How many sounds the duration bounds were chosen from: they are chosen again as the catalog doubles. */
+  private durationsChosenAt = 0;
   /** A posting per category, in the order of CATEGORIES. */
   private readonly categories = CATEGORIES.map(() => new Posting());
   private readonly orders: Record<SortField, SortOrder>;
@@ -112,6 +118,7 @@ export class SearchIndex {
    */
   private find(filters: SearchFilters): Found {
     const capacity = this.columns.capacity;
+    if (this.count > 2 * this.durationsChosenAt + 1024) this.chooseDurationBounds();
     const sets: DocSet[] = [];
     for (const word of filters.words) {
       const docs = this.text.docsFor(word, capacity);
@@ -129,33 +136,22 @@ export class SearchIndex {
     }
     const min = filters.minDuration ?? -Infinity;
     const max = filters.maxDuration ?? Infinity;
-    const ranged = min > -Infinity || max < Infinity;
-    const c = this.columns;
-    const matches = this.matches;
-    let found = 0;
-    if (sets.length === 0) {
-      if (!ranged) return ALL;
-      for (let doc = 0; doc < c.size; doc++) {
-        if (c.alive[doc] === 1 && c.duration[doc]! >= min && c.duration[doc]! <= max) matches[found++] = doc;
-      }
-      return { list: matches.subarray(0, found) };
-    }
+    if (min > -Infinity || max < Infinity) sets.push(this.durations.within(min, max, this.aliveBits, this.columns.duration));
+    if (sets.length === 0) return ALL;
     sets.sort((a, b) => a.count - b.count);
     if (sets[0]!.count === 0) return NOTHING;
+    if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
     if (sets[0]!.count * 32 > capacity && sets.every((set) => set.bitmap() !== null)) {
       const bits = this.intersection(sets);
-      if (!ranged) return { bits, count: countBits(bits) };
-      forEachBit(bits, (doc) => {
-        if (c.duration[doc]! >= min && c.duration[doc]! <= max) matches[found++] = doc;
-      });
-      return { list: matches.subarray(0, found) };
+      return { bits, count: countBits(bits) };
     }
+    const matches = this.matches;
+    let found = 0;
     const [driver, ...others] = sets;
     const inOthers = others.map((set) => set.seeker());
     driver!.forEach((doc) => {
       for (let i = 0; i < inOthers.length; i++) if (!inOthers[i]!(doc)) return;
-      const duration = c.duration[doc]!;
-      if (duration >= min && duration <= max) matches[found++] = doc;
+      matches[found++] = doc;
     });
     return { list: matches.subarray(0, found) };
   }
@@ -240,6 +236,8 @@ export class SearchIndex {
     this.positions[record.seq] = doc + 1;
     this.reserveScratch();
     this.index(doc);
+    this.aliveBits[doc >>> 5]! |= 1 << (doc & 31);
+    this.durations.add(doc, record.duration);
     this.count++;
     if (record.isSample) this.sampleIds = null;
     return doc;
@@ -249,6 +247,10 @@ export class SearchIndex {
     const c = this.columns;
     const before = { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.names[doc]!, sample: c.sample[doc]! };
     c.set(doc, record);
+    if (c.duration[doc] !== before.duration) {
+      this.durations.remove(doc, before.duration);
+      this.durations.add(doc, c.duration[doc]!);
+    }
     // A download changes only a count: the postings stay as they are.
     if (c.text(doc) !== before.text || c.tags[doc]!.join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
       this.unindex(doc, before);
@@ -269,6 +271,8 @@ export class SearchIndex {
     this.unindex(doc, { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
     this.columns.alive[doc] = 0;
+    this.aliveBits[doc >>> 5]! &= ~(1 << (doc & 31));
+    this.durations.remove(doc, c.duration[doc]!);
     this.count--;
     this.sampleIds = null;
   }
@@ -299,6 +303,15 @@ export class SearchIndex {
     const alive: number[] = [];
     for (let doc = 0; doc < this.columns.size; doc++) if (this.columns.alive[doc] === 1) alive.push(doc);
     for (const field of SORT_FIELDS) this.orders[field].rebuild([...alive], this.columns.capacity);
+    this.chooseDurationBounds();
+  }
+
+  private chooseDurationBounds(): void {
+    const { order, size } = this.orders.duration;
+    const c = this.columns;
+    this.durations.reset(Array.from(order.subarray(0, size), (doc) => c.duration[doc]!), c.capacity);
+    for (let i = 0; i < size; i++) this.durations.add(order[i]!, c.duration[order[i]!]!);
+    this.durationsChosenAt = this.count;
   }
 
   private sampleList(): number[] {
@@ -318,5 +331,6 @@ export class SearchIndex {
     this.marks = new Uint8Array(capacity);
     this.ranks = new Uint32Array(capacity);
     this.scratchBits = new Uint32Array((capacity + 31) >>> 5);
+    this.aliveBits = grown(this.aliveBits, (capacity + 31) >>> 5);
   }
 }

@@ -1,0 +1,116 @@
+import { countBits, forEachBit, grown, type DocSet } from './posting.ts';
+
+/** How many duration bounds the catalog is cut at. */
+const BUCKETS = 32;
+
+/**
+ * Which sounds are shorter than each of BUCKETS durations (quantiles of the catalog's durations
+ * when it was loaded): one bitmap per bound. The sounds within [min, max] are then the bitmap
+ * under the bound just past `max`, less the one under the bound at or below `min`, with only the
+ * sounds of the two edge buckets checked one by one: a word of 32 sounds at a time, where
+ * checking every sound's duration made duration filters the costliest part of a search.
+ */
+export class DurationIndex {
+  /** Ascending; `below[k]` holds the sounds with duration < bounds[k]. */
+  private bounds = new Float64Array(0);
+  private below: Uint32Array[] = [];
+
+  /** Chooses the bounds from the durations of a first load (sorted ascending). */
+  reset(sortedDurations: number[], capacity: number): void {
+    const bounds = new Set<number>();
+    for (let k = 1; k < BUCKETS; k++) {
+      const value = sortedDurations[Math.floor((k * sortedDurations.length) / BUCKETS)];
+      if (value !== undefined) bounds.add(value);
+    }
+    this.bounds = Float64Array.from([...bounds].sort((a, b) => a - b));
+    this.below = [...this.bounds].map(() => new Uint32Array((capacity + 31) >>> 5));
+  }
+
+  add(doc: number, duration: number): void {
+    for (let k = this.bounds.length - 1; k >= 0 && duration < this.bounds[k]!; k--) {
+      if (doc >>> 5 >= this.below[k]!.length) this.below[k] = grown(this.below[k]!, Math.max((doc >>> 5) + 1, this.below[k]!.length * 2));
+      this.below[k]![doc >>> 5]! |= 1 << (doc & 31);
+    }
+  }
+
+  remove(doc: number, duration: number): void {
+    for (let k = this.bounds.length - 1; k >= 0 && duration < this.bounds[k]!; k--) {
+      if (doc >>> 5 < this.below[k]!.length) this.below[k]![doc >>> 5]! &= ~(1 << (doc & 31));
+    }
+  }
+
+  /** The sounds (of those set in `alive`) whose duration is within [min, max]. */
+  within(min: number, max: number, alive: Uint32Array, durations: Float64Array): DocSet {
+    const words = alive.length;
+    const bits = new Uint32Array(words);
+    // Upper edge: everything below the first bound above max is in, less what lies in (max, bound).
+    const upper = this.firstBoundAbove(max);
+    const lower = this.lastBoundAtOrBelow(min);
+    if (upper < this.bounds.length) copyInto(bits, this.below[upper]!);
+    else copyInto(bits, alive);
+    if (lower >= 0) andNotInto(bits, this.below[lower]!);
+    // Only the sounds of the edge buckets can be outside [min, max] now.
+    const check = (doc: number) => {
+      const duration = durations[doc]!;
+      if (duration < min || duration > max) bits[doc >>> 5]! &= ~(1 << (doc & 31));
+    };
+    forEachBit(this.bucket(upper - 1, upper, alive, words), check);
+    if (lower !== upper - 1) forEachBit(this.bucket(lower, lower + 1, alive, words), check);
+    return new BitmapSet(bits);
+  }
+
+  /** The sounds with bounds[from] <= duration < bounds[to] (open at either end of the bounds). */
+  private bucket(from: number, to: number, alive: Uint32Array, words: number): Uint32Array {
+    const bits = new Uint32Array(words);
+    if (to < this.bounds.length) copyInto(bits, this.below[to]!);
+    else copyInto(bits, alive);
+    if (from >= 0) andNotInto(bits, this.below[from]!);
+    return bits;
+  }
+
+  private firstBoundAbove(value: number): number {
+    let k = 0;
+    while (k < this.bounds.length && this.bounds[k]! <= value) k++;
+    return k;
+  }
+
+  private lastBoundAtOrBelow(value: number): number {
+    let k = this.bounds.length - 1;
+    while (k >= 0 && this.bounds[k]! > value) k--;
+    return k;
+  }
+}
+
+/** A bitmap made for one query. */
+class BitmapSet implements DocSet {
+  readonly count: number;
+
+  constructor(private readonly bits: Uint32Array) {
+    this.count = countBits(bits);
+  }
+
+  has(doc: number): boolean {
+    return (this.bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
+  }
+
+  forEach(visit: (doc: number) => void): void {
+    forEachBit(this.bits, visit);
+  }
+
+  bitmap(): Uint32Array {
+    return this.bits;
+  }
+
+  seeker(): (doc: number) => boolean {
+    return (doc) => this.has(doc);
+  }
+}
+
+function copyInto(target: Uint32Array, source: Uint32Array): void {
+  target.set(source.length <= target.length ? source : source.subarray(0, target.length));
+}
+
+function andNotInto(target: Uint32Array, source: Uint32Array): void {
+  const shared = Math.min(target.length, source.length);
+  for (let word = 0; word < shared; word++) target[word]! &= ~source[word]!;
+}
