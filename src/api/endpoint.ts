@@ -4,7 +4,6 @@ import type { KeyOwner } from '../accounts/store.ts';
 import type { Services } from '../services.ts';
 import { authenticateAndCount } from './auth.ts';
 import { HttpError } from './errors.ts';
-import type { RenderedAnswers } from './rendered.ts';
 
 export type Status = 200 | 400 | 401 | 403 | 404 | 429 | 500;
 
@@ -31,11 +30,6 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType =
   description: string;
   tag: string;
   security: 'public' | 'apiKey';
-  /**
-   * For endpoints whose answer depends only on the URL, the catalog and the second: the answers
-   * they render, looked up by URL before the query is parsed (rendered.ts).
-   */
-  rendered?: Pick<RenderedAnswers<object>, 'recall'>;
   query: Q;
   params?: P;
   /** Every status this endpoint may answer, and nothing else (API document, "Errors", rule 2). */
@@ -59,8 +53,6 @@ export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], s
       schema: success ? { response: { 200: serializerSchema(success.schema) } } : undefined,
       onRequest: endpoint.security === 'apiKey' ? (request, reply) => authenticateAndCount(request, reply, services) : undefined,
       handler: async (request, reply) => {
-        const ready = endpoint.rendered ? await endpoint.rendered.recall(request, services) : undefined;
-        if (ready !== undefined) return reply.type('application/json; charset=utf-8').send(ready);
         const query = parseOrThrow(endpoint.query, request.query);
         const params = endpoint.params ? parseOrThrow(endpoint.params, request.params) : request.params;
         return endpoint.handler({ query, params, owner: request.owner ?? null, services, request, reply });

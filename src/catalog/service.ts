@@ -93,15 +93,6 @@ export class CatalogService {
     return this.queued;
   }
 
-  /** Transitional, until api/rendered.ts is gone: no answer is ever reused. */
-  async isCurrent(_page: unknown): Promise<boolean> {
-    return false;
-  }
-
-  async isCurrentSound(_sound: unknown): Promise<boolean> {
-    return false;
-  }
-
   close(): void {
     this.stopWatching?.();
     this.stopWatching = null;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash, createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { MediaSigner } from '../../src/media/signing.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -107,5 +108,35 @@ describe('signed media', () => {
     assert.equal(response.status, 200);
     const retired = new MediaSigner(['retired-secret-0123456789'], () => server.url, server.clock.read);
     assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
+  });
+
+  test('media.one-hmac: both URLs of a sound come from one HMAC, and neither half signs the other disposition', async () => {
+    const signer = server.services.signer;
+    const both = signer.signBoth(id);
+    assert.deepEqual(both.stream, signer.sign(id, 'stream'));
+    const streamSig = new URL(both.stream.url).searchParams.get('sig')!;
+    const downloadSig = new URL(both.download.url).searchParams.get('sig')!;
+    assert.equal(streamSig.length, 22);
+    assert.notEqual(streamSig, downloadSig);
+    const swapped = new URL(both.download.url);
+    swapped.searchParams.set('sig', streamSig);
+    assert.equal((await fetch(swapped)).status, 403);
+    assert.equal((await fetch(both.download.url)).status, 200);
+  });
+
+  test('media.earlier-signatures: a URL signed the way earlier versions did (one HMAC per URL) plays until it expires', async () => {
+    const secret = 'current-secret-0123456789';
+    const kid = createHash('sha256').update(secret).digest('base64url').slice(0, 8);
+    const exp = Math.floor(server.clock.now / 1000) + 600;
+    const sig = createHmac('sha256', secret).update(`${id}\nstream\n${exp}`).digest('base64url');
+    const url = `${server.url}/media/${id}.mp3?d=stream&exp=${exp}&kid=${kid}&sig=${sig}`;
+    assert.equal((await fetch(url)).status, 200);
+    assert.equal((await fetch(url.replace('d=stream', 'd=download'))).status, 403);
+    server.clock.advance(601 * 1000);
+    try {
+      assert.equal((await fetch(url)).status, 403);
+    } finally {
+      server.clock.advance(-601 * 1000);
+    }
   });
 });

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { Sound } from '../../catalog/sound.ts';
 import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
 import { notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { RenderedAnswers } from '../rendered.ts';
 import { downloadResultSchema, soundSchema, streamResultSchema } from '../schemas.ts';
 import { toSound } from './mapper.ts';
 import { authErrors, errorResponses } from './responses.ts';
@@ -22,9 +20,6 @@ async function requireSound(services: Services, id: string) {
   return sound;
 }
 
-/** Details rendered once a second, found again by URL before parsing (rendered.ts). */
-const rendered = new RenderedAnswers<Sound>((services, sound) => services.catalog.isCurrentSound(sound));
-
 export const getSound = defineEndpoint({
   method: 'GET',
   url: '/api/v1/sounds/:id',
@@ -33,13 +28,12 @@ export const getSound = defineEndpoint({
   description: 'Full metadata of one sound, with timing and loudness.',
   tag: 'Sounds',
   security: 'apiKey',
-  rendered,
   query: z.object({}),
   params,
   responses: responsesWith('The sound.', z.object({ data: soundSchema })),
-  async handler({ params, services, request, reply }) {
+  async handler({ params, services }) {
     const sound = await requireSound(services, params.id);
-    return rendered.send(request, reply, sound, services.clock(), () => ({ data: toSound(sound, services) }));
+    return { data: toSound(sound, services) };
   },
 });
 

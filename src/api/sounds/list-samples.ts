@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { toList, toWords } from '../../catalog/sound.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { renderedLists } from '../rendered.ts';
 import { paginationSchema, soundSummarySchema } from '../schemas.ts';
 import { lenientInt, lenientText } from './params.ts';
 import { toPagination, toSoundSummary } from './mapper.ts';
 import { errorResponses } from './responses.ts';
-
-/** Answers rendered once a second, found again by URL before parsing (rendered.ts). */
-const rendered = renderedLists();
 
 const SAMPLE_LIMIT = 12;
 
@@ -19,7 +15,6 @@ export const listSamples = defineEndpoint({
   summary: 'List free sample sounds',
   description: 'Up to 12 public sample sounds, no API key needed. Out-of-range values are clamped, unknown parameters ignored.',
   tag: 'Samples',
-  rendered,
   security: 'public',
   query: z.object({
     q: lenientText('Case-insensitive keyword match on name and description.'),
@@ -37,15 +32,15 @@ export const listSamples = defineEndpoint({
     },
     500: errorResponses[500],
   },
-  async handler({ query, services, request, reply }) {
+  async handler({ query, services }) {
     const page = await services.catalog.samples({ words: toWords(query.q), tags: toList(query.tags), limit: query.limit });
-    return rendered.send(request, reply, page, services.clock(), () => ({
+    return {
       data: page.items.map((sound) => toSoundSummary(sound, services)),
       pagination: toPagination(1, query.limit, page.total),
       meta: {
         message: 'These are free samples. Sign up for a Pro or Enterprise plan to search and download the full catalog.',
         upgrade_url: `${services.baseUrl()}/dashboard`,
       },
-    }));
+    };
   },
 });

@@ -21,14 +21,15 @@ export function toSoundSummary(sound: Sound, services: Services): SoundSummaryBo
 }
 
 export function toSound(sound: Sound, services: Services): SoundBody {
+  const signed = services.signer.signBoth(sound.id);
   return {
     id: sound.id,
     name: sound.name,
     description: sound.description,
     tags: sound.tags,
     duration: sound.duration,
-    stream_url: services.signer.sign(sound.id, 'stream').url,
-    download_url: services.signer.sign(sound.id, 'download').url,
+    stream_url: signed.stream.url,
+    download_url: signed.download.url,
     category: sound.category,
     license: sound.license,
     timing: sound.timing,

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../../catalog/sound.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
-import { renderedLists } from '../rendered.ts';
 import { paginationSchema, soundSchema } from '../schemas.ts';
 import { toPagination, toSound } from './mapper.ts';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
 import { authErrors, errorResponses } from './responses.ts';
-
-/** Answers rendered once a second, found again by URL before parsing (rendered.ts). */
-const rendered = renderedLists();
 
 const MAX_PAGE = 100_000;
 
@@ -20,7 +16,6 @@ export const searchSounds = defineEndpoint({
   description: 'Full catalog search. Every word of q must occur in the name, description or a tag; tags are ANDed; '
     + 'results are ordered by the sort field with the id as tiebreak, so pages never repeat or skip a sound.',
   tag: 'Sounds',
-  rendered,
   security: 'apiKey',
   query: z.strictObject({
     q: z.string().max(200).optional().describe('Keywords; each must match the name, description or a tag (substrings match).'),
@@ -38,15 +33,15 @@ export const searchSounds = defineEndpoint({
     400: errorResponses[400],
     ...authErrors,
   },
-  async handler({ query, services, request, reply }) {
+  async handler({ query, services }) {
     if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
       throw invalidQuery([{ param: 'max_duration', message: 'must not be smaller than min_duration' }]);
     }
     const page = await services.catalog.search(searchFiltersOf(query));
-    return rendered.send(request, reply, page, services.clock(), () => ({
+    return {
       data: page.items.map((sound) => toSound(sound, services)),
       pagination: toPagination(query.page, query.limit, page.total),
-    }));
+    };
   },
 });
 

@@ -2,6 +2,7 @@ import { countBits, forEachBit, grown, type DocSet } from './posting.ts';
 
 /** How many duration bounds the catalog is cut at. */
 const BUCKETS = 32;
+const EMPTY = new Uint32Array(0);
 
 /**
  * Which sounds are shorter than each of BUCKETS durations (quantiles of the catalog's durations
@@ -41,31 +42,30 @@ export class DurationIndex {
 
   /** The sounds (of those set in `alive`) whose duration is within [min, max]. */
   within(min: number, max: number, alive: Uint32Array, durations: Float64Array): DocSet {
-    const words = alive.length;
-    const bits = new Uint32Array(words);
-    // Upper edge: everything below the first bound above max is in, less what lies in (max, bound).
+    const count = this.bounds.length;
     const upper = this.firstBoundAbove(max);
     const lower = this.lastBoundAtOrBelow(min);
-    if (upper < this.bounds.length) copyInto(bits, this.below[upper]!);
-    else copyInto(bits, alive);
-    if (lower >= 0) andNotInto(bits, this.below[lower]!);
-    // Only the sounds of the edge buckets can be outside [min, max] now.
-    const check = (doc: number) => {
-      const duration = durations[doc]!;
-      if (duration < min || duration > max) bits[doc >>> 5]! &= ~(1 << (doc & 31));
-    };
-    forEachBit(this.bucket(upper - 1, upper, alive, words), check);
-    if (lower !== upper - 1) forEachBit(this.bucket(lower, lower + 1, alive, words), check);
+    // In: below the first bound above max, and not below the last bound at or below min.
+    const inside = upper < count ? this.below[upper]! : alive;
+    const under = lower >= 0 ? this.below[lower]! : EMPTY;
+    // To check one by one: the bucket that max falls in (not below its lower bound) and the one
+    // min falls in (below its upper bound). Every other sound in is surely within [min, max].
+    const topEdgeFloor = upper > 0 ? this.below[upper - 1]! : EMPTY;
+    const bottomEdgeCeiling = lower + 1 < count ? this.below[lower + 1]! : alive;
+    const bits = new Uint32Array(alive.length);
+    for (let word = 0; word < bits.length; word++) {
+      let value = (inside[word] ?? 0) & ~(under[word] ?? 0);
+      if (value === 0) continue;
+      let edge = value & (~(topEdgeFloor[word] ?? 0) | (bottomEdgeCeiling[word] ?? 0));
+      while (edge !== 0) {
+        const low = edge & -edge;
+        const duration = durations[(word << 5) + 31 - Math.clz32(low)]!;
+        if (duration < min || duration > max) value &= ~low;
+        edge ^= low;
+      }
+      bits[word] = value;
+    }
     return new BitmapSet(bits);
-  }
-
-  /** The sounds with bounds[from] <= duration < bounds[to] (open at either end of the bounds). */
-  private bucket(from: number, to: number, alive: Uint32Array, words: number): Uint32Array {
-    const bits = new Uint32Array(words);
-    if (to < this.bounds.length) copyInto(bits, this.below[to]!);
-    else copyInto(bits, alive);
-    if (from >= 0) andNotInto(bits, this.below[from]!);
-    return bits;
   }
 
   private firstBoundAbove(value: number): number {
