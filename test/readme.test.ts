@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { sine } from './audio/helpers/signals.ts';
 import { encodeWavFloat32 } from './audio/helpers/wav.ts';
+import { eventually } from './helpers/eventually.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { addSound } from './helpers/sounds.ts';
 
@@ -54,7 +55,7 @@ describe('readme', () => {
       }
     }
     assert.ok((await stat(path.join(workdir, 'sound.mp3'))).size > 0, 'the download example saved the MP3');
-    const ingested = await server.services.catalog.search({ words: ['beep'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 5 });
-    assert.equal(ingested.total, 1, 'the ingest example imported the folder');
+    const ingested = () => server.services.catalog.search({ words: ['beep'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 5 });
+    await eventually(ingested, (page) => page.total === 1, 1000, 'the ingest example imported the folder');
   });
 });

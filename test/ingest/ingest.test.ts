@@ -10,6 +10,7 @@ import { ffmpegAvailable, ffmpegEbur128 } from '../audio/helpers/ffmpeg.ts';
 import { concat, silence, sine, stereo } from '../audio/helpers/signals.ts';
 import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
 import { runCli } from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const RATE = 48_000;
@@ -125,7 +126,9 @@ describe('ingest', () => {
     const result = await runCli(['ingest', path.join(folder, 'glass_break-small.wav'), path.join(folder, 'nested'), '--json'], env);
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.json, { added: 0, updated: hasFfmpeg ? 5 : 2, failed: [] });
-    const { data, pagination } = await (await server.get('/api/v1/sounds?q=glass', { key })).json();
+    // Another process's change reaches the server's search index within a second.
+    const { data, pagination } = await eventually(async () => (await server.get('/api/v1/sounds?q=glass', { key })).json(),
+      (answer) => answer.data[0]?.name === 'Glass Break Tiny', 1000, 'the new metadata is searchable');
     assert.equal(pagination.total, 1);
     assert.equal(data[0].name, 'Glass Break Tiny');
     assert.deepEqual(data[0].tags, ['glass']);
