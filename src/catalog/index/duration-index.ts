@@ -1,7 +1,7 @@
 import { countBits, forEachBit, grown, type DocSet } from './posting.ts';
 
 /** How many duration bounds the catalog is cut at. */
-const BUCKETS = 32;
+const BUCKETS = 128;
 const EMPTY = new Uint32Array(0);
 
 /**
@@ -15,6 +15,7 @@ export class DurationIndex {
   /** Ascending; `below[k]` holds the sounds with duration < bounds[k]. */
   private bounds = new Float64Array(0);
   private below: Uint32Array[] = [];
+  private zeroWords = new Uint32Array(0);
 
   /** Chooses the bounds from the durations of a first load (sorted ascending). */
   reset(sortedDurations: number[], capacity: number): void {
@@ -42,21 +43,24 @@ export class DurationIndex {
 
   /** The sounds (of those set in `alive`) whose duration is within [min, max]. */
   within(min: number, max: number, alive: Uint32Array, durations: Float64Array): DocSet {
+    const words = alive.length;
     const count = this.bounds.length;
     const upper = this.firstBoundAbove(max);
     const lower = this.lastBoundAtOrBelow(min);
+    const none = this.zeros(words);
     // In: below the first bound above max, and not below the last bound at or below min.
-    const inside = upper < count ? this.below[upper]! : alive;
-    const under = lower >= 0 ? this.below[lower]! : EMPTY;
+    const inside = this.sized(upper < count ? this.below[upper]! : alive, words);
+    const under = lower >= 0 ? this.sized(this.below[lower]!, words) : none;
     // To check one by one: the bucket that max falls in (not below its lower bound) and the one
-    // min falls in (below its upper bound). Every other sound in is surely within [min, max].
-    const topEdgeFloor = upper > 0 ? this.below[upper - 1]! : EMPTY;
-    const bottomEdgeCeiling = lower + 1 < count ? this.below[lower + 1]! : alive;
-    const bits = new Uint32Array(alive.length);
-    for (let word = 0; word < bits.length; word++) {
-      let value = (inside[word] ?? 0) & ~(under[word] ?? 0);
+    // min falls in (below its upper bound); without a max (or a min) that edge needs no check.
+    // Every other sound in is surely within [min, max].
+    const topEdgeFloor = max === Infinity ? alive : upper > 0 ? this.sized(this.below[upper - 1]!, words) : none;
+    const bottomEdgeCeiling = min === -Infinity ? none : lower + 1 < count ? this.sized(this.below[lower + 1]!, words) : alive;
+    const bits = new Uint32Array(words);
+    for (let word = 0; word < words; word++) {
+      let value = inside[word]! & ~under[word]!;
       if (value === 0) continue;
-      let edge = value & (~(topEdgeFloor[word] ?? 0) | (bottomEdgeCeiling[word] ?? 0));
+      let edge = value & (~topEdgeFloor[word]! | bottomEdgeCeiling[word]!);
       while (edge !== 0) {
         const low = edge & -edge;
         const duration = durations[(word << 5) + 31 - Math.clz32(low)]!;
@@ -66,6 +70,19 @@ export class DurationIndex {
       bits[word] = value;
     }
     return new BitmapSet(bits);
+  }
+
+  /** `bits` with exactly `words` words, so the loop above never reads past an end. */
+  private sized(bits: Uint32Array, words: number): Uint32Array {
+    if (bits.length === words) return bits;
+    const copy = new Uint32Array(words);
+    copy.set(bits.length > words ? bits.subarray(0, words) : bits);
+    return copy;
+  }
+
+  private zeros(words: number): Uint32Array {
+    if (this.zeroWords.length !== words) this.zeroWords = new Uint32Array(words);
+    return this.zeroWords;
   }
 
   private firstBoundAbove(value: number): number {

@@ -141,7 +141,10 @@ export class SearchIndex {
     sets.sort((a, b) => a.count - b.count);
     if (sets[0]!.count === 0) return NOTHING;
     if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
-    if (sets[0]!.count * 32 > capacity && sets.every((set) => set.bitmap() !== null)) {
+    // Bitmaps are intersected a word of 32 sounds at a time unless the smallest set is so sparse
+    // that visiting its sounds one by one (about ten times the cost of a word each) is cheaper.
+    const words = (capacity + 31) >>> 5;
+    if (sets[0]!.count * 10 > sets.length * words && sets.every((set) => set.bitmap() !== null)) {
       const bits = this.intersection(sets);
       return { bits, count: countBits(bits) };
     }
