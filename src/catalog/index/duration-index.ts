@@ -1,4 +1,5 @@
-import { countBits, forEachBit, grown, type DocSet } from './posting.ts';
+import type { BitmapPool } from './bitmap-pool.ts';
+import { BitmapSet, grown, type DocSet } from './posting.ts';
 
 /** How many duration bounds the catalog is cut at. */
 const BUCKETS = 128;
@@ -15,7 +16,6 @@ export class DurationIndex {
   /** Ascending; `below[k]` holds the sounds with duration < bounds[k]. */
   private bounds = new Float64Array(0);
   private below: Uint32Array[] = [];
-  private zeroWords = new Uint32Array(0);
 
   /** Chooses the bounds from the durations of a first load (sorted ascending). */
   reset(sortedDurations: number[], capacity: number): void {
@@ -42,21 +42,22 @@ export class DurationIndex {
   }
 
   /** The sounds (of those set in `alive`) whose duration is within [min, max]. */
-  within(min: number, max: number, alive: Uint32Array, durations: Float64Array): DocSet {
-    const words = alive.length;
+  within(min: number, max: number, alive: Uint32Array, durations: Float64Array, pool: BitmapPool): DocSet {
     const count = this.bounds.length;
     const upper = this.firstBoundAbove(max);
     const lower = this.lastBoundAtOrBelow(min);
-    const none = this.zeros(words);
+    const none = pool.take();
+    const words = none.length;
+    alive = sized(pool, alive, words);
     // In: below the first bound above max, and not below the last bound at or below min.
-    const inside = this.sized(upper < count ? this.below[upper]! : alive, words);
-    const under = lower >= 0 ? this.sized(this.below[lower]!, words) : none;
+    const inside = sized(pool, upper < count ? this.below[upper]! : alive, words);
+    const under = lower >= 0 ? sized(pool, this.below[lower]!, words) : none;
     // To check one by one: the bucket that max falls in (not below its lower bound) and the one
     // min falls in (below its upper bound); without a max (or a min) that edge needs no check.
     // Every other sound in is surely within [min, max].
-    const topEdgeFloor = max === Infinity ? alive : upper > 0 ? this.sized(this.below[upper - 1]!, words) : none;
-    const bottomEdgeCeiling = min === -Infinity ? none : lower + 1 < count ? this.sized(this.below[lower + 1]!, words) : alive;
-    const bits = new Uint32Array(words);
+    const topEdgeFloor = max === Infinity ? alive : upper > 0 ? sized(pool, this.below[upper - 1]!, words) : none;
+    const bottomEdgeCeiling = min === -Infinity ? none : lower + 1 < count ? sized(pool, this.below[lower + 1]!, words) : alive;
+    const bits = pool.take();
     for (let word = 0; word < words; word++) {
       let value = inside[word]! & ~under[word]!;
       if (value === 0) continue;
@@ -72,19 +73,6 @@ export class DurationIndex {
     return new BitmapSet(bits);
   }
 
-  /** `bits` with exactly `words` words, so the loop above never reads past an end. */
-  private sized(bits: Uint32Array, words: number): Uint32Array {
-    if (bits.length === words) return bits;
-    const copy = new Uint32Array(words);
-    copy.set(bits.length > words ? bits.subarray(0, words) : bits);
-    return copy;
-  }
-
-  private zeros(words: number): Uint32Array {
-    if (this.zeroWords.length !== words) this.zeroWords = new Uint32Array(words);
-    return this.zeroWords;
-  }
-
   private firstBoundAbove(value: number): number {
     let k = 0;
     while (k < this.bounds.length && this.bounds[k]! <= value) k++;
@@ -98,36 +86,10 @@ export class DurationIndex {
   }
 }
 
-/** A bitmap made for one query. */
-class BitmapSet implements DocSet {
-  readonly count: number;
-
-  constructor(private readonly bits: Uint32Array) {
-    this.count = countBits(bits);
-  }
-
-  has(doc: number): boolean {
-    return (this.bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
-  }
-
-  forEach(visit: (doc: number) => void): void {
-    forEachBit(this.bits, visit);
-  }
-
-  bitmap(): Uint32Array {
-    return this.bits;
-  }
-
-  seeker(): (doc: number) => boolean {
-    return (doc) => this.has(doc);
-  }
-}
-
-function copyInto(target: Uint32Array, source: Uint32Array): void {
-  target.set(source.length <= target.length ? source : source.subarray(0, target.length));
-}
-
-function andNotInto(target: Uint32Array, source: Uint32Array): void {
-  const shared = Math.min(target.length, source.length);
-  for (let word = 0; word < shared; word++) target[word]! &= ~source[word]!;
+/** `bits` with as many words as the pool's bitmaps, so the loop above never reads past an end. */
+function sized(pool: BitmapPool, bits: Uint32Array, words: number): Uint32Array {
+  if (bits.length === words) return bits;
+  const copy = pool.take();
+  copy.set(bits.length > words ? bits.subarray(0, words) : bits);
+  return copy;
 }

@@ -172,23 +172,12 @@ export interface DocSet {
   seeker(): (doc: number) => boolean;
 }
 
-/** The union of several postings, as a bitmap over `capacity` positions. */
-export class UnionSet implements DocSet {
-  private readonly bits: Uint32Array;
-  count = 0;
+/** A bitmap made for one query, as a set. */
+export class BitmapSet implements DocSet {
+  readonly count: number;
 
-  constructor(postings: Posting[], capacity: number) {
-    this.bits = new Uint32Array((capacity + 31) >>> 5);
-    for (const posting of postings) posting.orInto(this.bits);
-    this.count = countBits(this.bits);
-  }
-
-  bitmap(): Uint32Array {
-    return this.bits;
-  }
-
-  seeker(): (doc: number) => boolean {
-    return (doc) => this.has(doc);
+  constructor(private readonly bits: Uint32Array) {
+    this.count = countBits(bits);
   }
 
   has(doc: number): boolean {
@@ -198,6 +187,20 @@ export class UnionSet implements DocSet {
   forEach(visit: (doc: number) => void): void {
     forEachBit(this.bits, visit);
   }
+
+  bitmap(): Uint32Array {
+    return this.bits;
+  }
+
+  seeker(): (doc: number) => boolean {
+    return (doc) => this.has(doc);
+  }
+}
+
+/** The union of several postings, in `bits` (zeroed, one bit per position). */
+export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
+  for (const posting of postings) posting.orInto(bits);
+  return new BitmapSet(bits);
 }
 
 export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): void {

@@ -1,7 +1,8 @@
 import type { CatalogRecord } from '../change-feed.ts';
 import { CATEGORIES, SORT_FIELDS, type Page, type SampleFilters, type SearchFilters, type Sound, type SortField } from '../sound.ts';
 import { DurationIndex } from './duration-index.ts';
-import { countBits, forEachBit, grown, Posting, UnionSet, type DocSet } from './posting.ts';
+import { BitmapPool } from './bitmap-pool.ts';
+import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
@@ -38,7 +39,7 @@ export class SearchIndex {
   /** Scratch space for one query's matches and marks (queries run one at a time). */
   private matches = new Uint32Array(0);
   private marks = new Uint8Array(0);
-  private scratchBits = new Uint32Array(0);
+  private readonly pool = new BitmapPool();
   private ranks = new Uint32Array(0);
   count = 0;
 
@@ -119,9 +120,10 @@ export class SearchIndex {
   private find(filters: SearchFilters): Found {
     const capacity = this.columns.capacity;
     if (this.count > 2 * this.durationsChosenAt + 1024) this.chooseDurationBounds();
+    this.pool.reset(capacity);
     const sets: DocSet[] = [];
     for (const word of filters.words) {
-      const docs = this.text.docsFor(word, capacity);
+      const docs = this.text.docsFor(word, this.pool);
       if (docs === null) return NOTHING;
       sets.push(docs);
     }
@@ -132,11 +134,11 @@ export class SearchIndex {
     }
     if (filters.categories.length > 0) {
       const postings = filters.categories.map((category) => this.categories[CATEGORIES.indexOf(category)]!);
-      sets.push(postings.length === 1 ? postings[0]! : new UnionSet(postings, capacity));
+      sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool.take()));
     }
     const min = filters.minDuration ?? -Infinity;
     const max = filters.maxDuration ?? Infinity;
-    if (min > -Infinity || max < Infinity) sets.push(this.durations.within(min, max, this.aliveBits, this.columns.duration));
+    if (min > -Infinity || max < Infinity) sets.push(this.durations.within(min, max, this.aliveBits, this.columns.duration, this.pool));
     if (sets.length === 0) return ALL;
     sets.sort((a, b) => a.count - b.count);
     if (sets[0]!.count === 0) return NOTHING;
@@ -161,7 +163,7 @@ export class SearchIndex {
 
   /** The bitmap of sounds in every one of `sets` (all bitmaps), in the scratch bitmap. */
   private intersection(sets: DocSet[]): Uint32Array {
-    const bits = this.scratchBits;
+    const bits = this.pool.take();
     const first = sets[0]!.bitmap()!;
     bits.set(first.length <= bits.length ? first : first.subarray(0, bits.length));
     bits.fill(0, first.length);
@@ -333,7 +335,6 @@ export class SearchIndex {
     this.matches = new Uint32Array(capacity);
     this.marks = new Uint8Array(capacity);
     this.ranks = new Uint32Array(capacity);
-    this.scratchBits = new Uint32Array((capacity + 31) >>> 5);
     this.aliveBits = grown(this.aliveBits, (capacity + 31) >>> 5);
   }
 }

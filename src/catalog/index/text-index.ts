@@ -1,4 +1,5 @@
-import { Posting, UnionSet, type DocSet } from './posting.ts';
+import type { BitmapPool } from './bitmap-pool.ts';
+import { Posting, unionOf, type DocSet } from './posting.ts';
 
 /**
  * Which sounds contain a `q` word in their lower-case search text (name, description and tags).
@@ -37,7 +38,7 @@ export class TextIndex {
   }
 
   /** The sounds whose text contains `word` (lower case, no whitespace), or null for none. */
-  docsFor(word: string, capacity: number): DocSet | null {
+  docsFor(word: string, pool: BitmapPool): DocSet | null {
     if (word.length <= 2) {
       const posting = this.short[word.length - 1]!.get(gramKey(word, 0, word.length));
       return posting !== undefined && posting.count > 0 ? posting : null;
@@ -55,7 +56,7 @@ export class TextIndex {
       if (posting.count > 0 && this.tokens[token]!.includes(word)) postings.push(posting);
     }
     if (postings.length === 0) return null;
-    return postings.length === 1 ? postings[0]! : new UnionSet(postings, capacity);
+    return postings.length === 1 ? postings[0]! : unionOf(postings, pool.take());
   }
 
   get bytes(): number {
