@@ -149,6 +149,21 @@ describe('search index', () => {
     assert.equal(page.total, 600);
   });
 
+  test('search-index.bunched: a page whose matches bunch at the far end of the sort order is still exact', () => {
+    // 2,000 sounds; the 100 tagged ones are the shortest but one, the longest: sorted by duration
+    // from the longest, a walk of the order finds that one, then gives up and sorts the rest.
+    const records = Array.from({ length: 2000 }, (_, i) => toRecord(i + 1, {
+      name: `bunch ${i}`, description: null, tags: i < 99 || i === 1999 ? ['bunched'] : [], category: 'SFX',
+      duration: i, numDownloads: 0, isSample: false, created: 0, id: 'abcdef',
+    }));
+    const index = new SearchIndex();
+    index.load(records);
+    index.loaded();
+    const page = index.search({ words: [], categories: [], tags: ['bunched'], sort: 'duration', order: 'desc', page: 1, limit: 3 });
+    assert.deepEqual(page.items.map((sound) => sound.duration), [1999, 98, 97]);
+    assert.equal(page.total, 100);
+  });
+
   test('search-index.sound: a listed sound carries every field, nulls where the row has none', () => {
     const index = new SearchIndex();
     const record = toRecord(1, { name: 'Laser Zap', description: null, tags: ['ui'], category: null, duration: 0.5, numDownloads: 3, isSample: true, created: 1, id: '123456' });
