@@ -1,20 +1,9 @@
-import type { Category, Loudness, Timing } from './sound.ts';
+import type { Sound } from './sound.ts';
 
-/** One sound as the search index holds it: everything a list shows, sorts or filters by. */
-export interface CatalogRecord {
+/** One sound as the search index holds it: what lists show, and what they sort and filter by. */
+export interface CatalogRecord extends Sound {
   /** The database's own key for the row: what the change feed names. */
   seq: number;
-  id: string;
-  name: string;
-  description: string | null;
-  tags: string[];
-  category: Category | null;
-  license: string | null;
-  duration: number;
-  timing: Timing;
-  loudness: Loudness;
-  numDownloads: number;
-  isSample: boolean;
   createdAt: string;
 }
 

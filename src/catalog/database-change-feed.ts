@@ -1,8 +1,6 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { SoundsTable } from '../db/schema.ts';
 import type { CatalogChangeFeed, CatalogChanges, CatalogRecord } from './change-feed.ts';
-import type { Category } from './sound.ts';
+import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 
 /** Rows read per query on a first load. */
 const PAGE_ROWS = 5000;
@@ -15,11 +13,7 @@ export interface ChangeFeedOptions {
 /** How often the log is asked whether anything is new (bounds how late another process's change shows). */
 const POLL_MS = 100;
 
-const RECORD_COLUMNS = [
-  'seq', 'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
-  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'created_at',
-] as const;
-type RecordRow = Pick<Selectable<SoundsTable>, (typeof RECORD_COLUMNS)[number]>;
+const RECORD_COLUMNS = ['seq', ...SOUND_COLUMNS] as const;
 
 /**
  * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
@@ -93,20 +87,6 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
   }
 }
 
-function toRecord(row: RecordRow): CatalogRecord {
-  return {
-    seq: row.seq,
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    tags: JSON.parse(row.tags) as string[],
-    category: row.category as Category | null,
-    license: row.license,
-    duration: row.duration,
-    timing: { onset_ms: row.onset_ms, peak_ms: row.peak_ms, tail_ms: row.tail_ms },
-    loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db },
-    numDownloads: Number(row.num_downloads),
-    isSample: row.is_sample === 1,
-    createdAt: row.created_at,
-  };
+function toRecord(row: SoundRow & { seq: number }): CatalogRecord {
+  return { ...soundOf(row), seq: row.seq, createdAt: row.created_at };
 }

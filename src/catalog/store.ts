@@ -1,16 +1,9 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
-import type { SoundsTable } from '../db/schema.ts';
-import type { Category, StoredSound } from './sound.ts';
+import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
+import type { StoredSound } from './sound.ts';
 
-/** Every column a stored sound is made of (the waveform is read on its own, it is large). */
-const SOUND_COLUMNS = [
-  'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
-  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'file_key', 'file_size', 'content_hash', 'created_at',
-] as const;
-
-type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]>;
+const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash'] as const;
 
 /**
  * The catalog's rows: one sound by id, download counts, the sample flags. Lists are not read
@@ -21,7 +14,7 @@ export class CatalogStore {
   private readonly soundById;
 
   constructor(private readonly db: Db) {
-    this.soundById = reusableQuery(db, db.selectFrom('sounds').select(SOUND_COLUMNS).where('id', '=', ''));
+    this.soundById = reusableQuery(db, db.selectFrom('sounds').select(STORED_COLUMNS).where('id', '=', ''));
   }
 
   async findById(id: string): Promise<StoredSound | null> {
@@ -60,22 +53,6 @@ export class CatalogStore {
   }
 }
 
-function toStoredSound(row: SoundRow): StoredSound {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    tags: JSON.parse(row.tags) as string[],
-    category: row.category as Category | null,
-    license: row.license,
-    duration: row.duration,
-    timing: { onset_ms: row.onset_ms, peak_ms: row.peak_ms, tail_ms: row.tail_ms },
-    loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db },
-    numDownloads: Number(row.num_downloads),
-    isSample: row.is_sample === 1,
-    fileKey: row.file_key,
-    fileSize: Number(row.file_size),
-    contentHash: row.content_hash,
-    createdAt: row.created_at,
-  };
+function toStoredSound(row: SoundRow & { file_key: string; file_size: number; content_hash: string }): StoredSound {
+  return { ...soundOf(row), fileKey: row.file_key, fileSize: Number(row.file_size), contentHash: row.content_hash, createdAt: row.created_at };
 }
