@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -23,8 +21,11 @@ export interface Config {
   dataDir: string;
   /** Base of every absolute link and signed URL; null means "derive from the address we listen on". */
   publicUrl: string | null;
-  /** Newest first: the first signs, all verify, so an old secret keeps its URLs alive until they expire. */
-  signingSecrets: string[];
+  /**
+   * Newest first: the first signs, all verify, so an old secret keeps its URLs alive until they
+   * expire. Null when SIGNING_SECRET is unset: the wiring then uses one generated into the data folder.
+   */
+  signingSecrets: string[] | null;
   databaseUrl: string | null;
   redisUrl: string | null;
   demo: boolean;
@@ -48,7 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : null,
-    signingSecrets: e.SIGNING_SECRET ? e.SIGNING_SECRET.split(',') : [readOrCreateSecret(dataDir)],
+    signingSecrets: e.SIGNING_SECRET ? e.SIGNING_SECRET.split(',') : null,
     databaseUrl: e.DATABASE_URL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     demo: e.SOUND_CATALOG_DEMO === '1',
@@ -59,27 +60,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
-}
-
-/** A generated secret lives in the data folder so that signed URLs survive restarts. */
-function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'signing-secret');
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, secret + '\n', { mode: 0o600 });
-  try {
-    // link() fails if another process got there first: then its secret wins and we read it.
-    linkSync(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  return readFileSync(file, 'utf8').trim();
 }

@@ -18,6 +18,8 @@ export interface Services {
   accounts: AccountService;
   quota: QuotaStore;
   signer: MediaSigner;
+  /** The key of the dashboard's CSRF tokens (generated into the data folder). */
+  csrfSecret: string;
   files: FileStore;
   /** Milliseconds since the epoch; tests move it. */
   clock: () => number;

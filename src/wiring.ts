@@ -9,6 +9,7 @@ import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { MediaSigner } from './media/signing.ts';
 import { DatabaseQuotaStore } from './quota/database.ts';
+import { readOrCreateSecret } from './secrets.ts';
 import type { Services } from './services.ts';
 
 export interface ServiceOptions {
@@ -39,7 +40,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accountStore,
     accounts: new AccountService(accountStore, clock),
     quota,
-    signer: new MediaSigner(config.signingSecrets, () => baseUrl(), clock),
+    signer: new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock),
+    // Its own secret: a dashboard token never shares a key with a media signature.
+    csrfSecret: readOrCreateSecret(config.dataDir, 'csrf-secret'),
     files,
     clock,
     baseUrl,

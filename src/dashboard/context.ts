@@ -19,7 +19,7 @@ export function createDashboard(services: Services): Dashboard {
     services,
     sessions: new SessionStore(db, services.clock),
     throttle: new SignInThrottle(db, services.clock),
-    csrf: new CsrfTokens(services.config.signingSecrets[0]!),
+    csrf: new CsrfTokens(services.csrfSecret),
     secureCookies: (services.config.publicUrl ?? '').startsWith('https:'),
   };
 }

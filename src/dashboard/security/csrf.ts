@@ -8,9 +8,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export class CsrfTokens {
   private readonly secret: Buffer;
 
-  constructor(serverSecret: string) {
-    // A key of its own, so a CSRF token can never double as a media signature or the reverse.
-    this.secret = createHmac('sha256', serverSecret).update('sound-catalog dashboard csrf').digest();
+  constructor(csrfSecret: string) {
+    // Derived for this one use, should the secret ever be given to something else too.
+    this.secret = createHmac('sha256', csrfSecret).update('sound-catalog dashboard csrf').digest();
   }
 
   tokenFor(binding: string): string {
