@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toList, toWords } from '../../catalog/sound.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { paginationSchema, soundSummarySchema } from '../schemas.ts';
@@ -6,7 +7,7 @@ import { lenientInt, lenientText } from './params.ts';
 import { toPagination, toSoundSummary } from './mapper.ts';
 import { errorResponses } from './responses.ts';
 
-const SAMPLE_LIMIT = 12;
+const { samples } = LIST_LIMITS;
 
 export const listSamples = defineEndpoint({
   method: 'GET',
@@ -19,7 +20,7 @@ export const listSamples = defineEndpoint({
   query: z.object({
     q: lenientText('Case-insensitive keyword match on name and description.'),
     tags: lenientText('Comma-separated tags; a sound matching any of them is returned.'),
-    limit: lenientInt(1, SAMPLE_LIMIT, SAMPLE_LIMIT).describe('1 to 12, default 12.'),
+    limit: lenientInt(samples.min, samples.max, samples.default).describe(`${samples.min} to ${samples.max}, default ${samples.default}.`),
   }),
   responses: {
     200: {

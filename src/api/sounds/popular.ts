@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { paginationSchema, popularSoundSchema } from '../schemas.ts';
 import { toPagination, toPopularSound } from './mapper.ts';
 import { lenientInt } from './params.ts';
 import { authErrors } from './responses.ts';
+
+const { popular } = LIST_LIMITS;
 
 export const listPopular = defineEndpoint({
   method: 'GET',
@@ -13,7 +16,7 @@ export const listPopular = defineEndpoint({
   description: 'Sounds by all-time download count, highest first. Out-of-range limits are clamped.',
   tag: 'Sounds',
   security: 'apiKey',
-  query: z.object({ limit: lenientInt(1, 100, 30).describe('1 to 100, default 30.') }),
+  query: z.object({ limit: lenientInt(popular.min, popular.max, popular.default).describe(`${popular.min} to ${popular.max}, default ${popular.default}.`) }),
   responses: {
     200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: paginationSchema }) },
     ...authErrors,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../../catalog/sound.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
 import { paginationSchema, soundSchema } from '../schemas.ts';
@@ -6,7 +7,7 @@ import { toPagination, toSound } from './mapper.ts';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
-const MAX_PAGE = 100_000;
+const { search } = LIST_LIMITS;
 
 export const searchSounds = defineEndpoint({
   method: 'GET',
@@ -25,8 +26,8 @@ export const searchSounds = defineEndpoint({
     max_duration: seconds.describe('Maximum duration in seconds.'),
     sort: sortField.describe('downloads (default), created_at, duration or name.'),
     order: sortOrder.describe('asc or desc (default).'),
-    page: strictInt(1, MAX_PAGE, 1).describe('Page number, from 1.'),
-    limit: strictInt(1, 100, 20).describe('Page size, 1 to 100, default 20.'),
+    page: strictInt(1, MAX_SEARCH_PAGE, 1).describe('Page number, from 1.'),
+    limit: strictInt(search.min, search.max, search.default).describe(`Page size, ${search.min} to ${search.max}, default ${search.default}.`),
   }),
   responses: {
     200: { description: 'Matching sounds.', schema: z.object({ data: z.array(soundSchema), pagination: paginationSchema }) },

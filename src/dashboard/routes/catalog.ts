@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../api/sounds/params.ts';
 import { searchFiltersOf } from '../../api/sounds/search.ts';
 import type { Dashboard } from '../context.ts';
@@ -10,7 +11,6 @@ import { soundViews } from '../sound-views.ts';
 import { sendPage } from './send-page.ts';
 
 const PAGE_SIZE = 20;
-const MAX_PAGE = 100_000;
 
 /** The search endpoint's own parameter rules (api/sounds/params.ts), so the two never disagree. */
 const searchQuery = z.object({
@@ -21,7 +21,7 @@ const searchQuery = z.object({
   max_duration: seconds,
   sort: sortField,
   order: sortOrder,
-  page: strictInt(1, MAX_PAGE, 1),
+  page: strictInt(1, MAX_SEARCH_PAGE, 1),
 });
 
 /** What to tell the reader when a field is refused; zod's own wording is written for programmers. */
@@ -32,7 +32,7 @@ const FIELD_HELP: Record<string, string> = {
   max_duration: 'Max seconds: enter a number from 0 to 86,400.',
   sort: 'Sort by: choose downloads, newest, duration or name.',
   order: 'Order: choose ascending or descending.',
-  page: `Page: a whole number from 1 to ${formatCount(MAX_PAGE)}.`,
+  page: `Page: a whole number from 1 to ${formatCount(MAX_SEARCH_PAGE)}.`,
 };
 
 type RawQuery = Record<string, string | string[] | undefined>;

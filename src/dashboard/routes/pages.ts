@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toList, toWords } from '../../catalog/sound.ts';
 import type { Dashboard } from '../context.ts';
 import { homePage } from '../pages/home.ts';
@@ -9,15 +10,12 @@ import { soundViews } from '../sound-views.ts';
 import { usageSummary } from '../usage.ts';
 import { sendPage } from './send-page.ts';
 
-/** The sample endpoint's own maximum: the home page shows what the public API would. */
-const SAMPLE_LIMIT = 12;
-
 /** The home page with the public samples; it lives at `/`, outside the /dashboard prefix. */
 export function registerHomeRoute(scope: FastifyInstance, dashboard: Dashboard): void {
   scope.get<{ Querystring: { q?: unknown; tags?: unknown } }>('/', async (request, reply) => {
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 200) : '';
     const tags = typeof request.query.tags === 'string' ? request.query.tags.slice(0, 500) : '';
-    const found = await dashboard.services.catalog.samples({ words: toWords(q), tags: toList(tags), limit: SAMPLE_LIMIT });
+    const found = await dashboard.services.catalog.samples({ words: toWords(q), tags: toList(tags), limit: LIST_LIMITS.samples.max }); // what the public sample API shows
     const samples = await soundViews(dashboard.services, found.items);
     return sendPage(reply, homePage({ visitor: request.visitor, samples, q, tags }));
   });

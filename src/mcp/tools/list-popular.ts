@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { paginationSchema, popularSoundSchema } from '../../api/schemas.ts';
 import { toPagination, toPopularSound } from '../../api/sounds/mapper.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
+
+const { popular } = LIST_LIMITS;
 
 export const listPopularTool = defineTool({
   name: 'list_popular',
@@ -11,7 +14,7 @@ export const listPopularTool = defineTool({
   description: 'The most downloaded sounds of the whole catalog, highest all-time download count (numDownloads) first, '
     + `with full metadata. A good start when no particular sound is asked for. ${SOUND_FIELD_GUIDE}`,
   inputSchema: z.strictObject({
-    limit: z.int().min(1).max(100).default(30).describe('How many sounds, 1 to 100, default 30.'),
+    limit: z.int().min(popular.min).max(popular.max).default(popular.default).describe(`How many sounds, ${popular.min} to ${popular.max}, default ${popular.default}.`),
   }),
   outputSchema: z.object({ data: z.array(popularSoundSchema), pagination: paginationSchema }),
   annotations: readOnly({ title: 'List the most downloaded sounds', idempotent: true }),

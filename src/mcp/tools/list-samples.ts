@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
 import { paginationSchema, soundSummarySchema } from '../../api/schemas.ts';
 import { toPagination, toSoundSummary } from '../../api/sounds/mapper.ts';
@@ -6,8 +7,8 @@ import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { listArgument, toListArgument } from './arguments.ts';
 
-/** The public sample list is at most 12 sounds (API document, endpoint 1). */
-const SAMPLE_LIMIT = 12;
+const { samples } = LIST_LIMITS;
+
 
 export const listSamplesTool = defineTool({
   name: 'list_samples',
@@ -19,7 +20,7 @@ export const listSamplesTool = defineTool({
     q: z.string().max(200).optional()
       .describe('Keywords; every word must occur in the name or description (case-insensitive).'),
     tags: listArgument('Tags; a sample carrying any of them matches (OR).'),
-    limit: z.int().min(1).max(SAMPLE_LIMIT).default(SAMPLE_LIMIT).describe('How many samples, 1 to 12, default 12.'),
+    limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe(`How many samples, ${samples.min} to ${samples.max}, default ${samples.default}.`),
   }),
   outputSchema: z.object({ data: z.array(soundSummarySchema), pagination: paginationSchema }),
   annotations: readOnly({ title: 'List the free sample sounds', idempotent: true }),

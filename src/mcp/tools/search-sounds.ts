@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { SORT_FIELDS, toWords } from '../../catalog/sound.ts';
 import { paginationSchema, soundSchema } from '../../api/schemas.ts';
 import { toPagination, toSound } from '../../api/sounds/mapper.ts';
@@ -8,7 +9,6 @@ import { defineTool, readOnly } from '../tool.ts';
 import { categoryArgument, listArgument, toCategories, toListArgument } from './arguments.ts';
 
 /** The same bounds as REST search (GET /api/v1/sounds). */
-const MAX_PAGE = 100_000;
 const MAX_SECONDS = 86_400;
 
 const inputSchema = z.strictObject({
@@ -22,8 +22,9 @@ const inputSchema = z.strictObject({
   sort: z.enum(SORT_FIELDS).default('downloads')
     .describe('downloads (most downloaded first, the default), created_at (newest), duration or name.'),
   order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc; use asc with duration for the shortest first.'),
-  page: z.int().min(1).max(MAX_PAGE).default(1).describe('Page number, from 1; see pagination.totalPages.'),
-  limit: z.int().min(1).max(100).default(20).describe('Sounds per page, 1 to 100, default 20.'),
+  page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page number, from 1; see pagination.totalPages.'),
+  limit: z.int().min(LIST_LIMITS.search.min).max(LIST_LIMITS.search.max).default(LIST_LIMITS.search.default)
+    .describe(`Sounds per page, ${LIST_LIMITS.search.min} to ${LIST_LIMITS.search.max}, default ${LIST_LIMITS.search.default}.`),
 }).superRefine((args, context) => {
   if (args.min_duration !== undefined && args.max_duration !== undefined && args.min_duration > args.max_duration) {
     context.addIssue({ code: 'custom', path: ['max_duration'], message: 'must not be smaller than min_duration' });

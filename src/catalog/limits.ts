@@ -1,0 +1,12 @@
+/**
+ * The list sizes of the API document ("Limits"), defined once: REST, MCP and the dashboard read
+ * them from here.
+ */
+export const LIST_LIMITS = {
+  search: { min: 1, max: 100, default: 20 },
+  popular: { min: 1, max: 100, default: 30 },
+  samples: { min: 1, max: 12, default: 12 },
+} as const;
+
+/** The highest page number a search accepts (a page past the end is empty, not an error). */
+export const MAX_SEARCH_PAGE = 100_000;
