@@ -5,7 +5,7 @@
  * build time, the heap, the latency distribution per query and which kinds of query cost most.
  * No HTTP, no signing, no serialization: what the index itself costs.
  */
-import { searchFiltersOf } from '../src/api/sounds/search.ts';
+import { searchFiltersOf } from '../src/shapes/params.ts';
 import { CATEGORIES, type Category, type SearchFilters, type SortField, type SortOrder } from '../src/catalog/sound.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';

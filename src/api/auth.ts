@@ -1,19 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
 import { DomainError } from '../errors.ts';
-import type { QuotaDecision } from '../quota/quota.ts';
 import type { Services } from '../services.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, rateLimitHeaders, upgradeUrl } from '../shapes/answers.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     owner?: KeyOwner;
   }
-}
-
-/** Where a free account is sent to get API access (the 403 body's `upgrade_url`). */
-export function upgradeUrl(services: Services): string {
-  return `${services.baseUrl()}/dashboard/upgrade`;
 }
 
 /**
@@ -43,12 +37,4 @@ export async function authenticateAndCount(request: FastifyRequest, reply: Fasti
   }
   reply.headers(headers);
   request.owner = owner;
-}
-
-export function rateLimitHeaders(decision: QuotaDecision): Record<string, number> {
-  return {
-    'x-ratelimit-limit': decision.limit,
-    'x-ratelimit-remaining': decision.remaining,
-    'x-ratelimit-reset': decision.reset,
-  };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { Services } from '../services.ts';
 import { authenticateAndCount } from './auth.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../shapes/answers.ts';
 
 export type Status = 200 | 400 | 401 | 403 | 404 | 429 | 500;
 

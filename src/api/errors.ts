@@ -1,19 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError } from '../errors.ts';
-
-/**
- * An error that already knows its HTTP answer. Everything else thrown in a handler becomes a
- * 500 with a generic message; the details go to the log only.
- */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: { error: string; [field: string]: unknown },
-    readonly headers: Record<string, string | number> = {},
-  ) {
-    super(body.error);
-  }
-}
+import { HttpError } from '../shapes/answers.ts';
 
 const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
   unauthorized: 401,

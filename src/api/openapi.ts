@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from './endpoint.ts';
-import { components } from './schemas.ts';
+import { components } from '../shapes/schemas.ts';
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Daily quota of the plan.', schema: { type: 'integer' } },

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
-import { upgradeUrl } from '../api/auth.ts';
-import { HttpError } from '../api/errors.ts';
+import { HttpError, upgradeUrl } from '../shapes/answers.ts';
 import { DomainError } from '../errors.ts';
 import type { Services } from '../services.ts';
 

@@ -1,4 +1,4 @@
-import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from '../api/schemas.ts';
+import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from '../shapes/schemas.ts';
 
 /**
  * Compact text for models that read `content` rather than `structuredContent`: one line per

@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitHeaders } from '../api/auth.ts';
+import { rateLimitHeaders } from '../shapes/answers.ts';
 import type { Services } from '../services.ts';
 import { callerOf } from './caller.ts';
 import { INTERNAL_ERROR, jsonRpcError } from './json-rpc.ts';

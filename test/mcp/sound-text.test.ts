@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SoundBody } from '../../src/api/schemas.ts';
+import type { SoundBody } from '../../src/shapes/schemas.ts';
 import { soundDetailText, soundLine, soundListText } from '../../src/mcp/sound-text.ts';
 
 const sound: SoundBody = {

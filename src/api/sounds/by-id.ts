@@ -3,8 +3,8 @@ import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
 import { notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { downloadResultSchema, soundSchema, streamResultSchema } from '../schemas.ts';
-import { toSound } from './mapper.ts';
+import { downloadResultSchema, soundSchema, streamResultSchema } from '../../shapes/schemas.ts';
+import { toSound } from '../../shapes/mappers.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
 const params = z.object({ id: z.string().describe('Sound id.') });

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toList, toWords } from '../../catalog/sound.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { paginationSchema, soundSummarySchema } from '../schemas.ts';
-import { lenientInt, lenientText } from './params.ts';
-import { toPagination, toSoundSummary } from './mapper.ts';
+import { paginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
+import { lenientInt, lenientText } from '../../shapes/params.ts';
+import { toPagination, toSoundSummary } from '../../shapes/mappers.ts';
 import { errorResponses } from './responses.ts';
 
 const { samples } = LIST_LIMITS;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { paginationSchema, popularSoundSchema } from '../schemas.ts';
-import { toPagination, toPopularSound } from './mapper.ts';
-import { lenientInt } from './params.ts';
+import { paginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
+import { toPagination, toPopularSound } from '../../shapes/mappers.ts';
+import { lenientInt } from '../../shapes/params.ts';
 import { authErrors } from './responses.ts';
 
 const { popular } = LIST_LIMITS;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errorSchema, quotaErrorSchema, upgradeErrorSchema, validationErrorSchema } from '../schemas.ts';
+import { errorSchema, quotaErrorSchema, upgradeErrorSchema, validationErrorSchema } from '../../shapes/schemas.ts';
 
 /** The error answers the API document names, shared by the endpoints that list them. */
 export const errorResponses = {

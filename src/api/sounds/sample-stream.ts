@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { streamResultSchema } from '../schemas.ts';
+import { streamResultSchema } from '../../shapes/schemas.ts';
 import { errorResponses } from './responses.ts';
 
 export const streamSample = defineEndpoint({

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
-import { toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../../catalog/sound.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
-import { paginationSchema, soundSchema } from '../schemas.ts';
-import { toPagination, toSound } from './mapper.ts';
-import { categoryList, seconds, sortField, sortOrder, strictInt } from './params.ts';
+import { paginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { toPagination, toSound } from '../../shapes/mappers.ts';
+import { categoryList, searchFiltersOf, seconds, sortField, sortOrder, strictInt } from '../../shapes/params.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
 const { search } = LIST_LIMITS;
@@ -45,21 +44,3 @@ export const searchSounds = defineEndpoint({
     };
   },
 });
-
-/** The search query's parameters, as parsed by the schemas of params.ts, to the catalog's filters. */
-export function searchFiltersOf(query: {
-  q?: string; category?: Category[]; tags?: string; min_duration?: number; max_duration?: number;
-  sort: SortField; order: SortOrder; page: number; limit: number;
-}): SearchFilters {
-  return {
-    words: toWords(query.q),
-    categories: query.category ?? [],
-    tags: toList(query.tags),
-    minDuration: query.min_duration,
-    maxDuration: query.max_duration,
-    sort: query.sort,
-    order: query.order,
-    page: query.page,
-    limit: query.limit,
-  };
-}

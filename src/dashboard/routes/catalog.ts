@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
-import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../api/sounds/params.ts';
-import { searchFiltersOf } from '../../api/sounds/search.ts';
+import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../shapes/params.ts';
+import { searchFiltersOf } from '../../shapes/params.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, type CatalogForm } from '../pages/catalog.ts';
 import { formatCount } from '../pages/format.ts';
@@ -12,7 +12,7 @@ import { sendPage } from './send-page.ts';
 
 const PAGE_SIZE = 20;
 
-/** The search endpoint's own parameter rules (api/sounds/params.ts), so the two never disagree. */
+/** The search endpoint's own parameter rules (shapes/params.ts), so the two never disagree. */
 const searchQuery = z.object({
   q: z.string().max(200).optional(),
   category: categoryList,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { downloadResultSchema } from '../../api/schemas.ts';
+import { downloadResultSchema } from '../../shapes/schemas.ts';
 import { notFound } from '../../errors.ts';
 import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
 import { defineTool, readOnly } from '../tool.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { soundSchema } from '../../api/schemas.ts';
-import { toSound } from '../../api/sounds/mapper.ts';
+import { soundSchema } from '../../shapes/schemas.ts';
+import { toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundDetailText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { streamResultSchema } from '../../api/schemas.ts';
+import { streamResultSchema } from '../../shapes/schemas.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';

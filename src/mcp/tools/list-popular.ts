@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
-import { paginationSchema, popularSoundSchema } from '../../api/schemas.ts';
-import { toPagination, toPopularSound } from '../../api/sounds/mapper.ts';
+import { paginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
+import { toPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
-import { paginationSchema, soundSummarySchema } from '../../api/schemas.ts';
-import { toPagination, toSoundSummary } from '../../api/sounds/mapper.ts';
+import { paginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
+import { toPagination, toSoundSummary } from '../../shapes/mappers.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { listArgument, toListArgument } from './arguments.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { SORT_FIELDS, toWords } from '../../catalog/sound.ts';
-import { paginationSchema, soundSchema } from '../../api/schemas.ts';
-import { toPagination, toSound } from '../../api/sounds/mapper.ts';
+import { paginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { toPagination, toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';

@@ -1,6 +1,6 @@
-import type { Sound } from '../../catalog/sound.ts';
-import type { Services } from '../../services.ts';
-import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from '../schemas.ts';
+import type { Sound } from '../catalog/sound.ts';
+import type { Services } from '../services.ts';
+import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from './schemas.ts';
 
 /**
  * Domain sounds to API bodies. URLs are signed here, at the moment of answering.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORIES, SORT_FIELDS, type Category } from '../../catalog/sound.ts';
+import { CATEGORIES, SORT_FIELDS, toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../catalog/sound.ts';
 
 /**
  * Query parameter schemas. Strict ones (search) refuse bad values with 400; lenient ones are for
@@ -42,3 +42,21 @@ export const categoryList = z.string()
 
 export const sortField = z.enum(SORT_FIELDS).default('downloads');
 export const sortOrder = z.enum(['asc', 'desc']).default('desc');
+
+/** The search query's parameters, as parsed by the schemas above, to the catalog's filters. */
+export function searchFiltersOf(query: {
+  q?: string; category?: Category[]; tags?: string; min_duration?: number; max_duration?: number;
+  sort: SortField; order: SortOrder; page: number; limit: number;
+}): SearchFilters {
+  return {
+    words: toWords(query.q),
+    categories: query.category ?? [],
+    tags: toList(query.tags),
+    minDuration: query.min_duration,
+    maxDuration: query.max_duration,
+    sort: query.sort,
+    order: query.order,
+    page: query.page,
+    limit: query.limit,
+  };
+}
