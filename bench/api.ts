@@ -12,7 +12,7 @@
  * one query asked over and over (secondary). The server's resident memory is sampled every
  * 200 ms throughout; its peak is reported.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,6 +35,9 @@ type Next = () => { path: string; headers?: Record<string, string> };
 /** `next` gives each request its own path; a fixed `path` is sent as it is (the cheapest for the client). */
 interface Scenario { name: string; url: string; next?: Next; path?: string }
 interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+// The server runs compiled, as npm start runs it: build dist/ from the sources as they are.
+execFileSync(process.execPath, [path.join(root, 'scripts/build.js')], { stdio: 'inherit' });
 
 const table: string[] = [];
 for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
