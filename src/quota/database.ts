@@ -28,9 +28,9 @@ interface DayCount {
  */
 export class DatabaseQuotaStore implements QuotaStore {
   /**
-   * Counts by day, then by account. Both names are strings V8 has already hashed (today's day
-   * is kept, the account id comes with the cached key), where one joined name would be a new
-   * string to hash on every request.
+   * Counts by day, then by account: two lookups by strings at hand (today's day is kept, the
+   * account id comes with the key's owner), where one joined name would be a new string to hash
+   * on every request.
    */
   private readonly counts = new Map<string, Map<string, DayCount | Promise<DayCount>>>();
   /** Per-key counts since the last flush, by day then key: for display, not enforcement. */

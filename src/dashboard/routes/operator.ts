@@ -42,7 +42,7 @@ export function registerOperatorRoutes(scope: FastifyInstance, dashboard: Dashbo
       const error = parsed.success ? 'That account no longer exists.' : `Choose one of the plans: ${PLAN_NAMES.join(', ')}.`;
       return sendPage(reply.code(400), operatorPage({ visitor: request.visitor, accounts: all.slice(0, MAX_LISTED), matching: all.length, q: '', error }));
     }
-    // Through the account service, which also forgets cached keys so the new plan applies at once.
+    // Through the account service; keys are read on every request, so the new plan applies at once.
     await accounts.setPlan(target.email, parsed.data.plan);
     return reply.redirect(`/dashboard/operator?updated=${encodeURIComponent(target.id)}`, 303);
   });
