@@ -79,11 +79,13 @@ export class CatalogService {
   /**
    * Reads the feed now. Called after every write this process makes; resolves once a read that
    * started after the call has been applied (reads in flight are shared, never run twice at once).
+   * Never rejects: the write it follows has happened, so a failed read is reported and the next
+   * poll of the feed catches up.
    */
   changed(): Promise<void> {
     if (this.index === null) return Promise.resolve();
     if (this.syncing === null) {
-      this.syncing = this.sync().finally(() => (this.syncing = null));
+      this.syncing = this.sync().catch(this.onError).finally(() => (this.syncing = null));
       return this.syncing;
     }
     this.queued ??= this.syncing.then(() => {
@@ -101,7 +103,7 @@ export class CatalogService {
   private ready(): Promise<SearchIndex> {
     this.building ??= this.build().then((index) => {
       this.index = index;
-      this.stopWatching = this.feed.watch(() => this.changed().catch(this.onError));
+      this.stopWatching = this.feed.watch(() => void this.changed());
       return index;
     }, (error: unknown) => {
       this.building = null;

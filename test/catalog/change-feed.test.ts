@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { DatabaseChangeFeed } from '../../src/catalog/database-change-feed.ts';
 import { CatalogService } from '../../src/catalog/service.ts';
 import { CatalogStore } from '../../src/catalog/store.ts';
@@ -103,6 +104,31 @@ describe('catalog change feed', () => {
       pruning.close();
       behind.close();
       await writer.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('changes.read-fails: a write whose feed read fails still succeeds; the failure is reported and the next read catches up', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-fail-'));
+    const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
+    const { db } = services.database;
+    const errors: unknown[] = [];
+    const catalog = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db), (error) => errors.push(error));
+    try {
+      const { id } = await addSound(services, { name: 'Feed Fail Probe' });
+      await catalog.start();
+      await sql`ALTER TABLE catalog_changes RENAME TO catalog_changes_away`.execute(db);
+      try {
+        assert.equal(await catalog.countDownload(id), true, 'the download is counted and answered');
+      } finally {
+        await sql`ALTER TABLE catalog_changes_away RENAME TO catalog_changes`.execute(db);
+      }
+      assert.equal(errors.length, 1);
+      await catalog.changed();
+      assert.equal((await catalog.popular(1)).items[0]!.numDownloads, 1);
+    } finally {
+      catalog.close();
+      await services.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   });
