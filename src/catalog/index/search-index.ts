@@ -2,15 +2,11 @@ import type { CatalogRecord } from '../change-feed.ts';
 import { CATEGORIES, SORT_FIELDS, type Page, type SampleFilters, type SearchFilters, type Sound, type SortField } from '../sound.ts';
 import { DurationIndex } from './duration-index.ts';
 import { BitmapPool } from './bitmap-pool.ts';
-import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
+import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
+import { countBits, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
-
-/** What a query found: every sound, a bitmap of them, or their positions. */
-type Found = { all: true } | { bits: Uint32Array; count: number } | { list: Uint32Array };
-const ALL: Found = { all: true };
-const NOTHING: Found = { list: new Uint32Array(0) };
 
 /** More new sounds than this in one batch are sorted in from scratch rather than one by one. */
 const REBUILD_BATCH = 256;
@@ -38,9 +34,8 @@ export class SearchIndex {
   private sampleIds: number[] | null = null;
   /** Scratch space for one query's matches and marks (queries run one at a time). */
   private matches = new Uint32Array(0);
-  private marks = new Uint8Array(0);
   private readonly pool = new BitmapPool();
-  private ranks = new Uint32Array(0);
+  private readonly pages: PageReader;
   count = 0;
 
   constructor() {
@@ -52,6 +47,7 @@ export class SearchIndex {
       duration: new SortOrder(byNumber(() => c.duration)),
       name: new SortOrder((a, b) => (c.names[a]! < c.names[b]! ? -1 : c.names[a]! > c.names[b]! ? 1 : c.compareIds(a, b))),
     };
+    this.pages = new PageReader(this.orders, () => c.duration, () => this.matches, this.pool);
   }
 
   /** Adds the sounds of a first load; `loaded()` then sorts them once. */
@@ -78,7 +74,7 @@ export class SearchIndex {
 
   search(filters: SearchFilters): Page<Sound> {
     const found = this.find(filters);
-    const docs = this.page(found, filters);
+    const docs = this.pages.page(found, filters, this.count);
     const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
     return { items: docs.map((doc) => this.columns.sound(doc)), total };
   }
@@ -174,107 +170,6 @@ export class SearchIndex {
       bits.fill(0, shared);
     }
     return bits;
-  }
-
-  /**
-   * The page of what was found, in a sort order. Two ways: walk the order from its start until
-   * the page is filled (cheap when matches are spread through it), or sort the matches' places in
-   * the order (cheap when they are few). A walk that takes far longer than its estimate (matches
-   * bunched at the other end: short sounds sorted by duration, descending) gives up and sorts.
-   * Sorted by duration under a duration filter, only the part of the order within the range is walked.
-   */
-  private page(found: Found, filters: SearchFilters): number[] {
-    const { order, rank, size } = this.orders[filters.sort];
-    const descending = filters.order === 'desc';
-    const offset = (filters.page - 1) * filters.limit;
-    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
-    const wanted = Math.min(offset + filters.limit, total);
-    if (offset >= wanted) return [];
-    const docs: number[] = [];
-    if (!('list' in found) && !('bits' in found)) {
-      for (let i = offset; i < wanted; i++) docs.push(order[descending ? size - 1 - i : i]!);
-      return docs;
-    }
-    const [from, to] = filters.sort === 'duration' ? this.durationRange(filters) : [0, size];
-    const walkCost = (wanted * (to - from)) / total;
-    const sortCost = total * Math.log2(total + 1) * 4;
-    if (walkCost <= sortCost) {
-      const marks = this.marks;
-      const list = 'list' in found ? found.list : null;
-      if (list) for (const doc of list) marks[doc] = 1;
-      const bits = 'bits' in found ? found.bits : null;
-      const budget = Math.min(to - from, 4 * walkCost + 64);
-      let seen = 0;
-      for (let step = 0; step < budget && seen < wanted; step++) {
-        const doc = order[descending ? to - 1 - step : from + step]!;
-        if (bits ? (bits[doc >>> 5]! & (1 << (doc & 31))) === 0 : marks[doc] === 0) continue;
-        if (seen++ >= offset) docs.push(doc);
-      }
-      if (list) for (const doc of list) marks[doc] = 0;
-      if (seen >= wanted || budget === to - from) return docs;
-    }
-    // Many matches: mark their places in the order on a bitmap and read it from the right end.
-    if (total * Math.log2(total + 1) * 4 > total + size / 8) return this.byMarkedRanks(found, rank, order, descending, offset, wanted);
-    const list = 'list' in found ? found.list : this.listOf(found.bits, total);
-    const places = this.ranks.subarray(0, list.length);
-    for (let i = 0; i < list.length; i++) places[i] = rank[list[i]!]!;
-    places.sort();
-    const sorted: number[] = [];
-    for (let i = offset; i < wanted; i++) sorted.push(order[places[descending ? list.length - 1 - i : i]!]!);
-    return sorted;
-  }
-
-  /** The page found by setting a bit per match's place in the order, then reading the bits in order. */
-  private byMarkedRanks(found: { list: Uint32Array } | { bits: Uint32Array }, rank: Uint32Array, order: Uint32Array,
-    descending: boolean, offset: number, wanted: number): number[] {
-    const places = this.pool.take();
-    const mark = (doc: number) => {
-      const place = rank[doc]!;
-      places[place >>> 5]! |= 1 << (place & 31);
-    };
-    if ('list' in found) for (const doc of found.list) mark(doc);
-    else forEachBit(found.bits, mark);
-    const docs: number[] = [];
-    let seen = 0;
-    for (let i = 0; i < places.length && seen < wanted; i++) {
-      const word = descending ? places.length - 1 - i : i;
-      let value = places[word]!;
-      while (value !== 0 && seen < wanted) {
-        // Lowest set bit going up, highest going down.
-        const bit = descending ? 31 - Math.clz32(value) : 31 - Math.clz32(value & -value);
-        value &= ~(1 << bit);
-        if (seen++ >= offset) docs.push(order[(word << 5) + bit]!);
-      }
-    }
-    return docs;
-  }
-
-  /** The ranks [from, to) of the duration order whose sounds are within the filter's durations. */
-  private durationRange(filters: SearchFilters): [number, number] {
-    const { order, size } = this.orders.duration;
-    const durations = this.columns.duration;
-    const firstAbove = (value: number, inclusive: boolean) => {
-      let low = 0;
-      let high = size;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        const duration = durations[order[middle]!]!;
-        if (duration < value || (inclusive && duration === value)) low = middle + 1;
-        else high = middle;
-      }
-      return low;
-    };
-    const from = filters.minDuration === undefined ? 0 : firstAbove(filters.minDuration, false);
-    const to = filters.maxDuration === undefined ? size : firstAbove(filters.maxDuration, true);
-    return [from, Math.max(from, to)];
-  }
-
-  private listOf(bits: Uint32Array, count: number): Uint32Array {
-    let found = 0;
-    forEachBit(bits, (doc) => {
-      this.matches[found++] = doc;
-    });
-    return this.matches.subarray(0, count);
   }
 
   private positionOf(seq: number): number | undefined {
@@ -380,8 +275,7 @@ export class SearchIndex {
     const capacity = this.columns.capacity;
     if (this.matches.length >= capacity) return;
     this.matches = new Uint32Array(capacity);
-    this.marks = new Uint8Array(capacity);
-    this.ranks = new Uint32Array(capacity);
+    this.pages.reserve(capacity);
     this.aliveBits = grown(this.aliveBits, (capacity + 31) >>> 5);
   }
 }
