@@ -108,4 +108,14 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     assert.equal(response.status, 413);
     assert.match(response.headers.get('content-type')!, /text\/html/);
   });
+
+  test('form-body.scope: forms are parsed for the dashboard only; the MCP endpoint still refuses a form body', async () => {
+    const { key } = await server.account('pro');
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json, text/event-stream', 'x-api-key': key },
+      body: 'jsonrpc=2.0&method=tools%2Flist',
+    });
+    assert.equal(response.status, 415);
+  });
 });
