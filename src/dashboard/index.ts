@@ -11,6 +11,7 @@ import { PageError, Redirect } from './routes/page-errors.ts';
 import { registerHomeRoute, registerOverviewRoutes } from './routes/pages.ts';
 import { sendPage } from './routes/send-page.ts';
 import { applySecurityHeaders } from './security/headers.ts';
+import { addCookieSupport } from './security/cookies.ts';
 import { addFormBodyParser } from './security/form-body.ts';
 import { addVisitorHooks } from './sessions/visitor.ts';
 
@@ -24,6 +25,7 @@ export function registerDashboard(app: FastifyInstance, services: Services): voi
     applySecurityHeaders(root, services.baseUrl);
     registerAssetRoutes(root);
     root.register(async (pages) => {
+      addCookieSupport(pages);
       addFormBodyParser(pages);
       addVisitorHooks(pages, dashboard);
       setHtmlErrorHandler(pages);

@@ -1,31 +1,19 @@
-/** Reading and writing the few cookies the dashboard uses; no plugin needed for that. */
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator < 0) continue;
-    if (part.slice(0, separator).trim() !== name) continue;
-    const value = part.slice(separator + 1).trim();
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+/**
+ * The dashboard's cookies, through @fastify/cookie (registered in the dashboard's own scope: the
+ * API never parses cookies). Always HttpOnly (scripts never see them), SameSite=Lax (no cross-site
+ * POST carries them), Path=/, and Secure when the public address is https.
+ */
+export function addCookieSupport(scope: FastifyInstance): void {
+  scope.register(cookie);
 }
 
-export interface CookieOptions {
-  /** Seconds; 0 deletes the cookie. */
-  maxAge: number;
-  /** Set when the public address is https, so the cookie never travels in clear. */
-  secure: boolean;
+export function setCookie(reply: FastifyReply, name: string, value: string, maxAgeSeconds: number, secure: boolean): void {
+  reply.setCookie(name, value, { path: '/', maxAge: maxAgeSeconds, httpOnly: true, sameSite: 'lax', secure });
 }
 
-/** HttpOnly (scripts never see it) and SameSite=Lax (no cross-site POST carries it), always. */
-export function serializeCookie(name: string, value: string, options: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `Max-Age=${options.maxAge}`, 'HttpOnly', 'SameSite=Lax'];
-  if (options.secure) parts.push('Secure');
-  return parts.join('; ');
+export function clearCookie(reply: FastifyReply, name: string, secure: boolean): void {
+  setCookie(reply, name, '', 0, secure);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/store.ts';
 import type { Dashboard } from '../context.ts';
-import { readCookie, serializeCookie } from '../security/cookies.ts';
+import { clearCookie, setCookie } from '../security/cookies.ts';
 import { PageError, Redirect } from '../routes/page-errors.ts';
 import { SESSION_LIFETIME_SECONDS } from './session-store.ts';
 
@@ -43,18 +43,17 @@ export function addVisitorHooks(scope: FastifyInstance, dashboard: Dashboard): v
 }
 
 async function identify(request: FastifyRequest, reply: FastifyReply, dashboard: Dashboard): Promise<Visitor> {
-  const cookies = request.headers.cookie;
-  const sessionId = readCookie(cookies, SESSION_COOKIE);
+  const sessionId = request.cookies[SESSION_COOKIE];
   if (sessionId && TOKEN_PATTERN.test(sessionId)) {
     const accountId = await dashboard.sessions.accountIdOf(sessionId);
     const account = accountId ? await dashboard.services.accountStore.findById(accountId) : null;
     if (account) return visitorOf(dashboard, account, sessionId, `session:${sessionId}`);
   }
-  if (sessionId) appendCookie(reply, serializeCookie(SESSION_COOKIE, '', { maxAge: 0, secure: dashboard.secureCookies }));
-  let visitorId = readCookie(cookies, VISITOR_COOKIE);
+  if (sessionId) clearCookie(reply, SESSION_COOKIE, dashboard.secureCookies);
+  let visitorId = request.cookies[VISITOR_COOKIE];
   if (!visitorId || !TOKEN_PATTERN.test(visitorId)) {
     visitorId = randomBytes(32).toString('base64url');
-    appendCookie(reply, serializeCookie(VISITOR_COOKIE, visitorId, { maxAge: VISITOR_LIFETIME_SECONDS, secure: dashboard.secureCookies }));
+    setCookie(reply, VISITOR_COOKIE, visitorId, VISITOR_LIFETIME_SECONDS, dashboard.secureCookies);
   }
   return visitorOf(dashboard, null, null, `visitor:${visitorId}`);
 }
@@ -67,12 +66,12 @@ function visitorOf(dashboard: Dashboard, account: Account | null, sessionId: str
 export async function startSession(reply: FastifyReply, dashboard: Dashboard, account: Account, previous: string | null): Promise<void> {
   if (previous) await dashboard.sessions.end(previous);
   const session = await dashboard.sessions.create(account.id);
-  appendCookie(reply, serializeCookie(SESSION_COOKIE, session.id, { maxAge: SESSION_LIFETIME_SECONDS, secure: dashboard.secureCookies }));
+  setCookie(reply, SESSION_COOKIE, session.id, SESSION_LIFETIME_SECONDS, dashboard.secureCookies);
 }
 
 export async function endSession(reply: FastifyReply, dashboard: Dashboard, sessionId: string | null): Promise<void> {
   if (sessionId) await dashboard.sessions.end(sessionId);
-  appendCookie(reply, serializeCookie(SESSION_COOKIE, '', { maxAge: 0, secure: dashboard.secureCookies }));
+  clearCookie(reply, SESSION_COOKIE, dashboard.secureCookies);
 }
 
 /** The signed-in account, or a redirect to the sign-in page that comes back here afterwards. */
@@ -80,9 +79,4 @@ export function requireAccount(request: FastifyRequest): Account {
   const { account } = request.visitor;
   if (!account) throw new Redirect(`/dashboard/sign-in?next=${encodeURIComponent(request.url.split('?')[0]!)}`);
   return account;
-}
-
-/** Fastify appends to an existing set-cookie header instead of replacing it. */
-function appendCookie(reply: FastifyReply, cookie: string): void {
-  reply.header('set-cookie', cookie);
 }
