@@ -22,7 +22,7 @@ import { addVisitorHooks } from './sessions/visitor.ts';
 export function registerDashboard(app: FastifyInstance, services: Services): void {
   const dashboard = createDashboard(services);
   app.register(async (root) => {
-    applySecurityHeaders(root, services.baseUrl);
+    applySecurityHeaders(root, services.baseUrl, dashboard.secureCookies);
     registerAssetRoutes(root);
     root.register(async (pages) => {
       addCookieSupport(pages);
