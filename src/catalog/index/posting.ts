@@ -119,11 +119,6 @@ export class Posting implements DocSet {
     forEachBit(this.bits, visit);
   }
 
-  /** Bytes held, for the memory report. */
-  get bytes(): number {
-    return (this.bits ?? this.ids!).byteLength;
-  }
-
   private indexOf(doc: number): number {
     const at = this.lowerBound(doc);
     return at < this.count && this.ids![at] === doc ? at : -1;

@@ -103,10 +103,6 @@ export class SearchIndex {
     return { items, total: this.count };
   }
 
-  get bytes(): number {
-    return this.columns.bytes + this.text.bytes + this.columns.capacity * 4 * 2 * SORT_FIELDS.length;
-  }
-
   /**
    * Every sound the filters match: all of them, a bitmap, or a list of positions in increasing
    * order. Text, tags and categories are sets (postings); they are intersected a word of 32

@@ -84,15 +84,6 @@ export class SoundColumns {
     return this.ids[a]! < this.ids[b]! ? -1 : 1;
   }
 
-  get bytes(): number {
-    let text = 0;
-    for (let doc = 0; doc < this.size; doc++) {
-      text += this.ids[doc]!.length + this.names[doc]!.length + (this.descriptions[doc]?.length ?? 0) + 3 * 24;
-      text += 16 + 8 * this.tags[doc]!.length;
-    }
-    return text + this.capacity * (3 + 9 * 8);
-  }
-
   private shared(text: string): string {
     const known = this.strings.get(text);
     if (known !== undefined) return known;

@@ -59,15 +59,6 @@ export class TextIndex {
     return postings.length === 1 ? postings[0]! : unionOf(postings, pool.take());
   }
 
-  get bytes(): number {
-    let total = 0;
-    for (const posting of this.tokenDocs) total += posting.bytes + 64;
-    for (const postings of this.short) for (const posting of postings.values()) total += posting.bytes + 64;
-    for (const [index, token] of this.tokens.entries()) total += token.length + 40 + (index === 0 ? 0 : 8);
-    for (const list of this.tokenTrigrams.values()) total += list.length * 8 + 32;
-    return total;
-  }
-
   private tokenPosting(token: string): Posting {
     let id = this.tokenIds.get(token);
     if (id === undefined) {
