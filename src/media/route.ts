@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
-import { parseRange } from './range.ts';
+import send from '@fastify/send';
 
 interface MediaRequest {
   Params: { file: string };
@@ -25,33 +25,30 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
     return reply.code(403).header('cache-control', 'no-store').send({ error: message });
   }
   const sound = await services.catalog.findById(id);
-  const size = sound ? await services.files.size(sound.fileKey) : null;
-  if (!sound || size === null) return reply.code(404).send({ error: `Sound ${id} not found` });
+  if (!sound) return reply.code(404).send({ error: `Sound ${id} not found` });
 
+  // @fastify/send does the file part (Range, If-Range, conditional GET, ETag, HEAD). Its path is
+  // the file key from the database, never anything from the URL.
+  const file = await send(request.raw, `/${sound.fileKey}`, {
+    root: services.files.root, contentType: false, cacheControl: false, dotfiles: 'deny', index: false,
+  });
+  if (file.type === 'error') {
+    const status = file.statusCode;
+    if (status === 404) return reply.code(404).send({ error: `Sound ${id} not found` });
+    if (status === 416) return reply.code(416).header('content-range', file.headers['Content-Range']).send();
+    if (status === 412) return reply.code(412).send({ error: 'The file does not match the request\'s preconditions' });
+    request.log.error({ err: file.metadata.error }, 'media file could not be read');
+    return reply.code(500).send({ error: 'Internal server error' });
+  }
   const secondsLeft = Math.max(0, verdict.expiresAt - Math.floor(services.clock() / 1000));
-  const etag = `"${sound.contentHash.slice(0, 32)}"`;
-  reply.headers({
+  reply.code(file.statusCode).headers(file.headers).headers({
     'content-type': 'audio/mpeg',
-    'accept-ranges': 'bytes',
-    etag,
     // Never cached past the signature; private because the URL is a bearer credential.
     'cache-control': `private, max-age=${secondsLeft}`,
   });
-  if (request.query.d === 'download') {
-    reply.header('content-disposition', contentDisposition(sound.name));
-  }
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-
-  const ifRange = request.headers['if-range'];
-  const range = parseRange(request.headers.range, size, Array.isArray(ifRange) ? ifRange[0] : ifRange, etag);
-  if (range === 'unsatisfiable') {
-    return reply.code(416).header('content-range', `bytes */${size}`).send();
-  }
-  const { start, end } = range ?? { start: 0, end: size - 1 };
-  if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
-  reply.header('content-length', end - start + 1);
-  if (request.method === 'HEAD' || size === 0) return reply.send();
-  return reply.send(services.files.read(sound.fileKey, { start, end }));
+  if (request.query.d === 'download') reply.header('content-disposition', contentDisposition(sound.name));
+  if (file.statusCode === 304) reply.removeHeader('content-type');
+  return reply.send(file.stream);
 }
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
+import { get } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { MediaSigner } from '../../src/media/signing.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -28,7 +29,7 @@ describe('signed media', () => {
     assert.equal(response.headers.get('content-type'), 'audio/mpeg');
     assert.equal(response.headers.get('accept-ranges'), 'bytes');
     assert.equal(response.headers.get('content-length'), String(bytes.length));
-    assert.match(response.headers.get('etag') ?? '', /^"[0-9a-f]+"$/);
+    assert.match(response.headers.get('etag') ?? '', /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
     assert.equal(response.headers.get('cache-control'), 'private, max-age=3600');
     assert.equal(response.headers.get('content-disposition'), null);
     assert.deepEqual(new Uint8Array(await response.arrayBuffer()), bytes);
@@ -59,8 +60,12 @@ describe('signed media', () => {
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('content-length'), String(bytes.length));
     assert.equal((await head.arrayBuffer()).byteLength, 0);
+    // fetch() marks a request with If-None-Match no-cache (Fetch standard), which asks for a fresh
+    // copy: a plain HTTP client revalidates as a browser's cache does.
     const etag = head.headers.get('etag')!;
-    assert.equal((await fetch(url, { headers: { 'if-none-match': etag } })).status, 304);
+    assert.equal(await statusOf(url, { 'if-none-match': etag }), 304);
+    assert.equal(await statusOf(url, { 'if-none-match': 'W/"other"' }), 200);
+    assert.equal(await statusOf(url, { range: 'bytes=0-9', 'if-range': 'W/"other"' }), 200, 'a stale If-Range sends the whole file');
   });
 
   test('media.download: attachment with a filename made from the name', async () => {
@@ -140,3 +145,13 @@ describe('signed media', () => {
     }
   });
 });
+
+/** The status of a GET sent with exactly these headers (no cache headers added by the client). */
+function statusOf(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode!);
+    }).on('error', reject);
+  });
+}
