@@ -1,5 +1,4 @@
 import type { Services } from '../services.ts';
-import { CsrfTokens } from './security/csrf.ts';
 import { SessionStore } from './sessions/session-store.ts';
 import { SignInThrottle } from './sessions/sign-in-throttle.ts';
 
@@ -8,7 +7,6 @@ export interface Dashboard {
   services: Services;
   sessions: SessionStore;
   throttle: SignInThrottle;
-  csrf: CsrfTokens;
   /** Cookies get `Secure` when the public address is https. */
   secureCookies: boolean;
 }
@@ -19,7 +17,6 @@ export function createDashboard(services: Services): Dashboard {
     services,
     sessions: new SessionStore(db, services.clock),
     throttle: new SignInThrottle(db, services.clock),
-    csrf: new CsrfTokens(services.csrfSecret),
     secureCookies: (services.config.publicUrl ?? '').startsWith('https:'),
   };
 }

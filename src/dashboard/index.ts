@@ -12,6 +12,7 @@ import { registerHomeRoute, registerOverviewRoutes } from './routes/pages.ts';
 import { sendPage } from './routes/send-page.ts';
 import { applySecurityHeaders } from './security/headers.ts';
 import { addCookieSupport } from './security/cookies.ts';
+import { addCsrfProtection, isCsrfRefusal } from './security/csrf.ts';
 import { addFormBodyParser } from './security/form-body.ts';
 import { addVisitorHooks } from './sessions/visitor.ts';
 
@@ -26,6 +27,7 @@ export function registerDashboard(app: FastifyInstance, services: Services): voi
     registerAssetRoutes(root);
     root.register(async (pages) => {
       addCookieSupport(pages);
+      addCsrfProtection(pages, services.csrfSecret, dashboard.secureCookies);
       addFormBodyParser(pages);
       addVisitorHooks(pages, dashboard);
       setHtmlErrorHandler(pages);
@@ -53,6 +55,10 @@ const CLIENT_ERRORS: Record<number, string> = {
 function setHtmlErrorHandler(scope: FastifyInstance): void {
   scope.setErrorHandler((error: FastifyError | PageError | Redirect, request, reply) => {
     if (error instanceof Redirect) return reply.redirect(error.location, 303);
+    if (isCsrfRefusal(error as FastifyError)) {
+      return sendPage(reply.code(403), errorPage(request.visitor, 403, 'This form has expired',
+        'The page was open too long or came from another site. Go back, reload the page and try again.'));
+    }
     if (error instanceof PageError) {
       return sendPage(reply.code(error.statusCode), errorPage(request.visitor, error.statusCode, error.title, error.message));
     }

@@ -1,26 +1,27 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import csrfProtection from '@fastify/csrf-protection';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * CSRF tokens are an HMAC of what the browser's cookie binds the request to (its session, or
- * before sign-in its visitor id). Nothing is stored; a token planted from another site is
- * useless because the attacker cannot compute it for the victim's cookie.
+ * CSRF tokens by @fastify/csrf-protection: a secret per browser in an HttpOnly `_csrf` cookie,
+ * and each token bound to what the browser's other cookies name (its session, or before sign-in
+ * its visitor id) by an HMAC under the dashboard's own csrf-secret. A token planted from another
+ * site is useless: the attacker has neither the victim's cookie secret nor their binding, and a
+ * token taken before sign-in does not work after it.
  */
-export class CsrfTokens {
-  private readonly secret: Buffer;
+export function addCsrfProtection(scope: FastifyInstance, csrfSecret: string, secure: boolean): void {
+  scope.register(csrfProtection, {
+    getUserInfo: (request: FastifyRequest) => request.visitor.csrfBinding,
+    csrfOpts: { hmacKey: csrfSecret },
+    cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, secure },
+  });
+}
 
-  constructor(csrfSecret: string) {
-    // Derived for this one use, should the secret ever be given to something else too.
-    this.secret = createHmac('sha256', csrfSecret).update('sound-catalog dashboard csrf').digest();
-  }
+/** A token for this visitor's forms (sets the `_csrf` cookie the first time). */
+export function csrfTokenFor(reply: FastifyReply, binding: string): string {
+  return reply.generateCsrf({ userInfo: binding });
+}
 
-  tokenFor(binding: string): string {
-    return createHmac('sha256', this.secret).update(binding).digest('base64url');
-  }
-
-  isValid(binding: string, token: unknown): boolean {
-    if (typeof token !== 'string') return false;
-    const expected = Buffer.from(this.tokenFor(binding));
-    const given = Buffer.from(token);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
+/** True when the error is the plugin's refusal of a missing or wrong token. */
+export function isCsrfRefusal(error: { code?: string }): boolean {
+  return error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET';
 }

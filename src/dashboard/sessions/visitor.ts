@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/store.ts';
 import type { Dashboard } from '../context.ts';
 import { clearCookie, setCookie } from '../security/cookies.ts';
-import { PageError, Redirect } from '../routes/page-errors.ts';
+import { csrfTokenFor } from '../security/csrf.ts';
+import { Redirect } from '../routes/page-errors.ts';
 import { SESSION_LIFETIME_SECONDS } from './session-store.ts';
 
 export const SESSION_COOKIE = 'sc_session';
@@ -33,12 +34,9 @@ export function addVisitorHooks(scope: FastifyInstance, dashboard: Dashboard): v
     request.visitor = await identify(request, reply, dashboard);
   });
   // Every POST changes something, so every POST must carry the token of this browser's cookie.
-  scope.addHook('preHandler', async (request) => {
-    if (request.method !== 'POST') return;
-    const token = (request.body as Record<string, unknown> | undefined)?._csrf;
-    if (!dashboard.csrf.isValid(request.visitor.csrfBinding, token)) {
-      throw new PageError(403, 'This form has expired', 'The page was open too long or came from another site. Go back, reload the page and try again.');
-    }
+  scope.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST') return done();
+    scope.csrfProtection(request, reply, done);
   });
 }
 
@@ -47,7 +45,7 @@ async function identify(request: FastifyRequest, reply: FastifyReply, dashboard:
   if (sessionId && TOKEN_PATTERN.test(sessionId)) {
     const accountId = await dashboard.sessions.accountIdOf(sessionId);
     const account = accountId ? await dashboard.services.accountStore.findById(accountId) : null;
-    if (account) return visitorOf(dashboard, account, sessionId, `session:${sessionId}`);
+    if (account) return visitorOf(reply, account, sessionId, `session:${sessionId}`);
   }
   if (sessionId) clearCookie(reply, SESSION_COOKIE, dashboard.secureCookies);
   let visitorId = request.cookies[VISITOR_COOKIE];
@@ -55,11 +53,11 @@ async function identify(request: FastifyRequest, reply: FastifyReply, dashboard:
     visitorId = randomBytes(32).toString('base64url');
     setCookie(reply, VISITOR_COOKIE, visitorId, VISITOR_LIFETIME_SECONDS, dashboard.secureCookies);
   }
-  return visitorOf(dashboard, null, null, `visitor:${visitorId}`);
+  return visitorOf(reply, null, null, `visitor:${visitorId}`);
 }
 
-function visitorOf(dashboard: Dashboard, account: Account | null, sessionId: string | null, binding: string): Visitor {
-  return { account, sessionId, csrfBinding: binding, csrfToken: dashboard.csrf.tokenFor(binding) };
+function visitorOf(reply: FastifyReply, account: Account | null, sessionId: string | null, binding: string): Visitor {
+  return { account, sessionId, csrfBinding: binding, csrfToken: csrfTokenFor(reply, binding) };
 }
 
 /** Starts a session under a brand-new id (never one the browser brought along: no fixation). */
