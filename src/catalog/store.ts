@@ -36,20 +36,33 @@ export class CatalogStore {
 
   /** Makes exactly these sounds the public samples; returns how many exist. Unknown ids are reported. */
   async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
-    return this.db.transaction().execute(async (trx) => {
-      const found = ids.length === 0 ? [] : await trx.selectFrom('sounds').select('id').where('id', 'in', ids).execute();
-      const known = new Set(found.map((row) => row.id));
-      const unknown = ids.filter((id) => !known.has(id));
-      if (unknown.length > 0) return { samples: 0, unknown };
-      await trx.updateTable('sounds').set({ is_sample: 0 }).where('is_sample', '=', 1).execute();
-      if (ids.length > 0) await trx.updateTable('sounds').set({ is_sample: 1 }).where('id', 'in', ids).execute();
-      return { samples: known.size, unknown };
-    });
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        // A write first, so the transaction holds SQLite's write lock from the start (see
+        // CatalogWriter.updateMetadata); unknown ids then roll it back.
+        await trx.updateTable('sounds').set({ is_sample: 0 }).where('is_sample', '=', 1).execute();
+        const found = ids.length === 0 ? [] : await trx.selectFrom('sounds').select('id').where('id', 'in', ids).execute();
+        const known = new Set(found.map((row) => row.id));
+        const unknown = ids.filter((id) => !known.has(id));
+        if (unknown.length > 0) throw new UnknownSounds(unknown);
+        if (ids.length > 0) await trx.updateTable('sounds').set({ is_sample: 1 }).where('id', 'in', ids).execute();
+        return { samples: known.size, unknown };
+      });
+    } catch (error) {
+      if (error instanceof UnknownSounds) return { samples: 0, unknown: error.ids };
+      throw error;
+    }
   }
 
   async size(): Promise<number> {
     const row = await this.db.selectFrom('sounds').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+}
+
+class UnknownSounds extends Error {
+  constructor(readonly ids: string[]) {
+    super(`unknown sounds: ${ids.join(', ')}`);
   }
 }
 

@@ -36,9 +36,12 @@ export class CatalogWriter {
 
   async updateMetadata(contentHash: string, metadata: SoundMetadata): Promise<{ id: string } | null> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('sounds').select(['seq', 'id']).where('content_hash', '=', contentHash).executeTakeFirst();
+      // The write comes first, so the transaction takes SQLite's write lock at once (waiting for
+      // another writer as long as busy_timeout allows). Read first, it could not be upgraded once
+      // another process had committed meanwhile: "database is locked", whatever the timeout.
+      const row = await trx.updateTable('sounds').set({ ...metadataColumns(metadata), updated_at: this.now() })
+        .where('content_hash', '=', contentHash).returning(['seq', 'id']).executeTakeFirst();
       if (!row) return null;
-      await trx.updateTable('sounds').set({ ...metadataColumns(metadata), updated_at: this.now() }).where('seq', '=', row.seq).execute();
       await trx.deleteFrom('sound_tags').where('sound_seq', '=', row.seq).execute();
       await insertTags(trx, row.seq, metadata.tags);
       return { id: row.id };
