@@ -4,7 +4,7 @@ import { registerDocs } from './api/docs.ts';
 import { registerErrorHandling } from './api/errors.ts';
 import { registerEndpoints } from './api/endpoint.ts';
 import { registerHealth } from './api/health.ts';
-import { buildOpenApiDocument } from './api/openapi.ts';
+import { registerOpenApi } from './api/openapi.ts';
 import { soundEndpoints } from './api/sounds/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
@@ -42,12 +42,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Each part gets the services it uses and no others.
+  const { catalog, accounts, quota, signer, files, sessions, signInThrottle, csrfSecret, clock, baseUrl } = services;
+  const api = { catalog, accounts, quota, signer, clock, baseUrl };
   registerErrorHandling(app);
-  registerHealth(app, services);
-  registerEndpoints(app, soundEndpoints, services);
-  registerMediaRoute(app, services);
-  registerDocs(app, () => buildOpenApiDocument(soundEndpoints, services.baseUrl()));
-  registerMcp(app, services);
-  registerDashboard(app, services);
+  await registerOpenApi(app, baseUrl);
+  registerHealth(app, () => services.ready());
+  registerEndpoints(app, soundEndpoints, api);
+  registerMediaRoute(app, { catalog, signer, files, clock });
+  await registerDocs(app);
+  registerMcp(app, api);
+  registerDashboard(app, { catalog, accounts, quota, signer, sessions, signInThrottle, csrfSecret, clock, baseUrl });
   return app;
 }

@@ -1,23 +1,29 @@
 import type { AccountService } from './accounts/service.ts';
-import type { AccountStore } from './accounts/store.ts';
 import type { CatalogService } from './catalog/service.ts';
 import type { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
+import type { SessionStore } from './dashboard/sessions/session-store.ts';
+import type { SignInThrottle } from './dashboard/sessions/sign-in-throttle.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { FileStore } from './media/file-store.ts';
 import type { MediaSigner } from './media/signing.ts';
 import type { QuotaStore } from './quota/quota.ts';
 
-/** Everything a route, a tool or a command may call. Built once by `createServices`. */
+/**
+ * Every service, built once by `createServices` (wiring.ts). Commands get the whole set; each
+ * HTTP plugin gets only the few it names below, picked out in app.ts.
+ */
 export interface Services {
   config: Config;
   database: DatabaseHandle;
   catalog: CatalogService;
   catalogWriter: CatalogWriter;
-  accountStore: AccountStore;
   accounts: AccountService;
   quota: QuotaStore;
   signer: MediaSigner;
+  /** The dashboard's sessions and its sign-in throttle, in the database like everything else. */
+  sessions: SessionStore;
+  signInThrottle: SignInThrottle;
   /** The key of the dashboard's CSRF tokens (generated into the data folder). */
   csrfSecret: string;
   files: FileStore;
@@ -25,7 +31,19 @@ export interface Services {
   clock: () => number;
   /** The `{base_url}` of links and signed URLs. */
   baseUrl: () => string;
+  /** Resolves when every store answers; rejects with the first that does not. */
+  ready(): Promise<void>;
   /** Tells the services where the server listens (PORT=0 picks a free port). */
   listeningAt(url: string): void;
   close(): Promise<void>;
 }
+
+/** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */
+export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'clock' | 'baseUrl'>;
+
+/** The signed media route: the signature, the sound's file. */
+export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'clock'>;
+
+/** The dashboard's pages and forms. */
+export type DashboardServices = Pick<Services,
+  'catalog' | 'accounts' | 'quota' | 'signer' | 'sessions' | 'signInThrottle' | 'csrfSecret' | 'clock' | 'baseUrl'>;

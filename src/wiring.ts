@@ -5,9 +5,12 @@ import { CatalogService } from './catalog/service.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { CatalogWriter } from './catalog/writer.ts';
 import { ConfigError, type Config } from './config.ts';
+import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { MediaSigner } from './media/signing.ts';
+import { SessionStore } from './dashboard/sessions/session-store.ts';
+import { SignInThrottle } from './dashboard/sessions/sign-in-throttle.ts';
 import { DatabaseQuotaStore } from './quota/database.ts';
 import { readOrCreateSecret } from './secrets.ts';
 import type { Services } from './services.ts';
@@ -37,15 +40,20 @@ export async function createServices(config: Config, options: ServiceOptions = {
     database,
     catalog,
     catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
-    accountStore,
     accounts: new AccountService(accountStore, clock),
     quota,
     signer: new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock),
     // Its own secret: a dashboard token never shares a key with a media signature.
     csrfSecret: readOrCreateSecret(config.dataDir, 'csrf-secret'),
+    sessions: new SessionStore(database.db, clock),
+    signInThrottle: new SignInThrottle(database.db, clock),
     files,
     clock,
     baseUrl,
+    async ready() {
+      await sql`SELECT 1`.execute(database.db);
+      await quota.usage('readiness-probe', ['1970-01-01']);
+    },
     listeningAt(url: string) {
       listeningUrl = url;
     },

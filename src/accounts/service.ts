@@ -25,6 +25,27 @@ export class AccountService {
     return this.store.createAccount({ email, plan, passwordHash, now: new Date(this.clock()) });
   }
 
+  findById(id: string): Promise<Account | null> {
+    return this.store.findById(id);
+  }
+
+  /** With the password hash, for signing in; null when no account has that email. */
+  findByEmail(email: string): Promise<(Account & { passwordHash: string | null }) | null> {
+    return this.store.findByEmail(email);
+  }
+
+  requireByEmail(email: string): Promise<Account> {
+    return this.store.requireByEmail(email);
+  }
+
+  listAccounts(): Promise<Account[]> {
+    return this.store.listAccounts();
+  }
+
+  async makeOperator(accountId: string): Promise<void> {
+    await this.store.update(accountId, { isOperator: true });
+  }
+
   async setPlan(email: string, plan: PlanName): Promise<Account> {
     const account = await this.store.requireByEmail(email);
     await this.store.update(account.id, { plan });

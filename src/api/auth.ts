@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
 import { DomainError } from '../errors.ts';
-import type { Services } from '../services.ts';
+import type { ApiServices } from '../services.ts';
 import { HttpError, rateLimitHeaders, upgradeUrl } from '../shapes/answers.ts';
 
 declare module 'fastify' {
@@ -14,14 +14,14 @@ declare module 'fastify' {
  * Runs before validation on every API-key route: who is calling, may they, and one request of
  * their daily quota. A request refused with 429 is not counted; every later status is.
  */
-export async function authenticateAndCount(request: FastifyRequest, reply: FastifyReply, services: Services): Promise<void> {
+export async function authenticateAndCount(request: FastifyRequest, reply: FastifyReply, services: ApiServices): Promise<void> {
   const header = request.headers['x-api-key'];
   let owner: KeyOwner;
   try {
     owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header);
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'forbidden') {
-      throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services) });
+      throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services.baseUrl()) });
     }
     throw error;
   }

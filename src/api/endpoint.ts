@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
-import type { Services } from '../services.ts';
-import { authenticateAndCount } from './auth.ts';
+import type { ApiServices } from '../services.ts';
 import { HttpError } from '../shapes/answers.ts';
+import { authenticateAndCount } from './auth.ts';
+import { compileSerializer } from './serializer.ts';
 
 export type Status = 200 | 400 | 401 | 403 | 404 | 429 | 500;
 
@@ -12,14 +14,15 @@ export interface EndpointContext<Q, P> {
   params: P;
   /** The caller, on endpoints that need an API key. */
   owner: KeyOwner | null;
-  services: Services;
+  services: ApiServices;
   request: FastifyRequest;
   reply: FastifyReply;
 }
 
 /**
  * One endpoint, declared once: its route, its documentation, its schemas and its handler.
- * Routing, validation, auth and the OpenAPI document are all derived from this.
+ * Routing, validation (fastify-type-provider-zod), auth and the OpenAPI document
+ * (@fastify/swagger) are all derived from this.
  */
 export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
   method: 'GET';
@@ -42,44 +45,70 @@ export function defineEndpoint<Q extends z.ZodType, P extends z.ZodType = z.ZodO
   return endpoint as unknown as Endpoint;
 }
 
-export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], services: Services): void {
-  for (const endpoint of endpoints) {
-    const success = endpoint.responses[200];
-    app.route({
-      method: endpoint.method,
-      url: endpoint.url,
-      // The 200 schema also drives Fastify's compiled serializer: faster than JSON.stringify, and
-      // a field that is not declared can never reach a client.
-      schema: success ? { response: { 200: serializerSchema(success.schema) } } : undefined,
-      onRequest: endpoint.security === 'apiKey' ? (request, reply) => authenticateAndCount(request, reply, services) : undefined,
-      handler: async (request, reply) => {
-        const query = parseOrThrow(endpoint.query, request.query);
-        const params = endpoint.params ? parseOrThrow(endpoint.params, request.params) : request.params;
-        return endpoint.handler({ query, params, owner: request.owner ?? null, services, request, reply });
-      },
-    });
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { type: 'integer', description: 'Daily quota of the plan.' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests remaining today.' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Unix timestamp of the reset (midnight UTC).' },
+};
+const RETRY_AFTER_HEADERS = { ...RATE_LIMIT_HEADERS, 'Retry-After': { type: 'integer', description: 'Seconds until the reset.' } };
+
+/**
+ * Registers the endpoints in a scope of their own: the query and path are validated by their zod
+ * schemas before the handler runs (after the key and quota hook), and every listed answer is
+ * written by a serializer compiled from its schema.
+ */
+export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], services: ApiServices): void {
+  app.register(async (scope) => {
+    scope.setValidatorCompiler(validatorCompiler);
+    scope.setSerializerCompiler(compileSerializer);
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+    for (const endpoint of endpoints) {
+      routes.route({
+        method: endpoint.method,
+        url: endpoint.url,
+        schema: routeSchemaOf(endpoint),
+        onRequest: endpoint.security === 'apiKey' ? (request, reply) => authenticateAndCount(request, reply, services) : undefined,
+        handler: (request, reply) => endpoint.handler({
+          query: request.query, params: request.params, owner: request.owner ?? null, services, request, reply,
+        }),
+      });
+    }
+  });
+}
+
+/** The route schema: what Fastify validates and serializes with, and what @fastify/swagger publishes. */
+function routeSchemaOf(endpoint: Endpoint) {
+  const response: Record<string, unknown> = {};
+  for (const [status, { description, schema }] of Object.entries(endpoint.responses)) {
+    const quotaHeaders = endpoint.security === 'apiKey' && (status === '200' || status === '429');
+    response[status] = {
+      description,
+      ...(quotaHeaders && { headers: status === '429' ? RETRY_AFTER_HEADERS : RATE_LIMIT_HEADERS }),
+      content: { 'application/json': { schema } },
+    };
   }
-}
-
-function serializerSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}
-
-function parseOrThrow(schema: z.ZodType, input: unknown): unknown {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const details = result.error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ param: key, message: 'Unknown parameter' }))
-      : [{ param: issue.path.map(String).join('.') || '(query)', message: issue.message }],
-  );
-  throw invalidQuery(details);
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    tags: [endpoint.tag],
+    security: endpoint.security === 'apiKey' ? [{ ApiKey: [] }] : [],
+    querystring: endpoint.query,
+    ...(endpoint.params && { params: endpoint.params }),
+    response,
+  };
 }
 
 /** The one 400 shape: `{ error, details: [{ param, message }] }` (operator contract). */
 export function invalidQuery(details: Array<{ param: string; message: string }>): HttpError {
   const summary = details.map((detail) => `${detail.param}: ${detail.message}`).join('; ');
   return new HttpError(400, { error: `Invalid query parameters: ${summary}`, details });
+}
+
+/** Fastify's validation error (zod issues from the type provider) as the 400 answer. */
+export function invalidQueryOf(validation: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }>): HttpError {
+  return invalidQuery(validation.flatMap((issue) =>
+    issue.keyword === 'unrecognized_keys'
+      ? (issue.params.keys as string[]).map((key) => ({ param: key, message: 'Unknown parameter' }))
+      : [{ param: issue.instancePath.slice(1).replaceAll('/', '.') || '(query)', message: issue.message ?? 'Invalid value' }]));
 }

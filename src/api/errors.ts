@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError } from '../errors.ts';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../shapes/answers.ts';
+import { invalidQueryOf } from './endpoint.ts';
 
 const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
   unauthorized: 401,
@@ -12,6 +14,7 @@ const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | DomainError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) error = invalidQueryOf(error.validation);
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(error.body);
     }

@@ -20,7 +20,7 @@ export async function accountsCommand(args: string[], config: Config): Promise<v
       throw new UsageError('use "accounts create" or "accounts set-plan"');
     }
     if (values.operator) {
-      await services.accountStore.update(account.id, { isOperator: true });
+      await services.accounts.makeOperator(account.id);
     }
     output.result({ id: account.id, email: account.email, plan: account.plan.name }, `${account.email}: ${account.plan.label} plan (account ${account.id})`);
   });

@@ -43,7 +43,7 @@ export async function prepareFirstStart(
   await seedCatalog(services, { count: first, seed: DEFAULT_SEED, progress: createProgress('sounds'), signal });
   if (signal.aborted) return null;
 
-  const account = (await services.accountStore.findByEmail(DEMO_EMAIL)) ?? (await services.accounts.createAccount(DEMO_EMAIL, 'pro'));
+  const account = (await services.accounts.findByEmail(DEMO_EMAIL)) ?? (await services.accounts.createAccount(DEMO_EMAIL, 'pro'));
   // A demo account from an earlier, interrupted first start may already hold its keys.
   for (const key of await services.accounts.listKeys(account.id)) await services.accounts.revokeKey(key.prefix, account.id);
   const created = await services.accounts.createKey(account.id, 'demo');

@@ -8,14 +8,14 @@ export async function keysCommand(args: string[], config: Config): Promise<void>
   const [action, argument] = positionals;
   await withServices(config, async (services) => {
     if (action === 'create') {
-      const account = await services.accountStore.requireByEmail(required(values.email, '--email'));
+      const account = await services.accounts.requireByEmail(required(values.email, '--email'));
       const created = await services.accounts.createKey(account.id, typeof values.name === 'string' ? values.name : 'default');
       output.result(
         { key: created.key, prefix: created.record.prefix, name: created.record.name, account: account.email },
         `${created.key}\nThis is the only time the full key is shown. Keep it server-side.`,
       );
     } else if (action === 'list') {
-      const account = await services.accountStore.requireByEmail(required(values.email, '--email'));
+      const account = await services.accounts.requireByEmail(required(values.email, '--email'));
       const keys = (await services.accounts.listKeys(account.id)).map((key) => ({
         prefix: key.prefix, name: key.name, created_at: key.createdAt, last_used_at: key.lastUsedAt,
       }));

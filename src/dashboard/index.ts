@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
+import type { DashboardServices } from '../services.ts';
 import { createDashboard, type Dashboard } from './context.ts';
 import { errorPage } from './pages/error-page.ts';
 import { registerAssetRoutes } from './routes/assets.ts';
@@ -20,7 +20,7 @@ import { addVisitorHooks } from './sessions/visitor.ts';
  * Mounts the web dashboard at / and /dashboard. Everything lives in its own encapsulated plugin:
  * the form parser, the session hooks and the HTML error pages never touch the API's routes.
  */
-export function registerDashboard(app: FastifyInstance, services: Services): void {
+export function registerDashboard(app: FastifyInstance, services: DashboardServices): void {
   const dashboard = createDashboard(services);
   app.register(async (root) => {
     applySecurityHeaders(root, services.baseUrl, dashboard.secureCookies);

@@ -1,6 +1,6 @@
 import type { Account } from '../accounts/store.ts';
 import { nextUtcMidnight, utcDay } from '../quota/quota.ts';
-import type { Services } from '../services.ts';
+import type { DashboardServices } from '../services.ts';
 import type { DayCount } from './drawing/usage-chart.ts';
 
 export const CHART_DAYS = 30;
@@ -24,7 +24,7 @@ export function lastDays(now: number, count: number): string[] {
 }
 
 /** Today's count and the chart come from the counters the API's quota check writes. */
-export async function usageSummary(services: Services, account: Account): Promise<UsageSummary> {
+export async function usageSummary(services: Pick<DashboardServices, 'clock' | 'quota'>, account: Account): Promise<UsageSummary> {
   const now = services.clock();
   const dayNames = lastDays(now, CHART_DAYS);
   const counts = await services.quota.usage(account.id, dayNames);
@@ -42,7 +42,7 @@ export async function usageSummary(services: Services, account: Account): Promis
 }
 
 /** Requests per key over the chart's days, for the key list. */
-export async function keyTotals(services: Services, keyIds: string[]): Promise<Map<string, { today: number; total: number }>> {
+export async function keyTotals(services: Pick<DashboardServices, 'clock' | 'quota'>, keyIds: string[]): Promise<Map<string, { today: number; total: number }>> {
   const dayNames = lastDays(services.clock(), CHART_DAYS);
   const totals = new Map<string, { today: number; total: number }>();
   await Promise.all(keyIds.map(async (id) => {

@@ -27,7 +27,7 @@ export interface PipelineOptions {
  * Files and folders into the catalog: metadata, content hash (known content only has its
  * metadata updated), then decode → encode → measure in worker threads, then file, then row.
  */
-export async function ingestPaths(services: Services, paths: string[], options: PipelineOptions = {}): Promise<IngestSummary> {
+export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWriter'>, paths: string[], options: PipelineOptions = {}): Promise<IngestSummary> {
   const { files, missing } = await findAudioFiles(paths);
   const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing] };
   await services.files.prepareScratchFolder();
@@ -54,7 +54,7 @@ export async function ingestPaths(services: Services, paths: string[], options: 
 
 class IngestFailure extends Error {}
 
-async function ingestFile(services: Services, pool: WorkerPool, file: string, encoding: Mp3EncodeOptions): Promise<'added' | 'updated'> {
+async function ingestFile(services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, encoding: Mp3EncodeOptions): Promise<'added' | 'updated'> {
   const metadata = await readMetadata(file);
   const { hash } = await hashFile(file);
   if (await services.catalogWriter.updateMetadata(hash, metadata)) return 'updated';
@@ -83,7 +83,7 @@ export interface SeedOptions extends PipelineOptions {
 }
 
 /** Synthesizes the demo catalog through the same encode → measure → store path as ingest. */
-export async function seedCatalog(services: Services, options: SeedOptions): Promise<{ added: number; updated: number }> {
+export async function seedCatalog(services: Pick<Services, 'files' | 'catalogWriter'>, options: SeedOptions): Promise<{ added: number; updated: number }> {
   const progress = options.progress ?? silentProgress;
   const counts = { added: 0, updated: 0 };
   const from = options.from ?? 0;

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
 import { HttpError, upgradeUrl } from '../shapes/answers.ts';
 import { DomainError } from '../errors.ts';
-import type { Services } from '../services.ts';
+import type { ApiServices } from '../services.ts';
 
 /**
  * Who is calling /mcp, settled at the HTTP level before any MCP message is read: a missing or
@@ -10,13 +10,13 @@ import type { Services } from '../services.ts';
  * x-api-key is read, so `Authorization: Bearer` alone is a 401 here too. Nothing is counted
  * yet: only tool calls spend quota (tool-call-quota.ts).
  */
-export async function authenticateMcpCaller(request: FastifyRequest, services: Services): Promise<void> {
+export async function authenticateMcpCaller(request: FastifyRequest, services: ApiServices): Promise<void> {
   const header = request.headers['x-api-key'];
   try {
     request.owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header);
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'forbidden') {
-      throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services) });
+      throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services.baseUrl()) });
     }
     throw error;
   }

@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../shapes/answers.ts';
-import type { Services } from '../services.ts';
+import type { ApiServices } from '../services.ts';
 import { callerOf } from './caller.ts';
 import { INTERNAL_ERROR, jsonRpcError } from './json-rpc.ts';
 import { buildMcpServer } from './server.ts';
@@ -13,7 +13,7 @@ import { ToolCallQuota } from './tool-call-quota.ts';
  * Fastify already parsed. Responses are plain JSON rather than an SSE stream: no tool sends
  * progress, and plain JSON is what curl and simple clients read most easily.
  */
-export async function serveMcpPost(request: FastifyRequest, reply: FastifyReply, services: Services): Promise<void> {
+export async function serveMcpPost(request: FastifyRequest, reply: FastifyReply, services: ApiServices): Promise<void> {
   const owner = callerOf(request);
   const quota = await ToolCallQuota.count(request.body, owner, services);
   const server = buildMcpServer({ services, owner, quota, log: request.log });

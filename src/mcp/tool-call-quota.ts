@@ -1,7 +1,7 @@
 import { isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { QuotaDecision } from '../quota/quota.ts';
-import type { Services } from '../services.ts';
+import type { ApiServices } from '../services.ts';
 
 /**
  * The quota spent by one POST to /mcp. Every `tools/call` in the body counts as one request of
@@ -16,11 +16,11 @@ export class ToolCallQuota {
   latest: QuotaDecision | undefined;
 
   private constructor(
-    private readonly services: Services,
+    private readonly services: ApiServices,
     private readonly owner: KeyOwner,
   ) {}
 
-  static async count(body: unknown, owner: KeyOwner, services: Services): Promise<ToolCallQuota> {
+  static async count(body: unknown, owner: KeyOwner, services: ApiServices): Promise<ToolCallQuota> {
     const quota = new ToolCallQuota(services, owner);
     const messages = Array.isArray(body) ? body : [body];
     for (const message of messages) {

@@ -2,12 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
-import type { Services } from '../services.ts';
+import type { ApiServices } from '../services.ts';
 import type { ToolCallQuota } from './tool-call-quota.ts';
 
 /** What a tool may use while it answers one call: the same services as the REST routes. */
 export interface ToolContext {
-  services: Services;
+  services: ApiServices;
   /** The caller, already authenticated at the HTTP level. */
   owner: KeyOwner;
   quota: ToolCallQuota;

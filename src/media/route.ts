@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../services.ts';
+import type { MediaServices } from '../services.ts';
 import send from '@fastify/send';
 
 interface MediaRequest {
@@ -11,13 +11,13 @@ interface MediaRequest {
  * Serves the MP3 behind a signed URL. The signature is checked before anything else is looked
  * at; the file is found through the database by sound id, so nothing from the URL reaches a path.
  */
-export function registerMediaRoute(app: FastifyInstance, services: Services): void {
+export function registerMediaRoute(app: FastifyInstance, services: MediaServices): void {
   const handler = (request: FastifyRequest<MediaRequest>, reply: FastifyReply) => serveMedia(request, reply, services);
   app.get<MediaRequest>('/media/:file', { exposeHeadRoute: false }, handler);
   app.head<MediaRequest>('/media/:file', handler);
 }
 
-async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: Services) {
+async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices) {
   const id = request.params.file.replace(/\.mp3$/, '');
   const verdict = services.signer.verify(id, request.query);
   if (!verdict.ok) {

@@ -1,5 +1,4 @@
 import type { QuotaDecision } from '../quota/quota.ts';
-import type { Services } from '../services.ts';
 
 /**
  * Parts of an answer that REST and MCP (both over HTTP) give alike: an error that knows its status
@@ -21,8 +20,8 @@ export class HttpError extends Error {
 }
 
 /** Where a free account is sent to get API access (the 403 body's `upgrade_url`). */
-export function upgradeUrl(services: Services): string {
-  return `${services.baseUrl()}/dashboard/upgrade`;
+export function upgradeUrl(baseUrl: string): string {
+  return `${baseUrl}/dashboard/upgrade`;
 }
 
 export function rateLimitHeaders(decision: QuotaDecision): Record<string, number> {

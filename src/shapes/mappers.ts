@@ -1,5 +1,5 @@
 import type { Sound } from '../catalog/sound.ts';
-import type { Services } from '../services.ts';
+import type { MediaSigner } from '../media/signing.ts';
 import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from './schemas.ts';
 
 /**
@@ -9,19 +9,19 @@ import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } fr
  * serializer reads fastest.
  */
 
-export function toSoundSummary(sound: Sound, services: Services): SoundSummaryBody {
+export function toSoundSummary(sound: Sound, signer: MediaSigner): SoundSummaryBody {
   return {
     id: sound.id,
     name: sound.name,
     description: sound.description,
     tags: sound.tags,
     duration: sound.duration,
-    stream_url: services.signer.sign(sound.id, 'stream').url,
+    stream_url: signer.sign(sound.id, 'stream').url,
   };
 }
 
-export function toSound(sound: Sound, services: Services): SoundBody {
-  const signed = services.signer.signBoth(sound.id);
+export function toSound(sound: Sound, signer: MediaSigner): SoundBody {
+  const signed = signer.signBoth(sound.id);
   return {
     id: sound.id,
     name: sound.name,
@@ -37,8 +37,8 @@ export function toSound(sound: Sound, services: Services): SoundBody {
   };
 }
 
-export function toPopularSound(sound: Sound, services: Services): PopularSoundBody {
-  const body: PopularSoundBody = toSound(sound, services) as PopularSoundBody;
+export function toPopularSound(sound: Sound, signer: MediaSigner): PopularSoundBody {
+  const body: PopularSoundBody = toSound(sound, signer) as PopularSoundBody;
   body.numDownloads = sound.numDownloads;
   return body;
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parse } from 'yaml';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -67,15 +69,21 @@ describe('openapi', () => {
     assert.deepEqual(parse(await response.text()), document);
   });
 
-  test('docs.local: the reference page loads its scripts from this server only', async () => {
+  test('openapi.unchanged: the document is the one published before it was made by @fastify/swagger', async () => {
+    const published = JSON.parse(await readFile(path.join(import.meta.dirname, 'fixtures/openapi-document.json'), 'utf8'));
+    assert.deepStrictEqual({ ...document, servers: published.servers }, published);
+    assert.deepStrictEqual(document.servers, [{ url: server.url }]);
+  });
+
+  test('docs.local: the reference page loads its scripts and styles from this server only', async () => {
     const response = await server.get('/docs');
     assert.equal(response.status, 200);
     const page = await response.text();
-    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => new URL(match[1]!, response.url));
     assert.ok(sources.length >= 3);
     for (const source of sources) {
-      assert.ok(source.startsWith('/docs/assets/'), source);
-      assert.equal((await server.get(source)).status, 200, source);
+      assert.equal(source.origin, server.url, source.href);
+      assert.equal((await fetch(source)).status, 200, source.href);
     }
   });
 });

@@ -78,7 +78,7 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     // The operator upgrades the account from the command line, in another process.
     const upgraded = await cli(server, 'accounts', 'set-plan', '--email', email, '--plan', 'pro');
     assert.equal(upgraded.plan, 'pro');
-    const account = (await server.services.accountStore.findByEmail(email))!;
+    const account = (await server.services.accounts.findByEmail(email))!;
     await addUsageHistory(server.services, account.id, server.clock.now);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();

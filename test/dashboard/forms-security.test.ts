@@ -18,7 +18,7 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     const response = await client.post('/dashboard/sign-up', { email, password: 'correct horse battery' });
     assert.equal(response.status, 403);
     assert.match(visibleText(response.text), /This form has expired/);
-    assert.equal(await server.services.accountStore.findByEmail(email), null);
+    assert.equal(await server.services.accounts.findByEmail(email), null);
   });
 
   test("csrf.security: a token from another browser's page is refused", async () => {

@@ -23,7 +23,7 @@ describe('dashboard operator page and plan changes', () => {
     assert.doesNotMatch((await customer.client.get('/dashboard')).text, /href="\/dashboard\/operator"/, 'no link either');
     const posted = await customer.client.post('/dashboard/operator/plan', { account_id: customer.account.id, plan: 'free' }, '/dashboard');
     assert.equal(posted.status, 403);
-    assert.equal((await server.services.accountStore.findById(customer.account.id))!.plan.name, 'enterprise');
+    assert.equal((await server.services.accounts.findById(customer.account.id))!.plan.name, 'enterprise');
   });
 
   test('operator.list: every account with its plan, and a search by email', async () => {
@@ -46,7 +46,7 @@ describe('dashboard operator page and plan changes', () => {
     const changed = await operator.client.post('/dashboard/operator/plan', { account_id: customer.account.id, plan: 'pro', _csrf: csrfToken(page.text) });
     assert.equal(changed.status, 303);
     assert.match(visibleText((await operator.client.get(changed.location!)).text), new RegExp(`${customer.email} is now on the Pro plan\\.`));
-    assert.equal((await server.services.accountStore.findById(customer.account.id))!.plan.name, 'pro');
+    assert.equal((await server.services.accounts.findById(customer.account.id))!.plan.name, 'pro');
     assert.equal((await customer.client.post('/dashboard/keys', { name: 'now allowed' }, '/dashboard/keys')).status, 201);
   });
 
@@ -72,7 +72,7 @@ describe('dashboard operator page and plan changes', () => {
     assert.match(visibleText(badPlan.text), /Choose one of the plans: free, pro, enterprise\./);
     const badAccount = await operator.client.post('/dashboard/operator/plan', { account_id: 'no-such-account', plan: 'pro' }, '/dashboard/operator');
     assert.equal(badAccount.status, 400);
-    assert.equal((await server.services.accountStore.findById(customer.account.id))!.plan.name, 'free');
+    assert.equal((await server.services.accounts.findById(customer.account.id))!.plan.name, 'free');
   });
 
   test('upgrade.page: open to everyone; lists Pro and Enterprise and says how the operator upgrades', async () => {

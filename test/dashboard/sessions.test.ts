@@ -17,7 +17,7 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     const response = await client.signUp(email);
     assert.equal(response.status, 303);
     assert.equal(response.location, '/dashboard');
-    const stored = await server.services.accountStore.findByEmail(email);
+    const stored = await server.services.accounts.findByEmail(email);
     assert.equal(stored?.plan.name, 'free');
     assert.match(stored!.passwordHash!, /^scrypt\$16384\$8\$1\$/);
     assert.doesNotMatch(stored!.passwordHash!, /correct horse/);

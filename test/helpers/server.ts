@@ -59,7 +59,7 @@ export async function startServer(options: { env?: Record<string, string>; clock
       const account = await services.accounts.createAccount(email, plan === 'free' ? 'pro' : plan);
       const { key } = await services.accounts.createKey(account.id, 'test');
       if (plan === 'free') await services.accounts.setPlan(email, 'free');
-      return { account: (await services.accountStore.findById(account.id))!, key };
+      return { account: (await services.accounts.findById(account.id))!, key };
     },
     async close({ keepData = false } = {}) {
       await app.close();

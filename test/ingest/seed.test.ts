@@ -116,7 +116,7 @@ describe('first start', () => {
       assert.equal(await server.services.catalog.size(), 5);
       assert.ok(!existsSync(marker));
       assert.equal(await prepareFirstStart(server.services, server.app.log, new AbortController().signal, 2), null);
-      const account = await server.services.accountStore.findByEmail('demo@sound-catalog.local');
+      const account = await server.services.accounts.findByEmail('demo@sound-catalog.local');
       assert.equal((await server.services.accounts.listKeys(account!.id)).length, 1, 'one demo key, the last one printed');
     } finally {
       await server.close();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
 import { notFound } from '../../errors.ts';
-import type { Services } from '../../services.ts';
+import type { ApiServices } from '../../services.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { downloadResultSchema, soundSchema, streamResultSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
@@ -14,7 +14,7 @@ const responsesWith = (description: string, schema: z.ZodType) => ({
   ...authErrors,
 });
 
-async function requireSound(services: Services, id: string) {
+async function requireSound(services: ApiServices, id: string) {
   const sound = await services.catalog.findById(id);
   if (!sound) throw notFound(`Sound ${id} not found`);
   return sound;
@@ -33,7 +33,7 @@ export const getSound = defineEndpoint({
   responses: responsesWith('The sound.', z.object({ data: soundSchema })),
   async handler({ params, services }) {
     const sound = await requireSound(services, params.id);
-    return { data: toSound(sound, services) };
+    return { data: toSound(sound, services.signer) };
   },
 });
 

@@ -36,7 +36,7 @@ export const listSamples = defineEndpoint({
   async handler({ query, services }) {
     const page = await services.catalog.samples({ words: toWords(query.q), tags: toList(query.tags), limit: query.limit });
     return {
-      data: page.items.map((sound) => toSoundSummary(sound, services)),
+      data: page.items.map((sound) => toSoundSummary(sound, services.signer)),
       pagination: toPagination(1, query.limit, page.total),
       meta: {
         message: 'These are free samples. Sign up for a Pro or Enterprise plan to search and download the full catalog.',

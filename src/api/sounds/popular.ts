@@ -24,7 +24,7 @@ export const listPopular = defineEndpoint({
   async handler({ query, services }) {
     const page = await services.catalog.popular(query.limit);
     return {
-      data: page.items.map((sound) => toPopularSound(sound, services)),
+      data: page.items.map((sound) => toPopularSound(sound, services.signer)),
       pagination: toPagination(1, query.limit, page.total),
     };
   },

@@ -39,7 +39,7 @@ export const searchSounds = defineEndpoint({
     }
     const page = await services.catalog.search(searchFiltersOf(query));
     return {
-      data: page.items.map((sound) => toSound(sound, services)),
+      data: page.items.map((sound) => toSound(sound, services.signer)),
       pagination: toPagination(query.page, query.limit, page.total),
     };
   },

@@ -54,12 +54,12 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
     if (await refuseIfThrottled(reply, dashboard, subjects, (error) => signUpPage({ visitor: request.visitor, email, error }))) return reply;
     const passwordHash = await hashPassword(parsed.data.password);
     try {
-      const account = await dashboard.services.accounts.createAccount(parsed.data.email, NEW_ACCOUNT_PLAN, passwordHash);
+      const account = await dashboard.accounts.createAccount(parsed.data.email, NEW_ACCOUNT_PLAN, passwordHash);
       await startSession(reply, dashboard, account, request.visitor.sessionId);
       return reply.redirect('/dashboard', 303);
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-      await dashboard.throttle.recordFailure(subjects);
+      await dashboard.signInThrottle.recordFailure(subjects);
       return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, error: SIGN_UP_REFUSED }));
     }
   });
@@ -82,14 +82,14 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
     const emailSubject = `email:${normalizeEmail(parsed.data.email)}`;
     const subjects = [`address:${request.ip}`, emailSubject];
     if (await refuseIfThrottled(reply, dashboard, subjects, (error) => signInPage({ visitor: request.visitor, email, next, error }))) return reply;
-    const account = await dashboard.services.accountStore.findByEmail(parsed.data.email);
+    const account = await dashboard.accounts.findByEmail(parsed.data.email);
     // A missing account (or one made by the CLI, without a password) costs the same scrypt work.
     const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? await decoyHash());
     if (!account?.passwordHash || !matches) {
-      await dashboard.throttle.recordFailure(subjects);
+      await dashboard.signInThrottle.recordFailure(subjects);
       return sendPage(reply.code(401), signInPage({ visitor: request.visitor, email, next, error: WRONG_CREDENTIALS }));
     }
-    await dashboard.throttle.forgive(emailSubject);
+    await dashboard.signInThrottle.forgive(emailSubject);
     await startSession(reply, dashboard, account, request.visitor.sessionId);
     return reply.redirect(next ?? '/dashboard', 303);
   });
@@ -107,7 +107,7 @@ async function refuseIfThrottled(
   subjects: string[],
   pageWith: (error: string) => Html,
 ): Promise<boolean> {
-  const wait = await dashboard.throttle.waitSeconds(subjects);
+  const wait = await dashboard.signInThrottle.waitSeconds(subjects);
   if (wait === 0) return false;
   const message = `Too many failed attempts. Wait ${formatWait(wait)} and try again.`;
   sendPage(reply.code(429).header('retry-after', wait), pageWith(message));

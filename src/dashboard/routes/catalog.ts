@@ -51,7 +51,7 @@ function normalize(query: RawQuery): Record<string, string> {
 }
 
 export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboard): void {
-  const { services } = dashboard;
+  const services = dashboard;
   scope.get<{ Querystring: RawQuery }>('/catalog', async (request, reply) => {
     const account = requireAccount(request);
     if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));

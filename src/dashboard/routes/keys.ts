@@ -21,11 +21,11 @@ interface PrefixRoute {
 }
 
 export function registerKeyRoutes(scope: FastifyInstance, dashboard: Dashboard): void {
-  const { accounts } = dashboard.services;
+  const { accounts } = dashboard;
 
   async function render(reply: FastifyReply, visitor: Visitor, account: Account, extra: Partial<KeysPage> = {}) {
     const records = await accounts.listKeys(account.id);
-    const totals = await keyTotals(dashboard.services, records.map((key) => key.id));
+    const totals = await keyTotals(dashboard, records.map((key) => key.id));
     const keys = records.map((key) => ({ ...key, requestsToday: totals.get(key.id)?.today ?? 0, requests30Days: totals.get(key.id)?.total ?? 0 }));
     return sendPage(reply, keysPage({ visitor, account, keys, ...extra }));
   }

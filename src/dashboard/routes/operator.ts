@@ -21,12 +21,12 @@ function requireOperator(request: FastifyRequest): Account {
 }
 
 export function registerOperatorRoutes(scope: FastifyInstance, dashboard: Dashboard): void {
-  const { accountStore, accounts } = dashboard.services;
+  const { accounts } = dashboard;
 
   scope.get<{ Querystring: { q?: string; updated?: string } }>('/operator', async (request, reply) => {
     requireOperator(request);
     const q = typeof request.query.q === 'string' ? request.query.q.trim().toLowerCase().slice(0, 254) : '';
-    const all = await accountStore.listAccounts();
+    const all = await accounts.listAccounts();
     const matching = q ? all.filter((account) => account.email.includes(q)) : all;
     const updated = typeof request.query.updated === 'string' ? all.find((account) => account.id === request.query.updated) : undefined;
     const success = updated ? `${updated.email} is now on the ${updated.plan.label} plan.` : undefined;
@@ -36,9 +36,9 @@ export function registerOperatorRoutes(scope: FastifyInstance, dashboard: Dashbo
   scope.post('/operator/plan', async (request, reply) => {
     requireOperator(request);
     const parsed = planForm.safeParse(request.body ?? {});
-    const target = parsed.success ? await accountStore.findById(parsed.data.account_id) : null;
+    const target = parsed.success ? await accounts.findById(parsed.data.account_id) : null;
     if (!parsed.success || !target) {
-      const all = await accountStore.listAccounts();
+      const all = await accounts.listAccounts();
       const error = parsed.success ? 'That account no longer exists.' : `Choose one of the plans: ${PLAN_NAMES.join(', ')}.`;
       return sendPage(reply.code(400), operatorPage({ visitor: request.visitor, accounts: all.slice(0, MAX_LISTED), matching: all.length, q: '', error }));
     }

@@ -15,14 +15,14 @@ export function registerHomeRoute(scope: FastifyInstance, dashboard: Dashboard):
   scope.get<{ Querystring: { q?: unknown; tags?: unknown } }>('/', async (request, reply) => {
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 200) : '';
     const tags = typeof request.query.tags === 'string' ? request.query.tags.slice(0, 500) : '';
-    const found = await dashboard.services.catalog.samples({ words: toWords(q), tags: toList(tags), limit: LIST_LIMITS.samples.max }); // what the public sample API shows
-    const samples = await soundViews(dashboard.services, found.items);
+    const found = await dashboard.catalog.samples({ words: toWords(q), tags: toList(tags), limit: LIST_LIMITS.samples.max }); // what the public sample API shows
+    const samples = await soundViews(dashboard, found.items);
     return sendPage(reply, homePage({ visitor: request.visitor, samples, q, tags }));
   });
 }
 
 export function registerOverviewRoutes(scope: FastifyInstance, dashboard: Dashboard): void {
-  const { services } = dashboard;
+  const services = dashboard;
   scope.get('/', async (request, reply) => {
     const account = requireAccount(request);
     const [usage, keys] = await Promise.all([usageSummary(services, account), services.accounts.listKeys(account.id)]);

@@ -44,7 +44,7 @@ async function identify(request: FastifyRequest, reply: FastifyReply, dashboard:
   const sessionId = request.cookies[SESSION_COOKIE];
   if (sessionId && TOKEN_PATTERN.test(sessionId)) {
     const accountId = await dashboard.sessions.accountIdOf(sessionId);
-    const account = accountId ? await dashboard.services.accountStore.findById(accountId) : null;
+    const account = accountId ? await dashboard.accounts.findById(accountId) : null;
     if (account) return visitorOf(reply, account, sessionId, `session:${sessionId}`);
   }
   if (sessionId) clearCookie(reply, SESSION_COOKIE, dashboard.secureCookies);

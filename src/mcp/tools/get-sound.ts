@@ -16,7 +16,7 @@ export const getSoundTool = defineTool({
   outputSchema: soundSchema,
   annotations: readOnly({ title: 'Get one sound', idempotent: true }),
   async run({ id }, { services }) {
-    const sound = toSound(await requireSound(services, id), services);
+    const sound = toSound(await requireSound(services, id), services.signer);
     return { structured: sound, text: soundDetailText(sound) };
   },
 });

@@ -20,7 +20,7 @@ export const listPopularTool = defineTool({
   annotations: readOnly({ title: 'List the most downloaded sounds', idempotent: true }),
   async run({ limit }, { services }) {
     const page = await services.catalog.popular(limit);
-    const data = page.items.map((sound) => toPopularSound(sound, services));
+    const data = page.items.map((sound) => toPopularSound(sound, services.signer));
     const pagination = toPagination(1, limit, page.total);
     return { structured: { data, pagination }, text: soundListText(data, pagination) };
   },

@@ -27,7 +27,7 @@ export const listSamplesTool = defineTool({
   async run(args, { services }) {
     const page = await services.catalog.samples({ words: toWords(args.q), tags: toListArgument(args.tags), limit: args.limit });
     // No download_url: the samples' shape is the public one, whoever asks.
-    const data = page.items.map((sound) => toSoundSummary(sound, services));
+    const data = page.items.map((sound) => toSoundSummary(sound, services.signer));
     const pagination = toPagination(1, args.limit, page.total);
     return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample') };
   },

@@ -52,7 +52,7 @@ export const searchSoundsTool = defineTool({
       page: args.page,
       limit: args.limit,
     });
-    const data = page.items.map((sound) => toSound(sound, services));
+    const data = page.items.map((sound) => toSound(sound, services.signer));
     const pagination = toPagination(args.page, args.limit, page.total);
     return { structured: { data, pagination }, text: soundListText(data, pagination) };
   },

@@ -15,9 +15,9 @@ export async function signedIn(server: TestServer, plan: PlanName = 'free', opti
   const email = uniqueEmail(plan);
   const response = await client.signUp(email);
   if (response.status !== 303) throw new Error(`sign-up failed with ${response.status}`);
-  const { accounts, accountStore } = server.services;
+  const { accounts } = server.services;
   if (plan !== 'free') await accounts.setPlan(email, plan);
-  const account = (await accountStore.findByEmail(email))!;
-  if (options.operator) await accountStore.update(account.id, { isOperator: true });
-  return { client, account: (await accountStore.findById(account.id))!, email };
+  const account = (await accounts.findByEmail(email))!;
+  if (options.operator) await accounts.makeOperator(account.id);
+  return { client, account: (await accounts.findById(account.id))!, email };
 }
