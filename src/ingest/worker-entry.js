@@ -1,5 +1,7 @@
-// Worker threads do not inherit tsx's loader from a `register()` call: register it here.
+// Worker threads do not inherit tsx's loader from a `register()` call: register it here, then
+// hand piscina the worker's function.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./worker.ts');
+const worker = await import('./worker.ts');
+export default worker.default;

@@ -1,18 +1,17 @@
-import { parentPort } from 'node:worker_threads';
 import { DecodeError } from '../audio/decode/index.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
 import { encodeAndMeasure, measureFile } from './measure.ts';
 import type { Job, JobResult } from './jobs.ts';
 
-/** A worker thread: takes one job at a time from the pool and answers with its result. */
-parentPort!.on('message', async (job: Job) => {
+/** What a worker thread does with one job (piscina calls it); a file it cannot read is a result, not a crash. */
+export default async function runJob(job: Job): Promise<JobResult> {
   try {
-    parentPort!.postMessage(await run(job));
+    return await run(job);
   } catch (error) {
     const reason = error instanceof DecodeError ? error.message : `could not process: ${(error as Error).message}`;
-    parentPort!.postMessage({ id: job.id, ok: false, reason } satisfies JobResult);
+    return { id: job.id, ok: false, reason };
   }
-});
+}
 
 async function run(job: Job): Promise<JobResult> {
   if (job.kind === 'file') {
