@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-// Runs the compiled build (dist/, made by `npm install` through the prepare script) when it matches
-// the sources; otherwise the TypeScript sources through tsx's loader, so an edit needs no build step.
-// The build is the lighter of the two: tsx's loader thread and transforms cost about 55 MB.
-import { isBuildCurrent } from './build-state.js';
+// Runs the compiled service in dist/, made by `npm install` (the prepare script) or `npm run build`.
+// While developing, `npm run dev -- ARGS` runs the TypeScript sources through tsx instead.
+import { existsSync } from 'node:fs';
 
-if (isBuildCurrent()) {
-  await import('../dist/main.js');
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/main.ts');
+const main = new URL('../dist/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write('sound-catalog: the compiled service (dist/) is missing. Run `npm install` (or `npm run build`) in the project folder first.\n');
+  process.exit(1);
 }
+await import(main.href);

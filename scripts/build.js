@@ -3,11 +3,11 @@
 // `node scripts/build.js --out DIR` builds elsewhere. The build appears whole or not at all: it is
 // made in a scratch folder and renamed into place. Types are checked by `npm run typecheck`, not here.
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ROOT, STAMP, sourceFingerprint } from '../bin/build-state.js';
 
+const ROOT = path.resolve(import.meta.dirname, '..');
 const outIndex = process.argv.indexOf('--out');
 const out = path.resolve(outIndex > 0 ? process.argv[outIndex + 1] : path.join(ROOT, 'dist'));
 const sources = path.join(ROOT, 'src');
@@ -16,12 +16,11 @@ let tsc;
 try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 } catch {
-  // Installed without dev dependencies: the service runs from its sources through tsx instead.
-  console.log('sound-catalog build: TypeScript is not installed; the service will run from its sources');
+  // Installed without dev dependencies (a deployment that ships a dist/ built elsewhere): nothing to do.
+  console.log('sound-catalog build: TypeScript is not installed, so dist/ was not built; `npm install` with dev dependencies builds it');
   process.exit(0);
 }
 
-const fingerprint = sourceFingerprint(sources);
 const scratch = `${out}.building-${process.pid}`;
 rmSync(scratch, { recursive: true, force: true });
 const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--noCheck', '--outDir', scratch], { stdio: 'inherit' });
@@ -37,7 +36,6 @@ for (const entry of readdirSync(sources, { recursive: true, withFileTypes: true 
   const from = path.join(entry.parentPath, entry.name);
   cpSync(from, path.join(scratch, path.relative(sources, from)));
 }
-writeFileSync(path.join(scratch, STAMP), JSON.stringify({ sources: fingerprint }));
 rmSync(out, { recursive: true, force: true });
 renameSync(scratch, out);
 console.log(`sound-catalog build: ${path.relative(process.cwd(), out) || out} is up to date`);

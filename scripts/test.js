@@ -11,6 +11,14 @@ const output = path.join(root, 'test-output');
 mkdirSync(output, { recursive: true });
 rmSync(path.join(output, 'counts.json'), { force: true });
 
+// Tests that start the command line run the compiled service, as users do: build it from the
+// sources as they are now.
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.js')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.log('0 passed, 1 failed, 0 skipped');
+  process.exit(1);
+}
+
 const result = spawnSync(process.execPath, [
   '--import', 'tsx',
   '--test',

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { isBuildCurrent, sourceFingerprint, STAMP } from '../../bin/build-state.js';
 import { writeWav } from '../audio/fixtures/wav-writer.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startServe } from '../helpers/process.ts';
@@ -13,24 +12,17 @@ import { startServe } from '../helpers/process.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('build', () => {
-  test('build.current: a build counts as current only while the sources are exactly as they were built', async () => {
+  test('build.missing: without dist/ the command says how to build it, and starts nothing', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'sound-catalog-build-'));
-    const [src, dist] = [path.join(root, 'src'), path.join(root, 'dist')];
-    await mkdir(path.join(src, 'api'), { recursive: true });
-    await writeFile(path.join(src, 'main.ts'), 'export {};\n');
-    await writeFile(path.join(src, 'api', 'one.ts'), 'export const one = 1;\n');
-    assert.equal(isBuildCurrent(dist, src), false, 'no build at all');
-    await mkdir(dist);
-    await writeFile(path.join(dist, STAMP), JSON.stringify({ sources: sourceFingerprint(src) }));
-    assert.equal(isBuildCurrent(dist, src), true);
-    await writeFile(path.join(src, 'api', 'one.ts'), 'export const one = 11;\n');
-    assert.equal(isBuildCurrent(dist, src), false, 'an edited file');
-    await writeFile(path.join(dist, STAMP), JSON.stringify({ sources: sourceFingerprint(src) }));
-    await writeFile(path.join(src, 'api', 'two.ts'), 'export const two = 2;\n');
-    assert.equal(isBuildCurrent(dist, src), false, 'a new file');
-    await writeFile(path.join(dist, STAMP), '{"sources": ');
-    assert.equal(isBuildCurrent(dist, src), false, 'a damaged stamp');
-    await rm(root, { recursive: true, force: true });
+    try {
+      await mkdir(path.join(root, 'bin'));
+      await copyFile(path.join(ROOT, 'bin/sound-catalog.js'), path.join(root, 'bin/sound-catalog.js'));
+      const result = await runCli(['serve'], {}, path.join(root, 'bin/sound-catalog.js'));
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, /dist\/\) is missing.*npm install/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   test('build.compiled: the compiled service serves the API, docs and dashboard, and ingests with its workers', async () => {
