@@ -3,7 +3,7 @@ import type { CatalogService } from './catalog/service.ts';
 import type { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
 import type { SessionStore } from './dashboard/sessions/session-store.ts';
-import type { SignInThrottle } from './dashboard/sessions/sign-in-throttle.ts';
+import type { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { FileStore } from './media/file-store.ts';
 import type { MediaSigner } from './media/signing.ts';
@@ -21,9 +21,9 @@ export interface Services {
   accounts: AccountService;
   quota: QuotaStore;
   signer: MediaSigner;
-  /** The dashboard's sessions and its sign-in throttle, in the database like everything else. */
+  /** The dashboard's sessions and its failed sign-ins, in the database like everything else. */
   sessions: SessionStore;
-  signInThrottle: SignInThrottle;
+  signInFailures: FailureLog;
   /** The key of the dashboard's CSRF tokens (generated into the data folder). */
   csrfSecret: string;
   files: FileStore;
@@ -46,4 +46,4 @@ export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'clo
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,
-  'catalog' | 'accounts' | 'quota' | 'signer' | 'sessions' | 'signInThrottle' | 'csrfSecret' | 'clock' | 'baseUrl'>;
+  'catalog' | 'accounts' | 'quota' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;

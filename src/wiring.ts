@@ -10,7 +10,7 @@ import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { MediaSigner } from './media/signing.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
-import { SignInThrottle } from './dashboard/sessions/sign-in-throttle.ts';
+import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import { DatabaseQuotaStore } from './quota/database.ts';
 import { readOrCreateSecret } from './secrets.ts';
 import type { Services } from './services.ts';
@@ -46,7 +46,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     // Its own secret: a dashboard token never shares a key with a media signature.
     csrfSecret: readOrCreateSecret(config.dataDir, 'csrf-secret'),
     sessions: new SessionStore(database.db, clock),
-    signInThrottle: new SignInThrottle(database.db, clock),
+    signInFailures: new FailureLog(database.db, clock),
     files,
     clock,
     baseUrl,

@@ -14,6 +14,7 @@ import { applySecurityHeaders } from './security/headers.ts';
 import { addCookieSupport } from './security/cookies.ts';
 import { addCsrfProtection, isCsrfRefusal } from './security/csrf.ts';
 import { addFormBodyParser } from './security/form-body.ts';
+import { addSignInThrottle } from './sessions/sign-in-throttle.ts';
 import { addVisitorHooks } from './sessions/visitor.ts';
 
 /**
@@ -21,13 +22,14 @@ import { addVisitorHooks } from './sessions/visitor.ts';
  * the form parser, the session hooks and the HTML error pages never touch the API's routes.
  */
 export function registerDashboard(app: FastifyInstance, services: DashboardServices): void {
-  const dashboard = createDashboard(services);
+  const secureCookies = services.baseUrl().startsWith('https:');
   app.register(async (root) => {
-    applySecurityHeaders(root, services.baseUrl, dashboard.secureCookies);
+    applySecurityHeaders(root, services.baseUrl, secureCookies);
     registerAssetRoutes(root);
     root.register(async (pages) => {
+      const dashboard = createDashboard(services, await addSignInThrottle(pages, services.signInFailures));
       addCookieSupport(pages);
-      addCsrfProtection(pages, services.csrfSecret, dashboard.secureCookies);
+      addCsrfProtection(pages, services.csrfSecret, secureCookies);
       addFormBodyParser(pages);
       addVisitorHooks(pages, dashboard);
       setHtmlErrorHandler(pages);

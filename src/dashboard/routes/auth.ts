@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PlanName } from '../../accounts/plans.ts';
-import { normalizeEmail } from '../../accounts/store.ts';
 import { DomainError } from '../../errors.ts';
 import type { Dashboard } from '../context.ts';
 import type { Html } from '../html.ts';
@@ -50,8 +49,7 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
       const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
       return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, fieldErrors }));
     }
-    const subjects = [`address:${request.ip}`];
-    if (await refuseIfThrottled(reply, dashboard, subjects, (error) => signUpPage({ visitor: request.visitor, email, error }))) return reply;
+    if (await refuseIfThrottled(request, reply, dashboard, false, (error) => signUpPage({ visitor: request.visitor, email, error }))) return reply;
     const passwordHash = await hashPassword(parsed.data.password);
     try {
       const account = await dashboard.accounts.createAccount(parsed.data.email, NEW_ACCOUNT_PLAN, passwordHash);
@@ -59,7 +57,7 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
       return reply.redirect('/dashboard', 303);
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-      await dashboard.signInThrottle.recordFailure(subjects);
+      await dashboard.signInThrottle.recordFailure(request, false);
       return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, error: SIGN_UP_REFUSED }));
     }
   });
@@ -79,17 +77,15 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
       const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
       return sendPage(reply.code(400), signInPage({ visitor: request.visitor, email, next, fieldErrors }));
     }
-    const emailSubject = `email:${normalizeEmail(parsed.data.email)}`;
-    const subjects = [`address:${request.ip}`, emailSubject];
-    if (await refuseIfThrottled(reply, dashboard, subjects, (error) => signInPage({ visitor: request.visitor, email, next, error }))) return reply;
+    if (await refuseIfThrottled(request, reply, dashboard, true, (error) => signInPage({ visitor: request.visitor, email, next, error }))) return reply;
     const account = await dashboard.accounts.findByEmail(parsed.data.email);
     // A missing account (or one made by the CLI, without a password) costs the same scrypt work.
     const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? await decoyHash());
     if (!account?.passwordHash || !matches) {
-      await dashboard.signInThrottle.recordFailure(subjects);
+      await dashboard.signInThrottle.recordFailure(request, true);
       return sendPage(reply.code(401), signInPage({ visitor: request.visitor, email, next, error: WRONG_CREDENTIALS }));
     }
-    await dashboard.signInThrottle.forgive(emailSubject);
+    await dashboard.signInThrottle.forgive(parsed.data.email);
     await startSession(reply, dashboard, account, request.visitor.sessionId);
     return reply.redirect(next ?? '/dashboard', 303);
   });
@@ -100,14 +96,15 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
   });
 }
 
-/** Answers 429 with the form and how long to wait, when any subject has failed too often. */
+/** Answers 429 with the form and how long to wait, when the address (or the email) has failed too often. */
 async function refuseIfThrottled(
+  request: FastifyRequest,
   reply: FastifyReply,
   dashboard: Dashboard,
-  subjects: string[],
+  byEmail: boolean,
   pageWith: (error: string) => Html,
 ): Promise<boolean> {
-  const wait = await dashboard.signInThrottle.waitSeconds(subjects);
+  const wait = await dashboard.signInThrottle.waitSeconds(request, byEmail);
   if (wait === 0) return false;
   const message = `Too many failed attempts. Wait ${formatWait(wait)} and try again.`;
   sendPage(reply.code(429).header('retry-after', wait), pageWith(message));
