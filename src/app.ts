@@ -43,7 +43,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.header('x-request-id', request.id);
   });
   // Each part gets the services it uses and no others.
-  const { catalog, accounts, quota, signer, files, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
+  const { catalog, accounts, quota, usageHistory, signer, files, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
   const api = { catalog, accounts, quota, signer, clock, baseUrl };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
@@ -52,6 +52,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerMediaRoute(app, { catalog, signer, files, clock });
   await registerDocs(app);
   registerMcp(app, api);
-  registerDashboard(app, { catalog, accounts, quota, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
+  registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
   return app;
 }

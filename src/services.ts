@@ -7,7 +7,8 @@ import type { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { FileStore } from './media/file-store.ts';
 import type { MediaSigner } from './media/signing.ts';
-import type { QuotaStore } from './quota/quota.ts';
+import type { QuotaCounter } from './quota/quota.ts';
+import type { UsageHistory } from './quota/usage-history.ts';
 
 /**
  * Every service, built once by `createServices` (wiring.ts). Commands get the whole set; each
@@ -19,7 +20,10 @@ export interface Services {
   catalog: CatalogService;
   catalogWriter: CatalogWriter;
   accounts: AccountService;
-  quota: QuotaStore;
+  /** The daily quota: checked and counted on every API request and tool call. */
+  quota: QuotaCounter;
+  /** Requests per account and key per day, for the dashboard. */
+  usageHistory: UsageHistory;
   signer: MediaSigner;
   /** The dashboard's sessions and its failed sign-ins, in the database like everything else. */
   sessions: SessionStore;
@@ -46,4 +50,4 @@ export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'clo
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,
-  'catalog' | 'accounts' | 'quota' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;
+  'catalog' | 'accounts' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;

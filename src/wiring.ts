@@ -4,14 +4,17 @@ import { DatabaseChangeFeed } from './catalog/database-change-feed.ts';
 import { CatalogService } from './catalog/service.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { CatalogWriter } from './catalog/writer.ts';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { MediaSigner } from './media/signing.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
 import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
-import { DatabaseQuotaStore } from './quota/database.ts';
+import { InProcessQuotaCounter } from './quota/database.ts';
+import { RedisQuotaCounter } from './quota/redis.ts';
+import type { QuotaCounter } from './quota/quota.ts';
+import { UsageHistory } from './quota/usage-history.ts';
 import { readOrCreateSecret } from './secrets.ts';
 import type { Services } from './services.ts';
 
@@ -24,15 +27,21 @@ export interface ServiceOptions {
 /** The composition root of the services: picks each backend from config. */
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   // Not built yet: refuse rather than run on SQLite while the operator believes otherwise.
-  if (config.databaseUrl) throw new ConfigError('DATABASE_URL (PostgreSQL) is not supported yet; unset it to use the embedded SQLite database');
-  if (config.redisUrl) throw new ConfigError('REDIS_URL (Redis quota counters) is not supported yet; unset it to keep the counters in the database');
   const clock = options.clock ?? Date.now;
   // PUBLIC_URL wins; otherwise the address we listen on, known for sure only after listen().
   let listeningUrl = `http://${config.host}:${config.port}`;
   const baseUrl = () => config.publicUrl ?? listeningUrl;
   const database = await openDatabase(config);
   const accountStore = new AccountStore(database.db);
-  const quota = new DatabaseQuotaStore(database.db);
+  const usageHistory = new UsageHistory(database.db);
+  let quota: QuotaCounter;
+  try {
+    quota = config.redisUrl ? await RedisQuotaCounter.connect(config.redisUrl, usageHistory) : new InProcessQuotaCounter(usageHistory);
+  } catch (error) {
+    await usageHistory.close();
+    await database.close();
+    throw error;
+  }
   const files = new FileStore(config.dataDir);
   const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), options.onError);
   return {
@@ -42,6 +51,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
     accounts: new AccountService(accountStore, clock),
     quota,
+    usageHistory,
     signer: new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock),
     // Its own secret: a dashboard token never shares a key with a media signature.
     csrfSecret: readOrCreateSecret(config.dataDir, 'csrf-secret'),
@@ -52,7 +62,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     baseUrl,
     async ready() {
       await sql`SELECT 1`.execute(database.db);
-      await quota.usage('readiness-probe', ['1970-01-01']);
+      await quota.ready();
     },
     listeningAt(url: string) {
       listeningUrl = url;
@@ -60,6 +70,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     async close() {
       catalog.close();
       await quota.close();
+      await usageHistory.close();
       await database.close();
     },
   };

@@ -78,19 +78,25 @@ export class AccountStore {
   }
 
   /**
-   * Inserts a key only while the account has fewer than `maxKeys` active keys, in one statement,
-   * so two concurrent requests cannot both pass the check. Returns whether it was inserted.
+   * Inserts a key only while the account has fewer than `maxKeys` active keys; two concurrent
+   * requests cannot both pass the check. Returns whether it was inserted.
    */
   async insertKeyWithinLimit(
     key: { id: string; accountId: string; name: string; prefix: string; hash: string; now: Date },
     maxKeys: number,
   ): Promise<boolean> {
-    const result = await sql`
-      INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at)
-      SELECT ${key.id}, ${key.accountId}, ${key.name}, ${key.prefix}, ${key.hash}, ${key.now.toISOString()}
-      WHERE (SELECT count(*) FROM api_keys WHERE account_id = ${key.accountId} AND revoked_at IS NULL) < ${maxKeys}
-    `.execute(this.db);
-    return Number(result.numAffectedRows ?? 0) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      // A write to the account row first: it locks that row (all of SQLite), so a second insert
+      // for the same account waits here and then counts this one's key (PostgreSQL reads each
+      // statement afresh).
+      await trx.updateTable('accounts').set({ id: key.accountId }).where('id', '=', key.accountId).execute();
+      const result = await sql`
+        INSERT INTO api_keys (id, account_id, name, prefix, hash, created_at)
+        SELECT ${key.id}, ${key.accountId}, ${key.name}, ${key.prefix}, ${key.hash}, ${key.now.toISOString()}
+        WHERE (SELECT count(*) FROM api_keys WHERE account_id = ${key.accountId} AND revoked_at IS NULL) < ${maxKeys}
+      `.execute(trx);
+      return Number(result.numAffectedRows ?? 0) > 0;
+    });
   }
 
   async activeKeys(accountId: string): Promise<ApiKeyRecord[]> {

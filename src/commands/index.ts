@@ -7,6 +7,7 @@ type Command = (args: string[], config: ReturnType<typeof loadConfig>) => Promis
 /** Each command is loaded only when run: `keys list` need not load the server, MCP and audio code. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.ts')).serveCommand,
+  migrate: async () => (await import('./migrate.ts')).migrateCommand,
   seed: async () => (await import('./seed.ts')).seedCommand,
   ingest: async () => (await import('./ingest.ts')).ingestCommand,
   accounts: async () => (await import('./accounts.ts')).accountsCommand,
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 const USAGE = `usage: sound-catalog <command> [options]
   serve                                         start the HTTP API, docs, dashboard and MCP server
+  migrate                                       bring the database schema up to date
   seed [--count N] [--seed S]                   synthesize N demo sounds into the catalog
   ingest PATH... [--vbr-quality Q | --bitrate K] analyze and import audio files and folders
   accounts create --email E --plan free|pro|enterprise

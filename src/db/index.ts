@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration as KyselyMigration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration as KyselyMigration } from 'kysely';
+import pg from 'pg';
+import { ConfigError } from '../config.ts';
+import { postgresDialect } from './dialects/postgres.ts';
 import { sqliteDialect } from './dialects/sqlite.ts';
 import type { SqlDialect } from './dialects/types.ts';
 import { migrations } from './migrations/index.ts';
@@ -17,13 +20,67 @@ export interface DatabaseHandle {
 
 export interface DatabaseOptions {
   dataDir: string;
+  /** postgres://... puts everything on PostgreSQL; otherwise SQLite in the data folder. */
+  databaseUrl?: string | null;
+  /**
+   * Bring the schema up to date on opening (the default). When false, a schema that is behind
+   * is refused instead: several instances, say, with `sound-catalog migrate` run once per release.
+   */
+  migrate?: boolean;
 }
 
-/** Opens the configured database and brings its schema up to date. */
+/** Opens the configured database and brings its schema up to date (with `migrate: false`, refuses one that is behind). */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
-  await migrate(handle);
+  return openAndPrepare(options, options.migrate === false ? requireCurrentSchema : async (handle) => void await migrate(handle));
+}
+
+/** Opens the configured database for `sound-catalog migrate`, which reports what it applied. */
+export async function openForMigration(options: DatabaseOptions): Promise<{ handle: DatabaseHandle; applied: string[] }> {
+  let applied: string[] = [];
+  const handle = await openAndPrepare(options, async (opened) => {
+    applied = await migrate(opened);
+  });
+  return { handle, applied };
+}
+
+async function openAndPrepare(options: DatabaseOptions, prepare: (handle: DatabaseHandle) => Promise<void>): Promise<DatabaseHandle> {
+  const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
+  try {
+    if (options.databaseUrl) await reach(handle);
+    await prepare(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   return handle;
+}
+
+async function reach(handle: DatabaseHandle): Promise<void> {
+  try {
+    await sql`SELECT 1`.execute(handle.db);
+  } catch (error) {
+    throw new Error(`PostgreSQL at DATABASE_URL does not answer: ${(error as Error).message}`);
+  }
+}
+
+/** How long a request may wait for PostgreSQL before it fails: never hang while it is away. */
+const CONNECT_TIMEOUT_MS = 3000;
+const QUERY_TIMEOUT_MS = 10_000;
+
+function openPostgres(url: string): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    // Counts and the change log's numbers are int8; every one of ours fits a JavaScript number.
+    types: { getTypeParser: (oid: number, format?: string) => (oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
+  });
+  // A connection the server drops while idle (a restart, say) is an error on the pool; the next
+  // query opens a new one.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: postgresDialect, close: () => db.destroy() };
 }
 
 function openSqlite(file: string): DatabaseHandle {
@@ -61,7 +118,21 @@ function withStatementCache(connection: SQLite.Database, capacity = 500) {
   };
 }
 
-async function migrate(handle: DatabaseHandle): Promise<void> {
+/** Applies the migrations not applied yet; returns their names, oldest first. */
+export async function migrate(handle: DatabaseHandle): Promise<string[]> {
+  const { error, results = [] } = await (await migratorOf(handle)).migrateToLatest();
+  if (error) throw error;
+  return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
+  const pending = (await (await migratorOf(handle)).getMigrations()).filter((migration) => migration.executedAt === undefined);
+  if (pending.length > 0) {
+    throw new ConfigError(`the database schema is behind (${pending.map((m) => m.name).join(', ')} not applied): run "sound-catalog migrate", or unset SOUND_CATALOG_MIGRATE=0`);
+  }
+}
+
+async function migratorOf(handle: DatabaseHandle): Promise<Migrator> {
   const provider = {
     async getMigrations(): Promise<Record<string, KyselyMigration>> {
       return Object.fromEntries(
@@ -69,6 +140,10 @@ async function migrate(handle: DatabaseHandle): Promise<void> {
       );
     },
   };
-  const { error } = await new Migrator({ db: handle.db, provider }).migrateToLatest();
-  if (error) throw error;
+  // On PostgreSQL the migrations' own tables go in the schema everything else goes in (the first
+  // of search_path); left to itself Kysely looks for them in any schema.
+  const schema = handle.dialect.name === 'postgres'
+    ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(handle.db)).rows[0]?.schema
+    : undefined;
+  return new Migrator({ db: handle.db, provider, ...(schema && { migrationTableSchema: schema }) });
 }

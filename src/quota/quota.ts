@@ -9,15 +9,15 @@ export interface QuotaDecision {
 }
 
 /**
- * Daily request counters, one file per backend (database.ts; Redis with scale-out). `consume` must be atomic:
- * under any concurrency exactly `limit` requests a day are allowed, and refused ones are not counted.
+ * The daily quota's counter, one file per backend (database.ts: in this process; redis.ts: shared
+ * by every instance). `consume` must be atomic: under any concurrency exactly `limit` requests a
+ * day are allowed, and refused ones are not counted. What it allows it also adds to the usage
+ * history (usage-history.ts), which the dashboard reads.
  */
-export interface QuotaStore {
+export interface QuotaCounter {
   consume(accountId: string, keyId: string, limit: number, now: number): Promise<QuotaDecision>;
-  /** Requests counted for an account on each of the given UTC days (YYYY-MM-DD), 0 where none. */
-  usage(accountId: string, days: string[]): Promise<number[]>;
-  /** The same per key. */
-  keyUsage(keyId: string, days: string[]): Promise<number[]>;
+  /** Resolves when the counter answers; rejects when its backend does not. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 

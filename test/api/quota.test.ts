@@ -38,7 +38,7 @@ describe('quota', () => {
     assert.equal(refused.headers.get('x-ratelimit-reset'), String(midnight));
     assert.equal(refused.headers.get('retry-after'), String(12 * 3600));
     await server.get('/api/v1/sounds', { key });
-    const [today] = await server.services.quota.usage(account.id, ['2026-06-15']);
+    const [today] = await server.services.usageHistory.usage(account.id, ['2026-06-15']);
     assert.equal(today, 2500, '429 answers are not counted');
   });
 
@@ -70,9 +70,9 @@ describe('quota', () => {
     for (let i = 0; i < 3; i++) await server.get('/api/v1/sounds', { key });
     for (let i = 0; i < 2; i++) await server.get('/api/v1/sounds', { key: second.key });
     const first = (await server.services.accounts.listKeys(account.id)).find((record) => record.name === 'test');
-    assert.deepEqual(await server.services.quota.keyUsage(first!.id, ['2026-06-14', '2026-06-15']), [0, 3]);
-    assert.deepEqual(await server.services.quota.keyUsage(second.record.id, ['2026-06-15']), [2]);
-    assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [5]);
+    assert.deepEqual(await server.services.usageHistory.keyUsage(first!.id, ['2026-06-14', '2026-06-15']), [0, 3]);
+    assert.deepEqual(await server.services.usageHistory.keyUsage(second.record.id, ['2026-06-15']), [2]);
+    assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15']), [5]);
   });
 
   test('quota.midnight-flush: counts from both sides of midnight, written in one flush, land on their own days', async () => {
@@ -83,12 +83,12 @@ describe('quota', () => {
       for (let i = 0; i < 3; i++) await server.get('/api/v1/sounds', { key });
       server.clock.now = Date.parse('2026-06-16T00:00:00.200Z');
       for (let i = 0; i < 2; i++) await server.get('/api/v1/sounds', { key });
-      assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15', '2026-06-16']), [3, 2]);
-      assert.deepEqual(await server.services.quota.keyUsage(keyId, ['2026-06-15', '2026-06-16']), [3, 2]);
+      assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15', '2026-06-16']), [3, 2]);
+      assert.deepEqual(await server.services.usageHistory.keyUsage(keyId, ['2026-06-15', '2026-06-16']), [3, 2]);
       // (usage writes what is counted first.) The day that ended was written whole and let go of;
       // counting on the new day goes on.
       await server.get('/api/v1/sounds', { key });
-      assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15', '2026-06-16']), [3, 3]);
+      assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15', '2026-06-16']), [3, 3]);
     } finally {
       server.clock.now = Date.parse('2026-06-15T12:00:00Z');
     }
@@ -118,7 +118,7 @@ describe('quota', () => {
     assert.equal(last.status, 200);
     assert.equal(last.headers.get('x-ratelimit-remaining'), '0');
     assert.equal((await server.get('/api/v1/sounds', { key })).status, 429);
-    assert.deepEqual(await server.services.quota.usage(account.id, ['2026-06-15']), [2500]);
+    assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15']), [2500]);
   });
 
   test('quota.public: sample endpoints carry no quota headers and never answer 429', async () => {

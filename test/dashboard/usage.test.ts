@@ -54,9 +54,9 @@ describe('dashboard usage overview', () => {
     await server.get('/api/v1/sounds', { key: first.key });
     for (let i = 0; i < 2; i++) await server.get('/api/v1/sounds', { key: second.key });
     const today = new Date(server.clock.now).toISOString().slice(0, 10);
-    assert.deepEqual(await server.services.quota.keyUsage(first.record.id, [today]), [1]);
-    assert.deepEqual(await server.services.quota.keyUsage(second.record.id, [today]), [2]);
-    assert.deepEqual(await server.services.quota.usage(account.id, [today]), [3]);
+    assert.deepEqual(await server.services.usageHistory.keyUsage(first.record.id, [today]), [1]);
+    assert.deepEqual(await server.services.usageHistory.keyUsage(second.record.id, [today]), [2]);
+    assert.deepEqual(await server.services.usageHistory.usage(account.id, [today]), [3]);
   });
 
   test('usage.free: a free account sees an empty chart and what the paid plans give', async () => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { backendOf } from './backend.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/sound-catalog.js');
 
@@ -12,9 +13,10 @@ export interface CliResult {
 }
 
 /** Runs the real command line (the bin, or another `entry` such as a build's main.js) in a child process. */
-export function runCli(args: string[], env: Record<string, string>, entry = BIN): Promise<CliResult> {
+export async function runCli(args: string[], env: Record<string, string>, entry = BIN): Promise<CliResult> {
+  const backend = await backendOf(env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, ...args], { env: { ...process.env, ...backend, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

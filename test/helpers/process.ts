@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { backendOf } from './backend.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/sound-catalog.js');
 
@@ -16,8 +17,8 @@ export interface ServeProcess {
  * Runs `sound-catalog serve` as a real process and waits until it says where it listens.
  * `entry` is the script to run: the bin by default, or a build's main.js.
  */
-export function startServe(env: Record<string, string>, timeoutMs = 120_000, entry = BIN): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [entry, 'serve'], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(env: Record<string, string>, timeoutMs = 120_000, entry = BIN): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [entry, 'serve'], { env: { ...process.env, PORT: '0', ...await backendOf(env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stdout!.resume();
   return new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Services } from '../../src/services.ts';
 import { createServices } from '../../src/wiring.ts';
+import { backendEnv, prepareBackend, removeBackend } from './backend.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -40,7 +41,8 @@ export interface TestServer {
 export async function startServer(options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
   const clock = options.clock ?? new TestClock();
-  const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...options.env });
+  await prepareBackend(dataDir);
+  const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...options.env });
   const services = await createServices(config, { clock: clock.read });
   const app = await buildApp(services);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -64,7 +66,10 @@ export async function startServer(options: { env?: Record<string, string>; clock
     async close({ keepData = false } = {}) {
       await app.close();
       await services.close();
-      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) {
+        await rm(dataDir, { recursive: true, force: true });
+        await removeBackend(dataDir);
+      }
     },
   };
 }

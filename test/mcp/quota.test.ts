@@ -25,7 +25,7 @@ describe('mcp.quota: each tool call is one request of the daily quota', () => {
     await server.close();
   });
 
-  const usedToday = async () => (await server.services.quota.usage(account.id, [utcDay(server.clock.now)]))[0];
+  const usedToday = async () => (await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0];
 
   it('initialize and tools/list are free; each tools/call counts one, bad arguments included', async () => {
     await client.listTools();

@@ -5,6 +5,8 @@ import type { SqlDialect } from './types.ts';
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   autoIncrementType: 'integer',
+  bigAutoIncrementType: 'integer',
+  autoIncrementKey: (column) => column.primaryKey().autoIncrement(),
 
   async createTextIndex(db: Kysely<Database>): Promise<void> {
     // External-content FTS table over sounds.search_text, kept in step by triggers.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /**
@@ -9,6 +9,10 @@ export interface SqlDialect {
   name: 'sqlite' | 'postgres';
   /** Column type for an auto-incrementing integer primary key. */
   autoIncrementType: 'integer' | 'serial';
+  /** The same for a key that may pass 2^31 (the change log: a row per download). */
+  bigAutoIncrementType: 'integer' | 'bigserial';
+  /** Makes a column of either type the auto-numbered primary key. */
+  autoIncrementKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** The text index the first migration made (searches went to the database then). */
   createTextIndex(db: Kysely<Database>): Promise<void>;
   /** Removes it again (migration 003: the in-memory index answers searches). */

@@ -4,7 +4,7 @@ import type { SqlDialect } from '../dialects/types.ts';
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema
     .createTable('sounds')
-    .addColumn('seq', dialect.autoIncrementType, (c) => c.primaryKey().$call((b) => (dialect.name === 'sqlite' ? b.autoIncrement() : b)))
+    .addColumn('seq', dialect.autoIncrementType, (c) => dialect.autoIncrementKey(c))
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text')

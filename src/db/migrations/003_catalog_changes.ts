@@ -10,7 +10,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await dialect.dropTextIndex(db);
   await db.schema
     .createTable('catalog_changes')
-    .addColumn('seq', dialect.autoIncrementType, (c) => c.primaryKey().$call((b) => (dialect.name === 'sqlite' ? b.autoIncrement() : b)))
+    .addColumn('seq', dialect.bigAutoIncrementType, (c) => dialect.autoIncrementKey(c))
     .addColumn('sound_seq', 'integer', (c) => c.notNull())
     .execute();
   await dialect.createChangeLog(db);

@@ -1,0 +1,34 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { SqlDialect } from './types.ts';
+
+/** Any fixed number: the lock that puts the catalog change log's writers in a row. */
+const CHANGE_LOG_LOCK = 0x50_43_4c_47;
+
+export const postgresDialect: SqlDialect = {
+  name: 'postgres',
+  autoIncrementType: 'serial',
+  bigAutoIncrementType: 'bigserial',
+  autoIncrementKey: (column) => column.primaryKey(),
+
+  // Searches were never answered by PostgreSQL: by the time it was supported, the in-memory index
+  // (catalog/index/) answered them. Migration 001 asks for the text index SQLite had; there is none.
+  async createTextIndex(): Promise<void> {},
+  async dropTextIndex(): Promise<void> {},
+
+  async createChangeLog(db: Kysely<Database>): Promise<void> {
+    // Readers of the log keep the highest number they have read and ask for what is above it. A
+    // sequence hands out numbers in the order transactions ask, not the order they commit, so a
+    // reader could pass a number whose row is not committed yet and never see it. The lock, held
+    // to the end of the writing transaction, makes the next writer take its number only after
+    // this one has committed: numbers become visible in order.
+    await sql`CREATE FUNCTION log_sound_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${sql.lit(CHANGE_LOG_LOCK)});
+        INSERT INTO catalog_changes(sound_seq) VALUES (CASE WHEN TG_OP = 'DELETE' THEN OLD.seq ELSE NEW.seq END);
+        RETURN NULL;
+      END $$`.execute(db);
+    await sql`CREATE TRIGGER sounds_log AFTER INSERT OR UPDATE OR DELETE ON sounds
+      FOR EACH ROW EXECUTE FUNCTION log_sound_change()`.execute(db);
+  },
+};

@@ -1,0 +1,104 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.ts';
+
+/** How often counted requests are written to the database. */
+const FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * Requests per account and per key per UTC day, in the database: what the dashboard's usage chart
+ * and key list show. Whichever counter enforces the quota (in this process, or Redis) adds each
+ * request it allows here; the additions are written every second and on close, as additions, so
+ * several processes never overwrite each other. A process killed outright loses at most its last
+ * second of history (never of enforcement, when Redis counts).
+ */
+export class UsageHistory {
+  /** Additions not yet written, by day, then account (or key). */
+  private accounts = new Map<string, Map<string, number>>();
+  private keys = new Map<string, Map<string, number>>();
+  /** Flushes run one after another, so waiting for the latest waits for all before it. */
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(private readonly db: Db) {
+    this.flushTimer = setInterval(() => void this.flush().catch(() => {}), FLUSH_INTERVAL_MS);
+    this.flushTimer.unref();
+  }
+
+  /** One request allowed for the account, through the key, on the day. */
+  add(accountId: string, keyId: string, day: string): void {
+    addTo(this.accounts, day, accountId, 1);
+    addTo(this.keys, day, keyId, 1);
+  }
+
+  /** Requests written for an account on each of the given days (YYYY-MM-DD), 0 where none. */
+  async usage(accountId: string, days: string[]): Promise<number[]> {
+    await this.flush();
+    const rows = await this.db.selectFrom('usage_daily').select(['day', 'count'])
+      .where('account_id', '=', accountId).where('day', 'in', days).execute();
+    return countsByDay(rows, days);
+  }
+
+  /** The same per key. */
+  async keyUsage(keyId: string, days: string[]): Promise<number[]> {
+    await this.flush();
+    const rows = await this.db.selectFrom('key_usage_daily').select(['day', 'count'])
+      .where('key_id', '=', keyId).where('day', 'in', days).execute();
+    return countsByDay(rows, days);
+  }
+
+  /** The count written for one account and day (what an in-process counter starts from). */
+  async written(accountId: string, day: string): Promise<number> {
+    const row = await this.db.selectFrom('usage_daily').select('count')
+      .where('account_id', '=', accountId).where('day', '=', day).executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flush();
+  }
+
+  /** Writes what was added since the last flush; on failure the additions wait for the next one. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.catch(() => {}).then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    const [accounts, keys] = [this.accounts, this.keys];
+    if (accounts.size === 0 && keys.size === 0) return;
+    this.accounts = new Map();
+    this.keys = new Map();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const [day, ofDay] of accounts) {
+          for (const [accountId, count] of ofDay) {
+            await sql`INSERT INTO usage_daily (account_id, day, count) VALUES (${accountId}, ${day}, ${count})
+              ON CONFLICT (account_id, day) DO UPDATE SET count = usage_daily.count + excluded.count`.execute(trx);
+          }
+        }
+        for (const [day, ofDay] of keys) {
+          for (const [keyId, count] of ofDay) {
+            await sql`INSERT INTO key_usage_daily (key_id, day, count) VALUES (${keyId}, ${day}, ${count})
+              ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + excluded.count`.execute(trx);
+          }
+        }
+      });
+    } catch (error) {
+      // Nothing was written: put the additions back for the next flush.
+      for (const [day, ofDay] of accounts) for (const [id, count] of ofDay) addTo(this.accounts, day, id, count);
+      for (const [day, ofDay] of keys) for (const [id, count] of ofDay) addTo(this.keys, day, id, count);
+      throw error;
+    }
+  }
+}
+
+function addTo(counts: Map<string, Map<string, number>>, day: string, id: string, count: number): void {
+  const ofDay = counts.get(day) ?? counts.set(day, new Map()).get(day)!;
+  ofDay.set(id, (ofDay.get(id) ?? 0) + count);
+}
+
+function countsByDay(rows: Array<{ day: string; count: number | string }>, days: string[]): number[] {
+  const byDay = new Map(rows.map((row) => [row.day, Number(row.count)]));
+  return days.map((day) => byDay.get(day) ?? 0);
+}
