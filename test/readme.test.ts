@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { sine } from './audio/helpers/signals.ts';
 import { encodeWavFloat32 } from './audio/helpers/wav.ts';
 import { eventually } from './helpers/eventually.ts';
+import { backendEnv } from './helpers/backend.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { addSound } from './helpers/sounds.ts';
 
@@ -36,7 +37,7 @@ describe('readme', () => {
     await writeFile(path.join(workdir, 'my-sounds', 'beep.wav'), encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 880, -12, 22_050)] }));
     // Ends each curl answer with a newline so that several answers are several lines.
     await writeFile(path.join(workdir, '.curlrc'), 'write-out = "\\n"\n');
-    env = { ...process.env, CURL_HOME: workdir, API_KEY: key, BASE_URL: server.url, SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' } as Record<string, string>;
+    env = { ...process.env, ...backendEnv(server.dataDir), CURL_HOME: workdir, API_KEY: key, BASE_URL: server.url, SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' } as Record<string, string>;
   });
   after(async () => {
     await server.close();

@@ -4,6 +4,7 @@ import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
 import { conflict, notFound } from '../errors.ts';
 import { planOf, type Plan, type PlanName } from './plans.ts';
+import { storable } from '../db/text.ts';
 
 export interface Account {
   id: string;
@@ -49,11 +50,13 @@ export class AccountStore {
   }
 
   async findByEmail(email: string): Promise<(Account & { passwordHash: string | null }) | null> {
+    if (!storable(email)) return null;
     const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     return row ? { ...toAccount(row), passwordHash: row.password_hash } : null;
   }
 
   async findById(id: string): Promise<Account | null> {
+    if (!storable(id)) return null;
     const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toAccount(row) : null;
   }

@@ -2,6 +2,7 @@ import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
 import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 import type { StoredSound } from './sound.ts';
+import { storable } from '../db/text.ts';
 
 const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash'] as const;
 
@@ -18,17 +19,20 @@ export class CatalogStore {
   }
 
   async findById(id: string): Promise<StoredSound | null> {
+    if (!storable(id)) return null;
     const [row] = await this.soundById(id);
     return row ? toStoredSound(row) : null;
   }
 
   async waveform(id: string): Promise<Array<[number, number]> | null> {
+    if (!storable(id)) return null;
     const row = await this.db.selectFrom('sounds').select('waveform').where('id', '=', id).executeTakeFirst();
     return row?.waveform ? (JSON.parse(row.waveform) as Array<[number, number]>) : null;
   }
 
   /** Adds one download in a single statement, so concurrent downloads are never lost. */
   async countDownload(id: string): Promise<boolean> {
+    if (!storable(id)) return false;
     const result = await this.db.updateTable('sounds')
       .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id).executeTakeFirst();
     return result.numUpdatedRows > 0n;
@@ -36,6 +40,8 @@ export class CatalogStore {
 
   /** Makes exactly these sounds the public samples; returns how many exist. Unknown ids are reported. */
   async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
+    const unstorable = ids.filter((id) => !storable(id));
+    if (unstorable.length > 0) return { samples: 0, unknown: unstorable };
     try {
       return await this.db.transaction().execute(async (trx) => {
         // A write first, so the transaction holds SQLite's write lock from the start (see

@@ -76,9 +76,12 @@ function openPostgres(url: string): DatabaseHandle {
     // Counts and the change log's numbers are int8; every one of ours fits a JavaScript number.
     types: { getTypeParser: (oid: number, format?: string) => (oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
   });
-  // A connection the server drops while idle (a restart, say) is an error on the pool; the next
-  // query opens a new one.
+  // A connection the server drops (a restart, say) is an error event: on the pool while the
+  // connection is idle, on the connection while a query holds it. That query fails by itself
+  // and the pool throws the connection away when it comes back; unheard, the event would end
+  // the process. The next query opens a new connection.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: postgresDialect, close: () => db.destroy() };
 }

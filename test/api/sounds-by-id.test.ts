@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
+import { otherConnection } from '../helpers/backend.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
@@ -44,11 +43,11 @@ describe('details, stream, download and popular', () => {
     server.services.catalog.changed();
     assert.equal(await name(), 'Glass Break Renamed', 'a write of this process');
 
-    const elsewhere = new Database(path.join(server.dataDir, 'catalog.sqlite'));
+    const elsewhere = await otherConnection(server.dataDir);
     try {
-      elsewhere.prepare('UPDATE sounds SET name = ? WHERE id = ?').run('Glass Break Small', glass);
+      await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Glass Break Small', glass);
     } finally {
-      elsewhere.close();
+      await elsewhere.close();
     }
     assert.equal(await name(), 'Glass Break Small', 'a write of another connection');
   });

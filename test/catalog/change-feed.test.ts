@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
+import { configFor, otherConnection } from '../helpers/backend.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
-import { sql } from 'kysely';
 import { DatabaseChangeFeed } from '../../src/catalog/database-change-feed.ts';
 import { CatalogService } from '../../src/catalog/service.ts';
 import { CatalogStore } from '../../src/catalog/store.ts';
-import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/wiring.ts';
 import { sine } from '../audio/helpers/signals.ts';
 import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
@@ -58,7 +56,7 @@ describe('catalog change feed', () => {
     const { id: quiet } = await addSound(server.services, { name: 'Elsewhere Quiet', tags: ['elsewhere'] });
     const { id: loud } = await addSound(server.services, { name: 'Elsewhere Loud', tags: ['elsewhere'] });
     // Another instance on the same database counts downloads of the quiet one.
-    const other = await createServices(loadConfig({ SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' }));
+    const other = await createServices(await configFor(server.dataDir));
     try {
       for (let i = 0; i < 3; i++) assert.equal(await other.catalog.countDownload(quiet), true);
     } finally {
@@ -66,21 +64,21 @@ describe('catalog change feed', () => {
     }
     await eventually(() => names('tags=elsewhere&sort=downloads'), (found) => found[0] === 'Elsewhere Quiet', 1000, 'downloads elsewhere reorder the list');
 
-    const elsewhere = new Database(path.join(server.dataDir, 'catalog.sqlite'));
+    const elsewhere = await otherConnection(server.dataDir);
     try {
-      elsewhere.prepare('UPDATE sounds SET name = ? WHERE id = ?').run('Elsewhere Renamed', loud);
+      await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Elsewhere Renamed', loud);
       await eventually(() => names('tags=elsewhere&sort=name&order=asc'), (found) => found.includes('Elsewhere Renamed'), 1000, 'a rename elsewhere is seen');
-      elsewhere.prepare('DELETE FROM sound_tags WHERE sound_seq = (SELECT seq FROM sounds WHERE id = ?)').run(quiet);
-      elsewhere.prepare('DELETE FROM sounds WHERE id = ?').run(quiet);
+      await elsewhere.run('DELETE FROM sound_tags WHERE sound_seq = (SELECT seq FROM sounds WHERE id = ?)', quiet);
+      await elsewhere.run('DELETE FROM sounds WHERE id = ?', quiet);
       await eventually(() => names('tags=elsewhere'), (found) => found.length === 1 && found[0] === 'Elsewhere Renamed', 1000, 'a deleted sound leaves every list');
     } finally {
-      elsewhere.close();
+      await elsewhere.close();
     }
   });
 
   test('changes.reload: a reader left behind a pruned log loads the catalog again and ends up with every change', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-prune-'));
-    const writer = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
+    const writer = await createServices(await configFor(dataDir));
     const { db } = writer.database;
     // A reader that keeps only 10 rows of log, and reads it as a busy instance would.
     const pruning = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, { keepChanges: 10 }));
@@ -110,19 +108,26 @@ describe('catalog change feed', () => {
 
   test('changes.read-fails: a write whose feed read fails still succeeds; the failure is reported and the next read catches up', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-fail-'));
-    const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
+    const services = await createServices(await configFor(dataDir));
     const { db } = services.database;
     const errors: unknown[] = [];
-    const catalog = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db), (error) => errors.push(error));
+    // The feed's next read fails once, as a read of a database that hiccups would.
+    const feed = new DatabaseChangeFeed(db);
+    let failNextRead = false;
+    const changesSince = feed.changesSince.bind(feed);
+    feed.changesSince = async (cursor, limit) => {
+      if (failNextRead) {
+        failNextRead = false;
+        throw new Error('the change log could not be read');
+      }
+      return changesSince(cursor, limit);
+    };
+    const catalog = new CatalogService(new CatalogStore(db), feed, (error) => errors.push(error));
     try {
       const { id } = await addSound(services, { name: 'Feed Fail Probe' });
       await catalog.start();
-      await sql`ALTER TABLE catalog_changes RENAME TO catalog_changes_away`.execute(db);
-      try {
-        assert.equal(await catalog.countDownload(id), true, 'the download is counted and answered');
-      } finally {
-        await sql`ALTER TABLE catalog_changes_away RENAME TO catalog_changes`.execute(db);
-      }
+      failNextRead = true;
+      assert.equal(await catalog.countDownload(id), true, 'the download is counted and answered');
       assert.equal(errors.length, 1);
       await catalog.changed();
       assert.equal((await catalog.popular(1)).items[0]!.numDownloads, 1);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { configFor } from '../helpers/backend.ts';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ describe('secrets', () => {
   test('secrets.generated: the signing and the CSRF secret are generated apart into the data folder, kept across starts, and SIGNING_SECRET leaves the CSRF one alone', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'secrets-'));
     try {
-      const first = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
+      const first = await createServices(await configFor(dataDir));
       const signing = (await readFile(path.join(dataDir, 'signing-secret'), 'utf8')).trim();
       const csrf = (await readFile(path.join(dataDir, 'csrf-secret'), 'utf8')).trim();
       assert.equal(first.csrfSecret, csrf);
@@ -31,12 +32,12 @@ describe('secrets', () => {
       const url = first.signer.sign('abcdef0123456789', 'stream').url;
       await first.close();
 
-      const again = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
+      const again = await createServices(await configFor(dataDir));
       assert.equal(again.csrfSecret, csrf);
       assert.equal(again.signer.verify('abcdef0123456789', Object.fromEntries(new URL(url).searchParams)).ok, true);
       await again.close();
 
-      const rotated = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', SIGNING_SECRET: 'an-operator-secret-0123456789' }));
+      const rotated = await createServices(await configFor(dataDir, { SIGNING_SECRET: 'an-operator-secret-0123456789' }));
       assert.equal(rotated.csrfSecret, csrf, 'a new SIGNING_SECRET does not sign anyone out of the dashboard');
       assert.equal(rotated.signer.verify('abcdef0123456789', Object.fromEntries(new URL(url).searchParams)).ok, false);
       await rotated.close();

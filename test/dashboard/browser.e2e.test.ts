@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { backendEnv } from '../helpers/backend.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addDemoCatalog, addUsageHistory } from './helpers/demo-catalog.ts';
 
@@ -22,7 +23,7 @@ const skip = missingBrowser && process.env.CI !== 'true' ? `no browser at ${CHRO
 /** The operator's command line, run as the operator would, against the test server's data folder. */
 async function cli(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(process.execPath, ['bin/sound-catalog.js', ...args, '--json'], {
-    cwd: ROOT, env: { ...process.env, SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0', LOG_LEVEL: 'silent' },
+    cwd: ROOT, env: { ...process.env, ...backendEnv(server.dataDir), SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0', LOG_LEVEL: 'silent' },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

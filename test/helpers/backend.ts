@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.ts';
 
 /**
  * The backends a test run uses. By default every test server and command works on SQLite in its
@@ -18,13 +22,54 @@ export function backendEnv(dataDir: string): Record<string, string> {
 }
 
 /** Makes the data folder's schema (PostgreSQL only); a restart over the same folder finds it again. */
-export async function prepareBackend(dataDir: string): Promise<void> {
-  if (process.env.DATABASE_URL) await inDatabase(`CREATE SCHEMA IF NOT EXISTS ${schemaOf(dataDir)}`);
+export async function prepareBackend(dataDir: string, databaseUrl = process.env.DATABASE_URL): Promise<void> {
+  if (databaseUrl) await inDatabase(databaseUrl, `CREATE SCHEMA IF NOT EXISTS ${schemaOf(dataDir)}`);
 }
 
 /** Drops the data folder's schema with everything in it (PostgreSQL only). */
-export async function removeBackend(dataDir: string): Promise<void> {
-  if (process.env.DATABASE_URL) await inDatabase(`DROP SCHEMA IF EXISTS ${schemaOf(dataDir)} CASCADE`);
+export async function removeBackend(dataDir: string, databaseUrl = process.env.DATABASE_URL): Promise<void> {
+  if (databaseUrl) await inDatabase(databaseUrl, `DROP SCHEMA IF EXISTS ${schemaOf(dataDir)} CASCADE`);
+}
+
+/**
+ * The tests of several instances and of outages always run on PostgreSQL and Redis: this run's if
+ * it has them, otherwise the local servers (README, "Develop").
+ */
+export const SHARED = {
+  databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+
+/** The environment of an instance on the shared backends, for a data folder (with its schema made). */
+export async function sharedEnv(dataDir: string): Promise<Record<string, string>> {
+  await prepareBackend(dataDir, SHARED.databaseUrl);
+  return { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', DATABASE_URL: schemaUrl(SHARED.databaseUrl, schemaOf(dataDir)), REDIS_URL: SHARED.redisUrl };
+}
+
+/**
+ * Why the shared backends cannot be used, as a skip reason, or false when they answer. In CI
+ * (CI=true) a missing server fails the run instead: these tests never pass by not running there.
+ */
+export async function sharedBackendsMissing(): Promise<string | false> {
+  const problems: string[] = [];
+  try {
+    await inDatabase(SHARED.databaseUrl, 'SELECT 1');
+  } catch (error) {
+    problems.push(`PostgreSQL at ${SHARED.databaseUrl}: ${(error as Error).message}`);
+  }
+  const redis = new Redis(SHARED.redisUrl, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    problems.push(`Redis at ${SHARED.redisUrl}: ${(error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+  if (problems.length === 0) return false;
+  if (process.env.CI === 'true') throw new Error(`the scale-out tests need their servers: ${problems.join('; ')}`);
+  return `no server to test against (${problems.join('; ')})`;
 }
 
 function schemaOf(dataDir: string): string {
@@ -37,8 +82,8 @@ function schemaUrl(base: string, schema: string): string {
   return url.href;
 }
 
-async function inDatabase(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+async function inDatabase(databaseUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
   await client.connect();
   try {
     await client.query(statement);
@@ -53,4 +98,40 @@ export async function backendOf(env: Record<string, string>): Promise<Record<str
   if (!dataDir) return {};
   await prepareBackend(dataDir);
   return backendEnv(dataDir);
+}
+
+/** Settings for services of a test's own (another "instance" on a data folder), on this run's backends. */
+export async function configFor(dataDir: string, env: Record<string, string> = {}): Promise<Config> {
+  await prepareBackend(dataDir);
+  return loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...env });
+}
+
+/** A plain connection of its own to a data folder's database, as another program would open one. */
+export interface OtherConnection {
+  /** Runs one statement; `?` marks each parameter, on either engine. */
+  run(statement: string, ...parameters: unknown[]): Promise<void>;
+  all<T>(statement: string, ...parameters: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export async function otherConnection(dataDir: string, options: { readonly?: boolean } = {}): Promise<OtherConnection> {
+  if (process.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: backendEnv(dataDir).DATABASE_URL });
+    await client.connect();
+    const numbered = (statement: string) => {
+      let n = 0;
+      return statement.replace(/\?/g, () => `$${++n}`);
+    };
+    return {
+      run: async (statement, ...parameters) => void await client.query(numbered(statement), parameters),
+      all: async <T>(statement: string, ...parameters: unknown[]) => (await client.query(numbered(statement), parameters)).rows as T[],
+      close: () => client.end(),
+    };
+  }
+  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), { readonly: options.readonly ?? false, fileMustExist: true });
+  return {
+    run: async (statement, ...parameters) => void db.prepare(statement).run(...parameters),
+    all: async <T>(statement: string, ...parameters: unknown[]) => db.prepare(statement).all(...parameters) as T[],
+    close: async () => void db.close(),
+  };
 }

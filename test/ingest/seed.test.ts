@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { configFor } from '../helpers/backend.ts';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,8 +51,7 @@ describe('seed', () => {
       await runCli(['seed', '--count', '3', '--seed', 'test-b', '--json'], { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
       const mine = await server.services.database.db.selectFrom('sounds').select('id').orderBy('id').execute();
       const other = await import('../../src/wiring.ts').then(async ({ createServices }) => {
-        const { loadConfig } = await import('../../src/config.ts');
-        const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir }));
+        const services = await createServices(await configFor(dataDir, { SOUND_CATALOG_DEMO: '1' }));
         const rows = await services.database.db.selectFrom('sounds').select('id').orderBy('id').execute();
         await services.close();
         return rows;

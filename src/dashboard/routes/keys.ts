@@ -13,7 +13,8 @@ const PREFIX_PATTERN = /^sc_[0-9A-Za-z]{8}$/;
 const KEY_STATUS: Partial<Record<DomainError['kind'], number>> = { forbidden: 403, limit: 409 };
 
 const keyForm = z.object({
-  name: z.string().trim().min(1, 'Give the key a name').max(KEY_NAME_MAX_LENGTH, `Use at most ${KEY_NAME_MAX_LENGTH} characters`),
+  name: z.string().trim().min(1, 'Give the key a name').max(KEY_NAME_MAX_LENGTH, `Use at most ${KEY_NAME_MAX_LENGTH} characters`)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'Use letters, digits, spaces and punctuation'),
 });
 
 interface PrefixRoute {
