@@ -25,7 +25,7 @@ export function registerDashboard(app: FastifyInstance, services: DashboardServi
   const secureCookies = services.baseUrl().startsWith('https:');
   app.register(async (root) => {
     applySecurityHeaders(root, services.baseUrl, secureCookies);
-    registerAssetRoutes(root);
+    await registerAssetRoutes(root);
     root.register(async (pages) => {
       const dashboard = createDashboard(services, await addSignInThrottle(pages, services.signInFailures));
       addCookieSupport(pages);

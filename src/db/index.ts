@@ -47,12 +47,27 @@ async function openAndPrepare(options: DatabaseOptions, prepare: (handle: Databa
   const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
   try {
     if (options.databaseUrl) await reach(handle);
-    await prepare(handle);
+    await retryingOtherSchemasDropped(() => prepare(handle));
   } catch (error) {
     await handle.close();
     throw error;
   }
   return handle;
+}
+
+/**
+ * Kysely's migrator looks at the tables of every schema in the database. A schema that someone
+ * else drops during that look fails the query (PostgreSQL: 3F000, "schema ... does not exist"),
+ * though it has nothing to do with ours: look again.
+ */
+async function retryingOtherSchemasDropped(prepare: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await prepare();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '3F000' || attempt === 5) throw error;
+    }
+  }
 }
 
 async function reach(handle: DatabaseHandle): Promise<void> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { get } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { MediaSigner } from '../../src/media/signing.ts';
+import { statusOf } from '../helpers/http.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
@@ -145,13 +145,3 @@ describe('signed media', () => {
     }
   });
 });
-
-/** The status of a GET sent with exactly these headers (no cache headers added by the client). */
-function statusOf(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (response) => {
-      response.resume();
-      resolve(response.statusCode!);
-    }).on('error', reject);
-  });
-}
