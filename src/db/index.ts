@@ -1,11 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration as KyselyMigration } from 'kysely';
-import pg from 'pg';
+import { Migrator, sql, type Kysely, type Migration as KyselyMigration } from 'kysely';
 import { ConfigError } from '../config.ts';
-import { postgresDialect } from './dialects/postgres.ts';
-import { sqliteDialect } from './dialects/sqlite.ts';
+import { openPostgres } from './dialects/postgres.ts';
+import { openSqlite } from './dialects/sqlite.ts';
 import type { SqlDialect } from './dialects/types.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -76,64 +73,6 @@ async function reach(handle: DatabaseHandle): Promise<void> {
   } catch (error) {
     throw new Error(`PostgreSQL at DATABASE_URL does not answer: ${(error as Error).message}`);
   }
-}
-
-/** How long a request may wait for PostgreSQL before it fails: never hang while it is away. */
-const CONNECT_TIMEOUT_MS = 3000;
-const QUERY_TIMEOUT_MS = 10_000;
-
-function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: QUERY_TIMEOUT_MS,
-    // Counts and the change log's numbers are int8; every one of ours fits a JavaScript number.
-    types: { getTypeParser: (oid: number, format?: string) => (oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
-  });
-  // A connection the server drops (a restart, say) is an error event: on the pool while the
-  // connection is idle, on the connection while a query holds it. That query fails by itself
-  // and the pool throws the connection away when it comes back; unheard, the event would end
-  // the process. The next query opens a new connection.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: postgresDialect, close: () => db.destroy() };
-}
-
-function openSqlite(file: string): DatabaseHandle {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const connection = new SQLite(file);
-  connection.pragma('journal_mode = WAL');
-  // NORMAL is durable across process crashes in WAL mode; only a power cut can lose the last commits.
-  connection.pragma('synchronous = NORMAL');
-  connection.pragma('busy_timeout = 5000');
-  connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  return { db, dialect: sqliteDialect, close: () => db.destroy() };
-}
-
-/**
- * Kysely prepares every query anew; preparing costs more than running most of ours. Queries are
- * built from a small set of shapes with bound values, so caching statements by SQL text pays.
- */
-function withStatementCache(connection: SQLite.Database, capacity = 500) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => connection.close(),
-    prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (statement) {
-        // Re-insert to keep the map in least-recently-used order.
-        cache.delete(sql);
-      } else {
-        statement = connection.prepare(sql);
-        if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(sql, statement);
-      return statement;
-    },
-  };
 }
 
 /** Applies the migrations not applied yet; returns their names, oldest first. */

@@ -1,4 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseHandle } from '../index.ts';
 import type { Database } from '../schema.ts';
 import type { SqlDialect } from './types.ts';
 
@@ -32,3 +34,27 @@ export const postgresDialect: SqlDialect = {
       FOR EACH ROW EXECUTE FUNCTION log_sound_change()`.execute(db);
   },
 };
+
+/** How long a request may wait for PostgreSQL before it fails: never hang while it is away. */
+const CONNECT_TIMEOUT_MS = 3000;
+const QUERY_TIMEOUT_MS = 10_000;
+
+/** A pool of connections to PostgreSQL (DATABASE_URL), and its dialect. */
+export function openPostgres(url: string): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    // Counts and the change log's numbers are int8; every one of ours fits a JavaScript number.
+    types: { getTypeParser: (oid: number, format?: string) => (oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
+  });
+  // A connection the server drops (a restart, say) is an error event: on the pool while the
+  // connection is idle, on the connection while a query holds it. That query fails by itself
+  // and the pool throws the connection away when it comes back; unheard, the event would end
+  // the process. The next query opens a new connection.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: postgresDialect, close: () => db.destroy() };
+}

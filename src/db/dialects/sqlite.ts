@@ -1,4 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import type { DatabaseHandle } from '../index.ts';
 import type { Database } from '../schema.ts';
 import type { SqlDialect } from './types.ts';
 
@@ -43,3 +47,39 @@ export const sqliteDialect: SqlDialect = {
     END`.execute(db);
   },
 };
+
+/** The embedded database: one SQLite file in the data folder, in WAL mode, and its dialect. */
+export function openSqlite(file: string): DatabaseHandle {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  // NORMAL is durable across process crashes in WAL mode; only a power cut can lose the last commits.
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  return { db, dialect: sqliteDialect, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most of ours. Queries are
+ * built from a small set of shapes with bound values, so caching statements by SQL text pays.
+ */
+function withStatementCache(connection: SQLite.Database, capacity = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        // Re-insert to keep the map in least-recently-used order.
+        cache.delete(sql);
+      } else {
+        statement = connection.prepare(sql);
+        if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+  };
+}
