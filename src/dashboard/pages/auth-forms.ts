@@ -15,41 +15,48 @@ export interface AuthForm {
 }
 
 export function signUpPage(form: AuthForm): Html {
-  return layout({
+  return authCard(form, {
     title: 'Create an account',
-    visitor: form.visitor,
+    heading: 'Create your account',
     path: '/dashboard/sign-up',
-    main: html`<section class="auth-card" aria-labelledby="auth-title">
-<h1 id="auth-title">Create your account</h1>
-<p class="lead-small">Free accounts listen to the samples. Pro and Enterprise add API keys and the full catalog.</p>
-${notice('error', form.error)}
-<form method="post" action="/dashboard/sign-up" novalidate>
-${csrfField(form.visitor)}
-${emailField(form)}
-${passwordField(form, 'new-password', `At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of a few words is easy to remember.`)}
-<button type="submit" class="button button-wide">Create account</button>
-</form>
-<p class="auth-switch">Already have an account? <a href="/dashboard/sign-in">Sign in</a></p>
-</section>`,
+    lead: html`<p class="lead-small">Free accounts listen to the samples. Pro and Enterprise add API keys and the full catalog.</p>`,
+    fields: html`${emailField(form)}
+${passwordField(form, 'new-password', `At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of a few words is easy to remember.`)}`,
+    submit: 'Create account',
+    other: html`Already have an account? <a href="/dashboard/sign-in">Sign in</a>`,
   });
 }
 
 export function signInPage(form: AuthForm): Html {
-  return layout({
+  return authCard(form, {
     title: 'Sign in',
-    visitor: form.visitor,
+    heading: 'Sign in',
     path: '/dashboard/sign-in',
-    main: html`<section class="auth-card" aria-labelledby="auth-title">
-<h1 id="auth-title">Sign in</h1>
-${notice('error', form.error)}
-<form method="post" action="/dashboard/sign-in" novalidate>
-${csrfField(form.visitor)}
-${form.next && html`<input type="hidden" name="next" value="${form.next}">`}
+    lead: null,
+    fields: html`${form.next && html`<input type="hidden" name="next" value="${form.next}">`}
 ${emailField(form)}
-${passwordField(form, 'current-password', null)}
-<button type="submit" class="button button-wide">Sign in</button>
+${passwordField(form, 'current-password', null)}`,
+    submit: 'Sign in',
+    other: html`New here? <a href="/dashboard/sign-up">Create an account</a>`,
+  });
+}
+
+/** What the two forms share: the card, the error above the form, the token, the way to the other form. */
+function authCard(form: AuthForm, page: { title: string; heading: string; path: string; lead: Html | null; fields: Html; submit: string; other: Html }): Html {
+  return layout({
+    title: page.title,
+    visitor: form.visitor,
+    path: page.path,
+    main: html`<section class="auth-card" aria-labelledby="auth-title">
+<h1 id="auth-title">${page.heading}</h1>
+${page.lead}
+${notice('error', form.error)}
+<form method="post" action="${page.path}" novalidate>
+${csrfField(form.visitor)}
+${page.fields}
+<button type="submit" class="button button-wide">${page.submit}</button>
 </form>
-<p class="auth-switch">New here? <a href="/dashboard/sign-up">Create an account</a></p>
+<p class="auth-switch">${page.other}</p>
 </section>`,
   });
 }
