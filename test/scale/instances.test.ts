@@ -12,6 +12,7 @@ import { removeBackend, SHARED, sharedBackendsMissing, sharedEnv } from '../help
 import { runCli } from '../helpers/cli.ts';
 import { startServe, type ServeProcess } from '../helpers/process.ts';
 import { addSound } from '../helpers/sounds.ts';
+import { csrfToken, WebClient } from '../dashboard/helpers/web-client.ts';
 
 const skip = await sharedBackendsMissing();
 
@@ -91,6 +92,33 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
       assert.ok(await within(1000, async () => (await top())?.numDownloads === 60), `${instance.url}: ${JSON.stringify(await top())}`);
       assert.equal((await top())?.id, id);
     }
+  });
+
+  test('instances.stateless: a URL signed by one instance plays on the other; a dashboard session and its form tokens work on both', async () => {
+    const account = await services.accounts.createAccount(`stateless-${Date.now()}@example.com`, 'pro');
+    const { key } = await services.accounts.createKey(account.id, 'urls');
+    const { id } = await addSound(services, { name: 'Shared Signed Gong' });
+    const [a, b] = instances as [ServeProcess, ServeProcess];
+    const { data } = await (await get(a, `/api/v1/sounds/${id}/stream`, key)).json() as { data: { stream_url: string } };
+    const onB = new URL(data.stream_url);
+    onB.host = new URL(b.url).host;
+    const played = await fetch(onB);
+    assert.equal(played.status, 200);
+    assert.equal(played.headers.get('content-type'), 'audio/mpeg');
+
+    // Signed up on one instance; the session cookie and a form token from it work on the other.
+    const email = `stateless-web-${Date.now()}@example.com`;
+    const onA = new WebClient(a.url);
+    assert.equal((await onA.signUp(email)).status, 303);
+    const other = new WebClient(b.url);
+    for (const [name, value] of onA.cookies) other.cookies.set(name, value);
+    const overview = await other.get('/dashboard');
+    assert.equal(overview.status, 200);
+    assert.ok(overview.text.includes(email), 'signed in on the other instance');
+    const tokenFromA = csrfToken((await onA.get('/dashboard')).text);
+    const signedOut = await other.post('/dashboard/sign-out', { _csrf: tokenFromA });
+    assert.equal(signedOut.status, 303, 'a form token made by one instance is accepted by the other');
+    assert.equal((await onA.get('/dashboard')).status, 303, 'signed out on both');
   });
 
   test('instances.ingest: a sound ingested while both run is found by both within a second', async () => {
