@@ -35,6 +35,9 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = path.resolve(import.meta.dirname, '..');
 const SCHEMA = `bench_scale_${process.pid}`;
+/** Share of downloads in the realistic mix (BENCH_DOWNLOADS, default 0.1); setups to run (BENCH_SETUPS, e.g. "sqlite,postgres1"). */
+const DOWNLOADS = Number(process.env.BENCH_DOWNLOADS ?? 0.1);
+const ONLY = process.env.BENCH_SETUPS?.split(',');
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build.js')], { stdio: 'inherit' });
 
@@ -54,19 +57,18 @@ const ids = soundIds(dataDir, 5000);
 const heapMb = Math.max(128, Math.ceil((64 + (0.45 * SOUNDS) / 1000) / 64) * 64);
 const serve = (env: Record<string, string>) => startChild([`--max-old-space-size=${heapMb}`, path.join(root, 'bin/sound-catalog.js'), 'serve'], env);
 
-const setups = [
-  { name: 'one instance, SQLite', servers: [await serve(sqliteEnv)], keys: sqliteKeys },
-  { name: 'one instance, PostgreSQL + Redis', servers: [await serve(sharedEnv)], keys: sharedKeys },
-  { name: 'two instances, PostgreSQL + Redis', servers: [await serve(sharedEnv), await serve(sharedEnv)], keys: sharedKeys },
-];
+const setups = [];
+if (!ONLY || ONLY.includes('sqlite')) setups.push({ name: 'one instance, SQLite', servers: [await serve(sqliteEnv)], keys: sqliteKeys });
+if (!ONLY || ONLY.includes('postgres1')) setups.push({ name: 'one instance, PostgreSQL + Redis', servers: [await serve(sharedEnv)], keys: sharedKeys });
+if (!ONLY || ONLY.includes('postgres2')) setups.push({ name: 'two instances, PostgreSQL + Redis', servers: [await serve(sharedEnv), await serve(sharedEnv)], keys: sharedKeys });
 
 const random = generator(7);
 const mix = queryMix(random, 20_000);
 let sent = 0;
 const mixes: Array<{ name: string; next: (keys: string[]) => { path: string; headers: Record<string, string> } }> = [
   {
-    name: 'realistic mix (20,000 searches, Zipf, 10% downloads)',
-    next: (keys) => ({ path: random.next() < 0.1 ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix), headers: { 'x-api-key': keys[sent++ % keys.length]! } }),
+    name: `realistic mix (20,000 searches, Zipf, ${Math.round(DOWNLOADS * 100)}% downloads)`,
+    next: (keys) => ({ path: random.next() < DOWNLOADS ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix), headers: { 'x-api-key': keys[sent++ % keys.length]! } }),
   },
   {
     name: 'quota-heavy (popular?limit=1, 200 keys)',
