@@ -59,11 +59,16 @@ export class CatalogService {
     return this.store.waveform(id);
   }
 
-  /** Counts one download; the downloads order shows it before this returns. */
+  /**
+   * Counts one download. This instance's downloads order shows it before this returns (the count
+   * the database returned goes straight into the index); other instances see it with their next
+   * read of the feed.
+   */
   async countDownload(id: string): Promise<boolean> {
     const counted = await this.store.countDownload(id);
-    if (counted) await this.changed();
-    return counted;
+    if (counted === null) return false;
+    this.index?.countedDownload(counted.seq, counted.numDownloads);
+    return true;
   }
 
   async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {

@@ -30,12 +30,16 @@ export class CatalogStore {
     return row?.waveform ? (JSON.parse(row.waveform) as Array<[number, number]>) : null;
   }
 
-  /** Adds one download in a single statement, so concurrent downloads are never lost. */
-  async countDownload(id: string): Promise<boolean> {
-    if (!storable(id)) return false;
-    const result = await this.db.updateTable('sounds')
-      .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+  /**
+   * Adds one download in a single statement, so concurrent downloads are never lost, and returns
+   * the sound's key and its count after this one (null when no sound has the id).
+   */
+  async countDownload(id: string): Promise<{ seq: number; numDownloads: number } | null> {
+    if (!storable(id)) return null;
+    const row = await this.db.updateTable('sounds')
+      .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id)
+      .returning(['seq', 'num_downloads']).executeTakeFirst();
+    return row ? { seq: Number(row.seq), numDownloads: Number(row.num_downloads) } : null;
   }
 
   /** Makes exactly these sounds the public samples; returns how many exist. Unknown ids are reported. */

@@ -40,7 +40,8 @@ describe('search index', () => {
             const before = rows.get(seq)!;
             const after = change.kind === 'download'
               ? { ...before, numDownloads: before.numDownloads + 1 }
-              : { ...toRecord(seq, change.record), id: before.id };
+              // An update changes anything but lowers no download count (counts only go up).
+              : { ...toRecord(seq, change.record), id: before.id, numDownloads: Math.max(before.numDownloads, change.record.numDownloads) };
             rows.set(seq, after);
             index.apply([after]);
           }

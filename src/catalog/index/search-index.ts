@@ -72,6 +72,18 @@ export class SearchIndex {
     else for (const doc of added) for (const field of SORT_FIELDS) this.orders[field].insert(doc);
   }
 
+  /**
+   * A download this process counted: the sound's count as the database returned it goes into the
+   * downloads order at once, without waiting for the feed. Counts only go up, so one older than
+   * the count held is ignored.
+   */
+  countedDownload(seq: number, count: number): void {
+    const doc = this.positionOf(seq);
+    if (doc === undefined || count <= this.columns.downloads[doc]!) return;
+    this.columns.downloads[doc] = count;
+    this.orders.downloads.move(doc);
+  }
+
   search(filters: SearchFilters): Page<Sound> {
     const found = this.find(filters);
     const docs = this.pages.page(found, filters, this.count);
@@ -188,6 +200,9 @@ export class SearchIndex {
 
   private update(doc: number, record: CatalogRecord): void {
     const c = this.columns;
+    // A sound's download count only goes up: a row read before a download this process already
+    // put in (countedDownload) is older news.
+    if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
     const before = { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.names[doc]!, sample: c.sample[doc]! };
     c.set(doc, record);
     if (c.duration[doc] !== before.duration) {
