@@ -1,6 +1,6 @@
 import type { CatalogChangeFeed } from './change-feed.ts';
 import { SearchIndex } from './index/search-index.ts';
-import type { Page, SampleFilters, SearchFilters, Sound, StoredSound } from './sound.ts';
+import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
 import type { CatalogStore } from './store.ts';
 
 /** Changes read per query while following the feed. */
@@ -34,7 +34,7 @@ export class CatalogService {
     return { sounds: index.count, ms: Math.round(performance.now() - started) };
   }
 
-  async search(filters: SearchFilters): Promise<Page<Sound>> {
+  async search(filters: SearchFilters): Promise<SearchPage> {
     return (this.index ?? (await this.ready())).search(filters);
   }
 

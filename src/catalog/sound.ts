@@ -28,9 +28,24 @@ export interface StoredSound extends Sound {
   createdAt: string;
 }
 
+/** The fields the catalog is kept sorted by. */
 export const SORT_FIELDS = ['downloads', 'created_at', 'duration', 'name'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
+/** What a search may be ordered by: a sort field, or how well the sound matches `q`. */
+export const SEARCH_SORTS = [...SORT_FIELDS, 'relevance'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
+
+/** The counts a search can add beside its page. */
+export const FACETS = ['category', 'tags'] as const;
+export type Facet = (typeof FACETS)[number];
+/** How many tags the tags facet lists, most frequent first. */
+export const TOP_TAG_FACETS = 20;
+
+export interface Facets {
+  category?: Record<Category, number>;
+  tags?: Array<{ tag: string; count: number }>;
+}
 
 export interface SearchFilters {
   /** Lower-case words; each must occur in the name, the description or a tag. */
@@ -40,10 +55,17 @@ export interface SearchFilters {
   tags: string[];
   minDuration?: number;
   maxDuration?: number;
-  sort: SortField;
+  /** Sounds whose onset is at most this many milliseconds in; sounds not measured never match. */
+  maxOnsetMs?: number;
+  /** Integrated loudness bounds in LUFS, inclusive; sounds not measured never match. */
+  minLufs?: number;
+  maxLufs?: number;
+  sort: SearchSort;
   order: SortOrder;
   page: number;
   limit: number;
+  /** Counts over every match to add beside the page; none when empty or absent. */
+  facets?: Facet[];
 }
 
 export interface SampleFilters {
@@ -56,6 +78,11 @@ export interface SampleFilters {
 export interface Page<T> {
   items: T[];
   total: number;
+}
+
+/** A page of search results, with the facets that were asked for. */
+export interface SearchPage extends Page<Sound> {
+  facets?: Facets;
 }
 
 /** Splits free text into lower-case words, the one way `q` is read everywhere. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CATEGORIES, SORT_FIELDS, toList, toWords, type Category, type SearchFilters, type SortField, type SortOrder } from '../catalog/sound.ts';
+import {
+  CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
+} from '../catalog/sound.ts';
 
 /**
  * Query parameter schemas. Strict ones (search) refuse bad values with 400; lenient ones are for
@@ -40,13 +42,35 @@ export const categoryList = z.string()
   })
   .optional();
 
-export const sortField = z.enum(SORT_FIELDS).default('downloads');
+/** Marks a parameter added to an operation of the API document (OpenAPI: `x-extension`). */
+export const EXTENSION = { 'x-extension': true } as const;
+
+/** Milliseconds into a sound, for `max_onset_ms`. */
+export const milliseconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(86_400_000).optional());
+/** Integrated loudness in LUFS, for `min_lufs` and `max_lufs`. */
+export const lufs = z.preprocess(emptyIsInvalid, z.coerce.number().min(-100).max(10).optional());
+
+/** `facets=category,tags`: which counts to add beside a search's page. */
+export const facetList = z.string()
+  .transform((text, context) => {
+    const names = toList(text);
+    const unknown = names.filter((name) => !(FACETS as readonly string[]).includes(name));
+    if (unknown.length > 0) {
+      context.addIssue({ code: 'custom', message: `unknown facet ${unknown.join(', ')}; use ${FACETS.join(', ')}` });
+      return z.NEVER;
+    }
+    return [...new Set(names)] as Facet[];
+  })
+  .optional();
+
+export const sortField = z.enum(SEARCH_SORTS).default('downloads');
 export const sortOrder = z.enum(['asc', 'desc']).default('desc');
 
 /** The search query's parameters, as parsed by the schemas above, to the catalog's filters. */
 export function searchFiltersOf(query: {
   q?: string; category?: Category[]; tags?: string; min_duration?: number; max_duration?: number;
-  sort: SortField; order: SortOrder; page: number; limit: number;
+  max_onset_ms?: number; min_lufs?: number; max_lufs?: number; facets?: Facet[];
+  sort: SearchSort; order: SortOrder; page: number; limit: number;
 }): SearchFilters {
   return {
     words: toWords(query.q),
@@ -54,9 +78,25 @@ export function searchFiltersOf(query: {
     tags: toList(query.tags),
     minDuration: query.min_duration,
     maxDuration: query.max_duration,
+    maxOnsetMs: query.max_onset_ms,
+    minLufs: query.min_lufs,
+    maxLufs: query.max_lufs,
     sort: query.sort,
     order: query.order,
     page: query.page,
     limit: query.limit,
+    facets: query.facets,
   };
+}
+
+/** The bounds of a search that contradict each other, as 400 details (empty when none do). */
+export function contradictoryBounds(query: { min_duration?: number; max_duration?: number; min_lufs?: number; max_lufs?: number }) {
+  const details: Array<{ param: string; message: string }> = [];
+  if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
+    details.push({ param: 'max_duration', message: 'must not be smaller than min_duration' });
+  }
+  if (query.min_lufs !== undefined && query.max_lufs !== undefined && query.min_lufs > query.max_lufs) {
+    details.push({ param: 'max_lufs', message: 'must not be smaller than min_lufs' });
+  }
+  return details;
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { CATEGORIES, TOP_TAG_FACETS, type Category } from '../catalog/sound.ts';
 
 /**
  * The shapes of the API document, once. Each is registered under its OpenAPI component name;
  * the published document and the TypeScript types both come from here.
  */
-export const components = z.registry<{ id: string }>();
+export const components = z.registry<{ id: string; 'x-extension'?: true }>();
 
 const url = z.url();
 
@@ -30,7 +31,7 @@ export const loudnessSchema = z.object({
 }).describe('Null fields mean digital silence.').register(components, { id: 'Loudness' });
 
 export const soundSchema = soundSummarySchema.extend({
-  category: z.enum(['SFX', 'MUSIC', 'LOFI', 'AMBIENT']).nullable(),
+  category: z.enum(CATEGORIES).nullable(),
   license: z.string().nullable().describe('CC0 for catalog sounds.'),
   timing: timingSchema,
   loudness: loudnessSchema,
@@ -46,6 +47,14 @@ export const paginationSchema = z.object({
   total: z.int().describe('Total sounds matching the query.'),
   totalPages: z.int(),
 }).register(components, { id: 'Pagination' });
+
+/** Extension: counts over every match of a search, asked for with `facets=`. */
+export const facetsSchema = z.object({
+  category: z.object(Object.fromEntries(CATEGORIES.map((category) => [category, z.int().min(0)])) as Record<Category, z.ZodInt>)
+    .optional().describe('Matches per category; every category is listed.'),
+  tags: z.array(z.object({ tag: z.string(), count: z.int().min(1) })).optional()
+    .describe(`The ${TOP_TAG_FACETS} most frequent tags among the matches, most frequent first, then by tag.`),
+}).register(components, { id: 'Facets', 'x-extension': true });
 
 export const streamResultSchema = z.object({
   id: z.string(),

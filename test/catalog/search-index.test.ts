@@ -49,7 +49,8 @@ describe('search index', () => {
         const all = [...rows.values()];
         for (const filters of searches) {
           const page = index.search(filters);
-          assert.deepEqual({ ids: page.items.map((sound) => sound.id), total: page.total }, referenceSearch(all, filters), JSON.stringify(filters));
+          assert.deepEqual({ ids: page.items.map((sound) => sound.id), total: page.total, ...(page.facets && { facets: page.facets }) },
+            referenceSearch(all, filters), JSON.stringify(filters));
         }
         const samples = index.samples(sampleFilters);
         assert.deepEqual({ ids: samples.items.map((sound) => sound.id), total: samples.total }, referenceSamples(all, sampleFilters));
@@ -65,7 +66,7 @@ describe('search index', () => {
     index.loaded();
     const records = Array.from({ length: 600 }, (_, i) => toRecord(i + 1, {
       name: `sound ${599 - i}`, description: null, tags: [], category: 'SFX', duration: i % 7, numDownloads: i % 5,
-      isSample: false, created: 0, id: 'abcdef',
+      isSample: false, created: 0, id: 'abcdef', onsetMs: null, lufs: null,
     }));
     index.apply(records);
     const page = index.search({ words: ['sound'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 3 });
@@ -78,7 +79,7 @@ describe('search index', () => {
     // from the longest, a walk of the order finds that one, then gives up and sorts the rest.
     const records = Array.from({ length: 2000 }, (_, i) => toRecord(i + 1, {
       name: `bunch ${i}`, description: null, tags: i < 99 || i === 1999 ? ['bunched'] : [], category: 'SFX',
-      duration: i, numDownloads: 0, isSample: false, created: 0, id: 'abcdef',
+      duration: i, numDownloads: 0, isSample: false, created: 0, id: 'abcdef', onsetMs: null, lufs: null,
     }));
     const index = new SearchIndex();
     index.load(records);
@@ -90,7 +91,7 @@ describe('search index', () => {
 
   test('search-index.sound: a listed sound carries every field, nulls where the row has none', () => {
     const index = new SearchIndex();
-    const record = toRecord(1, { name: 'Laser Zap', description: null, tags: ['ui'], category: null, duration: 0.5, numDownloads: 3, isSample: true, created: 1, id: '123456' });
+    const record = toRecord(1, { name: 'Laser Zap', description: null, tags: ['ui'], category: null, duration: 0.5, numDownloads: 3, isSample: true, created: 1, id: '123456', onsetMs: null, lufs: -20 });
     index.load([record]);
     index.loaded();
     const [sound] = index.search({ words: ['zap'], categories: [], tags: ['ui'], sort: 'downloads', order: 'desc', page: 1, limit: 5 }).items;

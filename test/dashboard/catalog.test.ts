@@ -123,6 +123,28 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.equal(inverted.status, 400);
     assert.match(visibleText(inverted.text), /Max seconds must not be smaller than min seconds\./);
     assert.equal((await pro.client.get('/dashboard/catalog?page=0')).status, 400);
+    const loudness = await pro.client.get('/dashboard/catalog?min_lufs=-5&max_lufs=-30&max_onset_ms=-1');
+    assert.equal(loudness.status, 400);
+    assert.match(visibleText(loudness.text), /Starts within \(ms\): enter a number from 0 to 86,400,000\./);
+    const invertedLufs = await pro.client.get('/dashboard/catalog?min_lufs=-5&max_lufs=-30');
+    assert.match(visibleText(invertedLufs.text), /Max LUFS must not be smaller than min LUFS\./);
+  });
+
+  test('catalog.extensions: onset and loudness filters and the relevance sort work as in the API, and come back filled in', async () => {
+    await addSound(server.services, {
+      name: 'Tight Kick', tags: ['kick', 'drum'], duration: 0.3,
+      timing: { onset_ms: 0.5, peak_ms: 2, tail_ms: 250 }, loudness: { integrated_lufs: -9, true_peak_db: -0.5 },
+    });
+    await addSound(server.services, { name: 'Drum Loop', tags: ['loop', 'kick'], description: 'A kick pattern', duration: 8 });
+    const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
+    assert.deepEqual(await names('max_onset_ms=1'), ['Tight Kick']);
+    assert.deepEqual(await names('min_lufs=-10&max_lufs=-5'), ['Tight Kick']);
+    assert.deepEqual(await names('q=drum&sort=relevance'), ['Drum Loop', 'Tight Kick']);
+    const form = (await pro.client.get('/dashboard/catalog?q=drum&sort=relevance&max_onset_ms=1&min_lufs=-10&max_lufs=-5')).text;
+    assert.match(form, /<option value="relevance" selected>Relevance<\/option>/);
+    assert.match(form, /id="max_onset_ms" name="max_onset_ms" type="number"[^>]* value="1"/);
+    assert.match(form, /id="min_lufs" name="min_lufs" type="number"[^>]* value="-10"/);
+    assert.match(form, /id="max_lufs" name="max_lufs" type="number"[^>]* value="-5"/);
   });
 });
 

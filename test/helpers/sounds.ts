@@ -3,7 +3,7 @@ import type { AudioMeasurements } from '../../src/audio/types.ts';
 import { contentHashOf, type SoundMetadata } from '../../src/catalog/writer.ts';
 import type { Services } from '../../src/services.ts';
 
-export interface FixtureSound extends Partial<SoundMetadata> {
+export interface FixtureSound extends Partial<SoundMetadata>, Partial<Omit<AudioMeasurements, 'duration'>> {
   duration?: number;
   /** Bytes served as the MP3; random by default. */
   bytes?: Uint8Array;
@@ -14,9 +14,9 @@ export async function addSound(services: Services, fixture: FixtureSound = {}): 
   const bytes = fixture.bytes ?? new Uint8Array(randomBytes(2048));
   const measurements: AudioMeasurements = {
     duration: fixture.duration ?? 1.5,
-    timing: { onset_ms: 12.5, peak_ms: 40.25, tail_ms: 900.125 },
-    loudness: { integrated_lufs: -18.2, true_peak_db: -1.1 },
-    waveform: [[-0.5, 0.5]],
+    timing: fixture.timing ?? { onset_ms: 12.5, peak_ms: 40.25, tail_ms: 900.125 },
+    loudness: fixture.loudness ?? { integrated_lufs: -18.2, true_peak_db: -1.1 },
+    waveform: fixture.waveform ?? [[-0.5, 0.5]],
   };
   const { id } = await services.catalogWriter.put({
     contentHash: contentHashOf(bytes),

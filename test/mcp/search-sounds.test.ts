@@ -8,6 +8,7 @@ import { callTool, connectMcp, textOf } from './mcp-client.ts';
 interface SearchResult {
   data: Array<{ id: string; name: string; duration: number }>;
   pagination: { page: number; limit: number; total: number; totalPages: number };
+  facets?: { category?: Record<string, number>; tags?: Array<{ tag: string; count: number }> };
 }
 
 describe('mcp.search-sounds: an agent finds sounds the way REST search does', () => {
@@ -82,6 +83,19 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
     const { result } = await search({ q: 'laser', max_duration: 1 });
     assert.equal(textOf(result), '1 sound in all; page 1 of 1, 1 shown (20 per page):\n'
       + `- Laser Zap [id ${ids.zap}] · 0.4 s · SFX · tags: laser, sci-fi · -18.2 LUFS · onset 12.5 ms`);
+  });
+
+  it('takes the extension filters, relevance and facets, answering as REST does', async () => {
+    const relevance = await search({ q: 'laser', sort: 'relevance', min_lufs: -20, max_lufs: -18, max_onset_ms: 12.5, facets: ['category', 'tags'] });
+    assert.deepEqual(relevance.structured,
+      await restSearch('q=laser&sort=relevance&min_lufs=-20&max_lufs=-18&max_onset_ms=12.5&facets=category,tags'));
+    assert.deepEqual(relevance.structured.facets, {
+      category: { SFX: 2, MUSIC: 0, LOFI: 0, AMBIENT: 0 },
+      tags: [{ tag: 'laser', count: 2 }, { tag: 'sci-fi', count: 1 }],
+    });
+    assert.match(textOf(relevance.result), /\nby category: SFX 2, MUSIC 0, LOFI 0, AMBIENT 0\ntop tags: laser 2, sci-fi 1$/);
+    const tight = await search({ max_onset_ms: 12 });
+    assert.deepEqual(tight.structured, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
   });
 
   it('says plainly when nothing matches', async () => {

@@ -35,19 +35,28 @@ export class PageReader {
    * bunched at the other end: short sounds sorted by duration, descending) gives up and sorts.
    * Sorted by duration under a duration filter, only the part of the order within the range is walked.
    */
-  page(found: Found, filters: SearchFilters, count: number): number[] {
-    const { order, rank, size } = this.orders[filters.sort];
-    const descending = filters.order === 'desc';
+  page(found: Found, filters: SearchFilters & { sort: SortField }, count: number): number[] {
     const offset = (filters.page - 1) * filters.limit;
+    const range = filters.sort === 'duration' ? this.durationRange(filters) : null;
+    return this.slice(found, filters.sort, filters.order === 'desc', offset, offset + filters.limit, count, range);
+  }
+
+  /**
+   * The sounds at places [offset, end) of what was found, in one sort order. `range` narrows the
+   * part of the order walked to where the matches can be (ranks [from, to)).
+   */
+  slice(found: Found, sort: SortField, descending: boolean, offset: number, end: number, count: number,
+    range: [number, number] | null = null): number[] {
+    const { order, rank, size } = this.orders[sort];
     const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : count;
-    const wanted = Math.min(offset + filters.limit, total);
+    const wanted = Math.min(end, total);
     if (offset >= wanted) return [];
     const docs: number[] = [];
     if (!('list' in found) && !('bits' in found)) {
       for (let i = offset; i < wanted; i++) docs.push(order[descending ? size - 1 - i : i]!);
       return docs;
     }
-    const [from, to] = filters.sort === 'duration' ? this.durationRange(filters) : [0, size];
+    const [from, to] = range ?? [0, size];
     const walkCost = (wanted * (to - from)) / total;
     const sortCost = total * Math.log2(total + 1) * 4;
     if (walkCost <= sortCost) {

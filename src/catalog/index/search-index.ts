@@ -1,9 +1,13 @@
 import type { CatalogRecord } from '../change-feed.ts';
-import { CATEGORIES, SORT_FIELDS, type Page, type SampleFilters, type SearchFilters, type Sound, type SortField } from '../sound.ts';
+import {
+  CATEGORIES, SORT_FIELDS, TOP_TAG_FACETS, type Category, type Facet, type Facets, type Page, type SampleFilters,
+  type SearchFilters, type SearchPage, type Sound, type SortField,
+} from '../sound.ts';
 import { DurationIndex } from './duration-index.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
-import { countBits, grown, Posting, unionOf, type DocSet } from './posting.ts';
+import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
+import { relevanceOf } from './relevance.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
@@ -84,11 +88,16 @@ export class SearchIndex {
     this.orders.downloads.move(doc);
   }
 
-  search(filters: SearchFilters): Page<Sound> {
+  search(filters: SearchFilters): SearchPage {
     const found = this.find(filters);
-    const docs = this.pages.page(found, filters, this.count);
+    const docs = filters.sort === 'relevance' && filters.words.length > 0
+      ? this.byRelevance(found, filters)
+      // Without words every sound matches as well as any other: relevance orders like downloads.
+      : this.pages.page(found, { ...filters, sort: filters.sort === 'relevance' ? 'downloads' : filters.sort }, this.count);
     const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
-    return { items: docs.map((doc) => this.columns.sound(doc)), total };
+    const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
+    if (filters.facets !== undefined && filters.facets.length > 0) page.facets = this.facetsOf(found, filters.facets);
+    return page;
   }
 
   /** Sample sounds by id; `q` words in the name or description, any of the tags. */
@@ -116,12 +125,95 @@ export class SearchIndex {
   }
 
   /**
-   * Every sound the filters match: all of them, a bitmap, or a list of positions in increasing
-   * order. Text, tags and categories are sets (postings); they are intersected a word of 32
-   * sounds at a time when even the smallest is a dense bitmap, else by walking the smallest and
-   * asking the others. Durations are checked on what is left.
+   * Every sound the filters match. The onset and loudness bounds are checked on what the sets
+   * found, one sound at a time: a comparison of two numbers each, cheaper than keeping a set per range.
    */
   private find(filters: SearchFilters): Found {
+    const found = this.findInSets(filters);
+    const { maxOnsetMs, minLufs, maxLufs } = filters;
+    if (maxOnsetMs === undefined && minLufs === undefined && maxLufs === undefined) return found;
+    const { onset, lufs } = this.columns;
+    const matches = this.matches;
+    let kept = 0;
+    // Writing behind the reader is safe when what was found is itself a list in `matches`.
+    this.forEachFound(found, (doc) => {
+      // An unmeasured sound (NaN) fails every bound it is asked about.
+      if (maxOnsetMs !== undefined && !(onset[doc]! <= maxOnsetMs)) return;
+      if (minLufs !== undefined && !(lufs[doc]! >= minLufs)) return;
+      if (maxLufs !== undefined && !(lufs[doc]! <= maxLufs)) return;
+      matches[kept++] = doc;
+    });
+    return { list: matches.subarray(0, kept) };
+  }
+
+  /** Visits every sound of what a query found, in increasing position. */
+  private forEachFound(found: Found, visit: (doc: number) => void): void {
+    if ('list' in found) for (const doc of found.list) visit(doc);
+    else if ('bits' in found) forEachBit(found.bits, visit);
+    else for (let doc = 0; doc < this.columns.size; doc++) if (this.columns.alive[doc] === 1) visit(doc);
+  }
+
+  /**
+   * The page of a relevance sort: the matches are put in buckets by score and the page is read
+   * from the best bucket down (ascending: from the worst up), each bucket in the downloads order.
+   */
+  private byRelevance(found: Found, filters: SearchFilters): number[] {
+    const c = this.columns;
+    const buckets: number[][] = [];
+    this.forEachFound(found, (doc) => {
+      (buckets[relevanceOf(c.names[doc]!, c.tags[doc]!, c.descriptions[doc]!, filters.words)] ??= []).push(doc);
+    });
+    const descending = filters.order === 'desc';
+    let skip = (filters.page - 1) * filters.limit;
+    let remaining = filters.limit;
+    const docs: number[] = [];
+    for (let i = 0; i < buckets.length && remaining > 0; i++) {
+      const bucket = buckets[descending ? buckets.length - 1 - i : i];
+      if (bucket === undefined) continue;
+      if (skip >= bucket.length) {
+        skip -= bucket.length;
+        continue;
+      }
+      const end = Math.min(bucket.length, skip + remaining);
+      docs.push(...this.pages.slice({ list: Uint32Array.from(bucket) }, 'downloads', descending, skip, end, this.count));
+      remaining -= end - skip;
+      skip = 0;
+    }
+    return docs;
+  }
+
+  /** Counts per category and the most frequent tags over everything found. */
+  private facetsOf(found: Found, wanted: Facet[]): Facets {
+    const c = this.columns;
+    const everything = !('list' in found) && !('bits' in found);
+    const facets: Facets = {};
+    if (wanted.includes('category')) {
+      const counts = CATEGORIES.map((_, i) => (everything ? this.categories[i]!.count : 0));
+      if (!everything) this.forEachFound(found, (doc) => {
+        if (c.category[doc] !== 0) counts[c.category[doc]! - 1]!++;
+      });
+      facets.category = Object.fromEntries(CATEGORIES.map((name, i) => [name, counts[i]!])) as Record<Category, number>;
+    }
+    if (wanted.includes('tags')) {
+      const counts = new Map<string, number>();
+      if (everything) for (const [tag, posting] of this.tags) counts.set(tag, posting.count);
+      else this.forEachFound(found, (doc) => {
+        for (const tag of c.tags[doc]!) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+      });
+      facets.tags = Array.from(counts, ([tag, count]) => ({ tag, count }))
+        .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
+        .slice(0, TOP_TAG_FACETS);
+    }
+    return facets;
+  }
+
+  /**
+   * Every sound the text, tag, category and duration filters match: all of them, a bitmap, or a
+   * list of positions in increasing order. Text, tags and categories are sets (postings); they are
+   * intersected a word of 32 sounds at a time when even the smallest is a dense bitmap, else by
+   * walking the smallest and asking the others. Durations are checked on what is left.
+   */
+  private findInSets(filters: SearchFilters): Found {
     const capacity = this.columns.capacity;
     if (this.count > 2 * this.durationsChosenAt + 1024) this.chooseDurationBounds();
     this.pool.reset(capacity);

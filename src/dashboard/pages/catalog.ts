@@ -1,4 +1,4 @@
-import { CATEGORIES, SORT_FIELDS, type Category } from '../../catalog/sound.ts';
+import { CATEGORIES, SEARCH_SORTS, type Category, type SearchSort } from '../../catalog/sound.ts';
 import { html, type Html } from '../html.ts';
 import type { Visitor } from '../sessions/visitor.ts';
 import { formatCount } from './format.ts';
@@ -13,6 +13,9 @@ export interface CatalogForm {
   tags: string;
   min_duration: string;
   max_duration: string;
+  max_onset_ms: string;
+  min_lufs: string;
+  max_lufs: string;
   sort: string;
   order: string;
 }
@@ -34,7 +37,9 @@ export interface CatalogPage {
 }
 
 const CATEGORY_LABELS: Record<Category, string> = { SFX: 'Sound effects', MUSIC: 'Music', LOFI: 'Lo-fi', AMBIENT: 'Ambient' };
-const SORT_LABELS: Record<(typeof SORT_FIELDS)[number], string> = { downloads: 'Downloads', created_at: 'Newest', duration: 'Duration', name: 'Name' };
+const SORT_LABELS: Record<SearchSort, string> = {
+  downloads: 'Downloads', relevance: 'Relevance', created_at: 'Newest', duration: 'Duration', name: 'Name',
+};
 
 export function catalogPage(page: CatalogPage): Html {
   const { form, results } = page;
@@ -54,7 +59,10 @@ ${CATEGORIES.map((category) => html`<label class="chip"><input type="checkbox" n
 </fieldset>
 <div class="field field-small"><label for="min_duration">Min seconds</label><input id="min_duration" name="min_duration" type="number" min="0" step="any" inputmode="decimal" value="${form.min_duration}"></div>
 <div class="field field-small"><label for="max_duration">Max seconds</label><input id="max_duration" name="max_duration" type="number" min="0" step="any" inputmode="decimal" value="${form.max_duration}"></div>
-<div class="field field-small"><label for="sort">Sort by</label><select id="sort" name="sort">${SORT_FIELDS.map((field) => html`<option value="${field}"${form.sort === field && html` selected`}>${SORT_LABELS[field]}</option>`)}</select></div>
+<div class="field field-small"><label for="max_onset_ms">Starts within (ms)</label><input id="max_onset_ms" name="max_onset_ms" type="number" min="0" step="any" inputmode="decimal" value="${form.max_onset_ms}"></div>
+<div class="field field-small"><label for="min_lufs">Min LUFS</label><input id="min_lufs" name="min_lufs" type="number" min="-100" max="10" step="any" inputmode="decimal" value="${form.min_lufs}"></div>
+<div class="field field-small"><label for="max_lufs">Max LUFS</label><input id="max_lufs" name="max_lufs" type="number" min="-100" max="10" step="any" inputmode="decimal" value="${form.max_lufs}"></div>
+<div class="field field-small"><label for="sort">Sort by</label><select id="sort" name="sort">${SEARCH_SORTS.map((field) => html`<option value="${field}"${form.sort === field && html` selected`}>${SORT_LABELS[field]}</option>`)}</select></div>
 <div class="field field-small"><label for="order">Order</label><select id="order" name="order"><option value="desc"${form.order !== 'asc' && html` selected`}>Descending</option><option value="asc"${form.order === 'asc' && html` selected`}>Ascending</option></select></div>
 <div class="field field-actions"><button type="submit" class="button">Search</button></div>
 </div>

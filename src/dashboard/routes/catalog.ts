@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
-import { categoryList, seconds, sortField, sortOrder, strictInt } from '../../shapes/params.ts';
-import { searchFiltersOf } from '../../shapes/params.ts';
+import {
+  categoryList, contradictoryBounds, lufs, milliseconds, searchFiltersOf, seconds, sortField, sortOrder, strictInt,
+} from '../../shapes/params.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, type CatalogForm } from '../pages/catalog.ts';
 import { formatCount } from '../pages/format.ts';
@@ -19,10 +20,19 @@ const searchQuery = z.object({
   tags: z.string().max(500).optional(),
   min_duration: seconds,
   max_duration: seconds,
+  max_onset_ms: milliseconds,
+  min_lufs: lufs,
+  max_lufs: lufs,
   sort: sortField,
   order: sortOrder,
   page: strictInt(1, MAX_SEARCH_PAGE, 1),
 });
+
+/** What to tell the reader when bounds contradict each other (shapes/params.ts names the field). */
+const BOUNDS_HELP: Record<string, string> = {
+  max_duration: 'Max seconds must not be smaller than min seconds.',
+  max_lufs: 'Max LUFS must not be smaller than min LUFS.',
+};
 
 /** What to tell the reader when a field is refused; zod's own wording is written for programmers. */
 const FIELD_HELP: Record<string, string> = {
@@ -30,7 +40,10 @@ const FIELD_HELP: Record<string, string> = {
   tags: 'Tags: use at most 500 characters.',
   min_duration: 'Min seconds: enter a number from 0 to 86,400.',
   max_duration: 'Max seconds: enter a number from 0 to 86,400.',
-  sort: 'Sort by: choose downloads, newest, duration or name.',
+  max_onset_ms: 'Starts within (ms): enter a number from 0 to 86,400,000.',
+  min_lufs: 'Min LUFS: enter a number from -100 to 10.',
+  max_lufs: 'Max LUFS: enter a number from -100 to 10.',
+  sort: 'Sort by: choose downloads, relevance, newest, duration or name.',
   order: 'Order: choose ascending or descending.',
   page: `Page: a whole number from 1 to ${formatCount(MAX_SEARCH_PAGE)}.`,
 };
@@ -59,6 +72,7 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     const parsed = searchQuery.safeParse(fields);
     const form: CatalogForm = {
       q: fields.q ?? '', tags: fields.tags ?? '', min_duration: fields.min_duration ?? '', max_duration: fields.max_duration ?? '',
+      max_onset_ms: fields.max_onset_ms ?? '', min_lufs: fields.min_lufs ?? '', max_lufs: fields.max_lufs ?? '',
       sort: fields.sort ?? 'downloads', order: fields.order ?? 'desc',
       categories: parsed.success ? parsed.data.category ?? [] : [],
     };
@@ -67,10 +81,7 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
       const field = String(issue.path[0] ?? '');
       return FIELD_HELP[field] ?? `Category: ${issue.message}.`;
     }))];
-    if (parsed.success && parsed.data.min_duration !== undefined && parsed.data.max_duration !== undefined
-      && parsed.data.min_duration > parsed.data.max_duration) {
-      errors.push('Max seconds must not be smaller than min seconds.');
-    }
+    if (parsed.success) errors.push(...contradictoryBounds(parsed.data).map(({ param }) => BOUNDS_HELP[param]!));
     if (!parsed.success || errors.length > 0) {
       return sendPage(reply.code(400), catalogPage({ visitor: request.visitor, form, errors, results: null, pageLink }));
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
-import { SORT_FIELDS, toWords } from '../../catalog/sound.ts';
-import { paginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.ts';
+import { facetsSchema, paginationSchema, soundSchema } from '../../shapes/schemas.ts';
 import { toPagination, toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundListText } from '../sound-text.ts';
@@ -10,6 +10,8 @@ import { categoryArgument, listArgument, toCategories, toListArgument } from './
 
 /** The same bounds as REST search (GET /api/v1/sounds). */
 const MAX_SECONDS = 86_400;
+const MAX_MILLISECONDS = MAX_SECONDS * 1000;
+const LUFS_RANGE = { min: -100, max: 10 };
 
 const inputSchema = z.strictObject({
   q: z.string().max(200).optional()
@@ -19,8 +21,17 @@ const inputSchema = z.strictObject({
   min_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Shortest duration wanted, in seconds.'),
   max_duration: z.number().min(0).max(MAX_SECONDS).optional()
     .describe('Longest duration wanted, in seconds (e.g. 1 for "under a second").'),
-  sort: z.enum(SORT_FIELDS).default('downloads')
-    .describe('downloads (most downloaded first, the default), created_at (newest), duration or name.'),
+  max_onset_ms: z.number().min(0).max(MAX_MILLISECONDS).optional()
+    .describe('Only sounds that start within this many milliseconds (e.g. 10 for tight hits with no lead-in).'),
+  min_lufs: z.number().min(LUFS_RANGE.min).max(LUFS_RANGE.max).optional()
+    .describe('Quietest integrated loudness wanted, in LUFS (e.g. -20).'),
+  max_lufs: z.number().min(LUFS_RANGE.min).max(LUFS_RANGE.max).optional()
+    .describe('Loudest integrated loudness wanted, in LUFS (e.g. -10).'),
+  facets: z.array(z.enum(FACETS)).max(FACETS.length).optional()
+    .describe('Also count every match per category and/or its 20 most frequent tags, to see how to narrow a search: ["category", "tags"].'),
+  sort: z.enum(SEARCH_SORTS).default('downloads')
+    .describe('downloads (most downloaded first, the default), relevance (best match of q first: name, then tag, then description), '
+      + 'created_at (newest), duration or name.'),
   order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc; use asc with duration for the shortest first.'),
   page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page number, from 1; see pagination.totalPages.'),
   limit: z.int().min(LIST_LIMITS.search.min).max(LIST_LIMITS.search.max).default(LIST_LIMITS.search.default)
@@ -29,16 +40,20 @@ const inputSchema = z.strictObject({
   if (args.min_duration !== undefined && args.max_duration !== undefined && args.min_duration > args.max_duration) {
     context.addIssue({ code: 'custom', path: ['max_duration'], message: 'must not be smaller than min_duration' });
   }
+  if (args.min_lufs !== undefined && args.max_lufs !== undefined && args.min_lufs > args.max_lufs) {
+    context.addIssue({ code: 'custom', path: ['max_lufs'], message: 'must not be smaller than min_lufs' });
+  }
 });
 
 export const searchSoundsTool = defineTool({
   name: 'search_sounds',
   title: 'Search sounds',
-  description: 'Search the whole catalog of CC0 sound effects and music by keywords, tags, category and duration. '
-    + 'Returns full metadata (timing and loudness) of one page of matches, ordered by the sort field, with pagination. '
+  description: 'Search the whole catalog of CC0 sound effects and music by keywords, tags, category, duration, onset and loudness. '
+    + 'Returns full metadata (timing and loudness) of one page of matches, ordered by the sort field, with pagination, '
+    + 'and counts per category and tag when facets are asked for. '
     + `${SOUND_FIELD_GUIDE} Next steps: get_stream_url to listen, get_download_url to fetch the MP3.`,
   inputSchema,
-  outputSchema: z.object({ data: z.array(soundSchema), pagination: paginationSchema }),
+  outputSchema: z.object({ data: z.array(soundSchema), pagination: paginationSchema, facets: facetsSchema.optional() }),
   annotations: readOnly({ title: 'Search sounds', idempotent: true }),
   async run(args, { services }) {
     const page = await services.catalog.search({
@@ -47,6 +62,10 @@ export const searchSoundsTool = defineTool({
       tags: toListArgument(args.tags),
       minDuration: args.min_duration,
       maxDuration: args.max_duration,
+      maxOnsetMs: args.max_onset_ms,
+      minLufs: args.min_lufs,
+      maxLufs: args.max_lufs,
+      facets: args.facets,
       sort: args.sort,
       order: args.order,
       page: args.page,
@@ -54,6 +73,19 @@ export const searchSoundsTool = defineTool({
     });
     const data = page.items.map((sound) => toSound(sound, services.signer));
     const pagination = toPagination(args.page, args.limit, page.total);
-    return { structured: { data, pagination }, text: soundListText(data, pagination) };
+    const text = soundListText(data, pagination);
+    if (!page.facets) return { structured: { data, pagination }, text };
+    return { structured: { data, pagination, facets: page.facets }, text: `${text}\n${facetsText(page.facets)}` };
   },
 });
+
+function facetsText(facets: Facets): string {
+  const lines = [];
+  if (facets.category) {
+    lines.push(`by category: ${Object.entries(facets.category).map(([category, count]) => `${category} ${count}`).join(', ')}`);
+  }
+  if (facets.tags) {
+    lines.push(`top tags: ${facets.tags.map(({ tag, count }) => `${tag} ${count}`).join(', ') || 'none'}`);
+  }
+  return lines.join('\n');
+}
