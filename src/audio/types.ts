@@ -33,4 +33,9 @@ export interface AudioMeasurements {
   loudness: Loudness;
   /** A fixed number of [min, max] sample pairs across the sound, for drawing a waveform. */
   waveform: Array<[number, number]>;
+  /**
+   * How the sound sounds, as DESCRIPTOR_LENGTH numbers (analyze/descriptors.ts), for similar
+   * sounds; null for a sound stored before they were measured (`sound-catalog analyze --missing`).
+   */
+  descriptors: number[] | null;
 }

@@ -5,6 +5,8 @@ export interface CatalogRecord extends Sound {
   /** The database's own key for the row: what the change feed names. */
   seq: number;
   createdAt: string;
+  /** The audio descriptors similar sounds are found by; null (or absent) until measured. */
+  descriptors?: number[] | null;
 }
 
 /** What changed after a cursor: the rows as they are now, and those that are gone. */

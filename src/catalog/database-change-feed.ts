@@ -13,7 +13,7 @@ export interface ChangeFeedOptions {
 /** How often the log is asked whether anything is new (bounds how late another process's change shows). */
 const POLL_MS = 100;
 
-const RECORD_COLUMNS = ['seq', ...SOUND_COLUMNS] as const;
+const RECORD_COLUMNS = ['seq', 'descriptors', ...SOUND_COLUMNS] as const;
 
 /**
  * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
@@ -87,6 +87,17 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
   }
 }
 
-function toRecord(row: SoundRow & { seq: number }): CatalogRecord {
-  return { ...soundOf(row), seq: row.seq, createdAt: row.created_at };
+function toRecord(row: SoundRow & { seq: number; descriptors: string | null }): CatalogRecord {
+  return { ...soundOf(row), seq: row.seq, createdAt: row.created_at, descriptors: parseDescriptors(row.descriptors) };
+}
+
+/** A stored descriptor array, or null when absent or not an array of numbers (it is then measured again). */
+function parseDescriptors(text: string | null): number[] | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((item) => typeof item === 'number') ? value : null;
+  } catch {
+    return null;
+  }
 }

@@ -6,6 +6,8 @@ export const LIST_LIMITS = {
   search: { min: 1, max: 100, default: 20 },
   popular: { min: 1, max: 100, default: 30 },
   samples: { min: 1, max: 12, default: 12 },
+  /** Extension: GET /api/v1/sounds/{id}/similar and find_similar_sounds. */
+  similar: { min: 1, max: 50, default: 10 },
 } as const;
 
 /** The highest page number a search accepts (a page past the end is empty, not an error). */

@@ -2,6 +2,7 @@ import type { CatalogChangeFeed } from './change-feed.ts';
 import { SearchIndex } from './index/search-index.ts';
 import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
 import type { CatalogStore } from './store.ts';
+import { resamplePeaks, type Peak } from './waveform.ts';
 
 /** Changes read per query while following the feed. */
 const CHANGES_PER_READ = 10_000;
@@ -55,8 +56,28 @@ export class CatalogService {
     return sound?.isSample ? sound : null;
   }
 
-  waveform(id: string): Promise<Array<[number, number]> | null> {
-    return this.store.waveform(id);
+  /**
+   * The sound's waveform as `points` [min, max] columns, or as measured when `points` is not
+   * given (none when never measured); null when no sound has the id.
+   */
+  async waveform(id: string, points?: number): Promise<Peak[] | null> {
+    const peaks = await this.store.waveform(id);
+    return peaks && (points === undefined ? peaks : resamplePeaks(peaks, points));
+  }
+
+  /**
+   * The sounds that sound most like the sound `id`, most similar first (never the sound itself),
+   * or null when no sound has the id. A sound this instance's index has not seen yet (written
+   * elsewhere in the last moment) is waited for with one read of the feed.
+   */
+  async similar(id: string, limit: number): Promise<Array<{ sound: Sound; similarity: number }> | null> {
+    const seq = await this.store.seqOf(id);
+    if (seq === null) return null;
+    const index = this.index ?? (await this.ready());
+    const found = index.similar(seq, limit);
+    if (found !== null) return found;
+    await this.changed();
+    return index.similar(seq, limit) ?? [];
   }
 
   /**

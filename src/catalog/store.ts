@@ -2,6 +2,7 @@ import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
 import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 import type { StoredSound } from './sound.ts';
+import type { Peak } from './waveform.ts';
 import { storable } from '../db/text.ts';
 
 const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash'] as const;
@@ -24,10 +25,19 @@ export class CatalogStore {
     return row ? toStoredSound(row) : null;
   }
 
-  async waveform(id: string): Promise<Array<[number, number]> | null> {
+  /** The database row key of the sound with this id, or null when there is none. */
+  async seqOf(id: string): Promise<number | null> {
+    if (!storable(id)) return null;
+    const row = await this.db.selectFrom('sounds').select('seq').where('id', '=', id).executeTakeFirst();
+    return row ? Number(row.seq) : null;
+  }
+
+  /** The stored peaks of a sound (none when it was never measured), or null when no sound has the id. */
+  async waveform(id: string): Promise<Peak[] | null> {
     if (!storable(id)) return null;
     const row = await this.db.selectFrom('sounds').select('waveform').where('id', '=', id).executeTakeFirst();
-    return row?.waveform ? (JSON.parse(row.waveform) as Array<[number, number]>) : null;
+    if (!row) return null;
+    return row.waveform ? (JSON.parse(row.waveform) as Peak[]) : [];
   }
 
   /**

@@ -69,6 +69,7 @@ export class CatalogWriter {
         integrated_lufs: m.loudness.integrated_lufs,
         true_peak_db: m.loudness.true_peak_db,
         waveform: JSON.stringify(m.waveform),
+        descriptors: m.descriptors && JSON.stringify(m.descriptors),
         content_hash: sound.contentHash,
         file_key: fileKey,
         file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,

@@ -34,6 +34,8 @@ export interface SoundsTable {
   true_peak_db: number | null;
   /** JSON array of [min, max] pairs. */
   waveform: string | null;
+  /** JSON array of DESCRIPTOR_LENGTH numbers; null until measured. */
+  descriptors: string | null;
   /** name, description and tags in lower case, separated by spaces: what `q` words match. */
   search_text: string;
   num_downloads: ColumnType<number, number | undefined, number>;

@@ -1,11 +1,11 @@
-import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from '../shapes/schemas.ts';
+import type { PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody } from '../shapes/schemas.ts';
 
 /**
  * Compact text for models that read `content` rather than `structuredContent`: one line per
  * sound with what an agent chooses by (name, id, duration, category, tags, level, onset).
  */
 
-type AnySound = SoundSummaryBody | SoundBody | PopularSoundBody;
+type AnySound = SoundSummaryBody | SoundBody | PopularSoundBody | SimilarSoundBody;
 
 export function soundLine(sound: AnySound): string {
   const parts = [`${sound.name} [id ${sound.id}]`, `${round(sound.duration, 2)} s`];
@@ -18,6 +18,7 @@ export function soundLine(sound: AnySound): string {
     parts.push(onset === null ? 'no onset' : `onset ${round(onset, 1)} ms`);
   }
   if ('numDownloads' in sound) parts.push(`${sound.numDownloads} download${sound.numDownloads === 1 ? '' : 's'}`);
+  if ('similarity' in sound) parts.push(`similarity ${round(sound.similarity, 2)}`);
   return `- ${parts.join(' · ')}`;
 }
 

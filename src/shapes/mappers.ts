@@ -1,6 +1,6 @@
 import type { Sound } from '../catalog/sound.ts';
 import type { MediaSigner } from '../media/signing.ts';
-import type { PaginationBody, PopularSoundBody, SoundBody, SoundSummaryBody } from './schemas.ts';
+import type { PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody } from './schemas.ts';
 
 /**
  * Domain sounds to API bodies. URLs are signed here, at the moment of answering.
@@ -40,6 +40,12 @@ export function toSound(sound: Sound, signer: MediaSigner): SoundBody {
 export function toPopularSound(sound: Sound, signer: MediaSigner): PopularSoundBody {
   const body: PopularSoundBody = toSound(sound, signer) as PopularSoundBody;
   body.numDownloads = sound.numDownloads;
+  return body;
+}
+
+export function toSimilarSound(sound: Sound, similarity: number, signer: MediaSigner): SimilarSoundBody {
+  const body = toSound(sound, signer) as SimilarSoundBody;
+  body.similarity = similarity;
   return body;
 }
 

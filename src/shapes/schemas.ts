@@ -41,6 +41,11 @@ export const popularSoundSchema = soundSchema.extend({
   numDownloads: z.int().min(0).describe('All-time download count used for ranking.'),
 }).register(components, { id: 'PopularSound' });
 
+/** Extension: one answer of GET /api/v1/sounds/{id}/similar. */
+export const similarSoundSchema = soundSchema.extend({
+  similarity: z.number().min(0).max(1).describe('How alike the two sound, from 1 (the same descriptors) down; about 0.37 for an unrelated pair.'),
+}).register(components, { id: 'SimilarSound', 'x-extension': true });
+
 export const paginationSchema = z.object({
   page: z.int(),
   limit: z.int().describe('Page size applied.'),
@@ -55,6 +60,14 @@ export const facetsSchema = z.object({
   tags: z.array(z.object({ tag: z.string(), count: z.int().min(1) })).optional()
     .describe(`The ${TOP_TAG_FACETS} most frequent tags among the matches, most frequent first, then by tag.`),
 }).register(components, { id: 'Facets', 'x-extension': true });
+
+/** Extension: GET /api/v1/sounds/{id}/waveform. */
+export const waveformSchema = z.object({
+  id: z.string(),
+  points: z.int().min(0).describe('Columns in peaks: the number asked for, or 0 when the sound was never measured.'),
+  peaks: z.array(z.tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)]))
+    .describe('[min, max] sample values of each column, left to right across the whole sound, in -1..1.'),
+}).register(components, { id: 'Waveform', 'x-extension': true });
 
 export const streamResultSchema = z.object({
   id: z.string(),
@@ -86,4 +99,5 @@ export const quotaErrorSchema = errorSchema.extend({
 export type SoundSummaryBody = z.infer<typeof soundSummarySchema>;
 export type SoundBody = z.infer<typeof soundSchema>;
 export type PopularSoundBody = z.infer<typeof popularSoundSchema>;
+export type SimilarSoundBody = z.infer<typeof similarSoundSchema>;
 export type PaginationBody = z.infer<typeof paginationSchema>;

@@ -15,6 +15,9 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
   getSound: { path: '/api/v1/sounds/{id}', statuses: [200, 401, 403, 404, 429, 500] },
   streamSound: { path: '/api/v1/sounds/{id}/stream', statuses: [200, 401, 403, 404, 429, 500] },
   downloadSound: { path: '/api/v1/sounds/{id}/download', statuses: [200, 401, 403, 404, 429, 500] },
+  // Extensions (tag `extensions`), with the statuses their issue fixes.
+  findSimilarSounds: { path: '/api/v1/sounds/{id}/similar', statuses: [200, 401, 403, 404, 429, 500] },
+  getSoundWaveform: { path: '/api/v1/sounds/{id}/waveform', statuses: [200, 401, 403, 404, 429, 500] },
 };
 
 /**
@@ -75,6 +78,8 @@ describe('openapi', () => {
       assert.ok(expected, `unexpected operation ${operation.operationId}`);
       assert.equal(path, expected.path);
       assert.deepEqual(Object.keys(operation.responses).map(Number).sort(), expected.statuses);
+      const original = Object.keys(ALLOWED_STATUSES).indexOf(operation.operationId) < 7;
+      assert.deepEqual(operation.tags, original ? operation.tags : ['extensions'], `${operation.operationId} is tagged extensions`);
     }
   });
 

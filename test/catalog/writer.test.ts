@@ -16,7 +16,7 @@ describe('catalog writer', () => {
       contentHash: contentHashOf(mp3),
       mp3,
       metadata: { name, description: null, tags: [name.toLowerCase()], category: null, license: 'CC0', sample: false },
-      measurements: { duration: 1, timing: { onset_ms: 0, peak_ms: 1, tail_ms: 2 }, loudness: { integrated_lufs: -20, true_peak_db: -1 }, waveform: [[0, 0]] as Array<[number, number]> },
+      measurements: { duration: 1, timing: { onset_ms: 0, peak_ms: 1, tail_ms: 2 }, loudness: { integrated_lufs: -20, true_peak_db: -1 }, waveform: [[0, 0]] as Array<[number, number]>, descriptors: null },
     });
     const results = await Promise.all([server.services.catalogWriter.put(sound('First')), server.services.catalogWriter.put(sound('Second'))]);
     assert.deepEqual(results.map((r) => r.added).sort(), [false, true]);

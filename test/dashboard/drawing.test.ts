@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { niceCeiling, usageChartSvg, WIDE_CHART } from '../../src/dashboard/drawing/usage-chart.ts';
-import { mergeColumns, waveformSvg } from '../../src/dashboard/drawing/waveform.ts';
+import { resamplePeaks } from '../../src/catalog/waveform.ts';
+import { waveformSvg } from '../../src/dashboard/drawing/waveform.ts';
 import { html } from '../../src/dashboard/html.ts';
 import { formatCount, formatDuration, formatWait } from '../../src/dashboard/pages/format.ts';
 
@@ -39,7 +40,7 @@ describe('waveform drawing', () => {
   test('waveform.long: many pairs are merged into at most 200 columns without losing the extremes', () => {
     const peaks = Array.from({ length: 1000 }, (_, i): [number, number] => [-(i % 7) / 10, (i % 11) / 20]);
     peaks[517] = [-0.95, 0.99];
-    const merged = mergeColumns(peaks, 200);
+    const merged = resamplePeaks(peaks, 200);
     assert.equal(merged.length, 200);
     assert.equal(Math.max(...merged.map((pair) => pair[1])), 0.99);
     assert.equal(Math.min(...merged.map((pair) => pair[0])), -0.95);

@@ -17,6 +17,7 @@ export async function addSound(services: Services, fixture: FixtureSound = {}): 
     timing: fixture.timing ?? { onset_ms: 12.5, peak_ms: 40.25, tail_ms: 900.125 },
     loudness: fixture.loudness ?? { integrated_lufs: -18.2, true_peak_db: -1.1 },
     waveform: fixture.waveform ?? [[-0.5, 0.5]],
+    descriptors: fixture.descriptors ?? null,
   };
   const { id } = await services.catalogWriter.put({
     contentHash: contentHashOf(bytes),

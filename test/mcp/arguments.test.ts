@@ -1,3 +1,4 @@
+import { soundTools } from '../../src/mcp/tools/index.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -60,7 +61,7 @@ describe('mcp.arguments: bad arguments get a clear error result, never a crash',
   });
 
   it('the session works as before after every refusal', async () => {
-    assert.equal((await client.listTools()).tools.length, 6);
+    assert.equal((await client.listTools()).tools.length, soundTools.length);
     const result = await callTool(client, 'search_sounds', { q: 'laser', category: 'sfx' });
     assert.notEqual(result.isError, true);
     assert.equal((result.structuredContent as { data: unknown[] }).data.length, 1);

@@ -1,3 +1,4 @@
+import { soundTools } from '../../src/mcp/tools/index.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -94,6 +95,6 @@ describe('mcp.http-auth: /mcp checks the key at the HTTP level, with the REST an
     assert.equal(response.status, 200);
     const body = (await response.json()) as { id: number; result: { tools: unknown[] } };
     assert.equal(body.id, 1);
-    assert.equal(body.result.tools.length, 6);
+    assert.equal(body.result.tools.length, soundTools.length);
   });
 });

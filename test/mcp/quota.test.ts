@@ -1,3 +1,4 @@
+import { soundTools } from '../../src/mcp/tools/index.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -75,7 +76,7 @@ describe('mcp.quota: each tool call is one request of the daily quota', () => {
   });
 
   it('the session is not broken: listing works, and calls work again after midnight UTC', async () => {
-    assert.equal((await client.listTools()).tools.length, 6);
+    assert.equal((await client.listTools()).tools.length, soundTools.length);
     server.clock.advance(12 * 3600 * 1000);
     const result = await callTool(client, 'get_sound', { id });
     assert.notEqual(result.isError, true);

@@ -4,6 +4,11 @@ import { listSamples } from './list-samples.ts';
 import { listPopular } from './popular.ts';
 import { streamSample } from './sample-stream.ts';
 import { searchSounds } from './search.ts';
+import { findSimilar } from './similar.ts';
+import { getWaveform } from './waveform.ts';
 
-/** The seven endpoints of API v1, in the order of the API document. */
-export const soundEndpoints: Endpoint[] = [listSamples, streamSample, searchSounds, listPopular, getSound, streamSound, downloadSound];
+/** The seven endpoints of API v1 in the order of the API document, then the extensions (tag `extensions`). */
+export const soundEndpoints: Endpoint[] = [
+  listSamples, streamSample, searchSounds, listPopular, getSound, streamSound, downloadSound,
+  findSimilar, getWaveform,
+];

@@ -4,6 +4,7 @@
  * the signal. Each meter is written so that any chunking gives bit-identical results.
  */
 import type { AudioMeasurements } from '../types.ts';
+import { DescriptorMeter } from './descriptors.ts';
 import { LoudnessMeter } from './loudness.ts';
 import { TimingMeter } from './timing.ts';
 import { TruePeakMeter } from './truepeak.ts';
@@ -30,6 +31,7 @@ class StreamingAnalyzer implements AudioAnalyzer {
   private readonly truePeak: TruePeakMeter;
   private readonly timing: TimingMeter;
   private readonly waveform = new WaveformBuilder();
+  private readonly descriptors: DescriptorMeter;
   /** Per frame: sum over channels of x², and max over channels of |x|. */
   private readonly power = new Float64Array(SLICE_FRAMES);
   private readonly level = new Float32Array(SLICE_FRAMES);
@@ -43,6 +45,7 @@ class StreamingAnalyzer implements AudioAnalyzer {
     this.loudness = new LoudnessMeter(sampleRate, channelCount);
     this.truePeak = new TruePeakMeter(sampleRate, channelCount);
     this.timing = new TimingMeter(sampleRate, channelCount);
+    this.descriptors = new DescriptorMeter(sampleRate);
   }
 
   push(channels: readonly Float32Array[]): void {
@@ -75,17 +78,22 @@ class StreamingAnalyzer implements AudioAnalyzer {
     this.truePeak.push(slice, frames);
     this.timing.push(power, level, frames);
     this.waveform.push(slice, frames);
+    this.descriptors.push(slice, frames);
     this.frames += frames;
   }
 
   finish(): AudioMeasurements {
     if (this.finished) throw new Error('analyzer: finish called twice');
     this.finished = true;
+    const duration = this.frames / this.sampleRate;
+    const timing = this.timing.finish();
+    const loudness = { integrated_lufs: this.loudness.finish(), true_peak_db: this.truePeak.finish() };
     return {
-      duration: this.frames / this.sampleRate,
-      timing: this.timing.finish(),
-      loudness: { integrated_lufs: this.loudness.finish(), true_peak_db: this.truePeak.finish() },
+      duration,
+      timing,
+      loudness,
       waveform: this.waveform.finish(),
+      descriptors: this.descriptors.finish({ duration, timing, loudness }),
     };
   }
 }

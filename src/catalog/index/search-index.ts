@@ -8,6 +8,7 @@ import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import { relevanceOf } from './relevance.ts';
+import { SimilarityIndex } from './similar.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
@@ -40,6 +41,7 @@ export class SearchIndex {
   private matches = new Uint32Array(0);
   private readonly pool = new BitmapPool();
   private readonly pages: PageReader;
+  private readonly similarity = new SimilarityIndex();
   count = 0;
 
   constructor() {
@@ -98,6 +100,16 @@ export class SearchIndex {
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
     if (filters.facets !== undefined && filters.facets.length > 0) page.facets = this.facetsOf(found, filters.facets);
     return page;
+  }
+
+  /**
+   * The sounds that sound most like the one with this database row key, most similar first, or
+   * null when this index does not hold that sound (yet). A sound without descriptors has none.
+   */
+  similar(seq: number, limit: number): Array<{ sound: Sound; similarity: number }> | null {
+    const doc = this.positionOf(seq);
+    if (doc === undefined) return null;
+    return this.similarity.nearest(doc, limit).map(({ doc: other, similarity }) => ({ sound: this.columns.sound(other), similarity }));
   }
 
   /** Sample sounds by id; `q` words in the name or description, any of the tags. */
@@ -285,6 +297,7 @@ export class SearchIndex {
     this.index(doc);
     this.aliveBits[doc >>> 5]! |= 1 << (doc & 31);
     this.durations.add(doc, record.duration);
+    this.similarity.set(doc, record.descriptors ?? null);
     this.count++;
     if (record.isSample) this.sampleIds = null;
     return doc;
@@ -297,6 +310,7 @@ export class SearchIndex {
     if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
     const before = { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.names[doc]!, sample: c.sample[doc]! };
     c.set(doc, record);
+    this.similarity.set(doc, record.descriptors ?? null);
     if (c.duration[doc] !== before.duration) {
       this.durations.remove(doc, before.duration);
       this.durations.add(doc, c.duration[doc]!);
@@ -323,6 +337,7 @@ export class SearchIndex {
     this.columns.alive[doc] = 0;
     this.aliveBits[doc >>> 5]! &= ~(1 << (doc & 31));
     this.durations.remove(doc, c.duration[doc]!);
+    this.similarity.clear(doc);
     this.count--;
     this.sampleIds = null;
   }

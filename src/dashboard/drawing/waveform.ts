@@ -1,14 +1,13 @@
+import { resamplePeaks, type Peak } from '../../catalog/waveform.ts';
 import { html, trusted, type Html } from '../html.ts';
 
 const WIDTH = 600;
 const HEIGHT = 80;
 const MIDDLE = HEIGHT / 2;
 /** More columns than this add bytes, not detail, at the widths a waveform is shown. */
-const MAX_COLUMNS = 200;
+const WAVEFORM_COLUMNS = 200;
 /** Silence still shows as a visible line. */
 const MIN_THICKNESS = 1.5;
-
-type Peak = [number, number];
 
 /**
  * Draws [min, max] peak pairs as one filled shape: the top edge follows the maxima, the bottom
@@ -16,7 +15,7 @@ type Peak = [number, number];
  * Peaks are scaled to the loudest one, so quiet sounds keep a readable shape.
  */
 export function waveformSvg(peaks: Peak[] | null, label: string): Html {
-  const columns = peaks && peaks.length > 0 ? mergeColumns(peaks, MAX_COLUMNS) : [[0, 0] as Peak];
+  const columns = peaks && peaks.length > 0 ? resamplePeaks(peaks, Math.min(peaks.length, WAVEFORM_COLUMNS)) : [[0, 0] as Peak];
   const loudest = Math.max(1e-6, ...columns.map(([min, max]) => Math.max(Math.abs(min), Math.abs(max))));
   const scale = (MIDDLE - 2) / loudest;
   const xs = columns.length === 1 ? [0, WIDTH] : columns.map((_, i) => (i * WIDTH) / (columns.length - 1));
@@ -38,24 +37,6 @@ export function waveformSvg(peaks: Peak[] | null, label: string): Html {
 <line class="waveform-axis" x1="0" y1="${MIDDLE}" x2="${WIDTH}" y2="${MIDDLE}"/>
 <path class="waveform-shape" d="${trusted(path)}"/>
 </svg>`;
-}
-
-/** Combines neighbouring pairs into at most `count` columns, keeping each column's extremes. */
-export function mergeColumns(peaks: Peak[], count: number): Peak[] {
-  if (peaks.length <= count) return peaks;
-  const merged: Peak[] = [];
-  for (let column = 0; column < count; column++) {
-    const start = Math.floor((column * peaks.length) / count);
-    const end = Math.floor(((column + 1) * peaks.length) / count);
-    let min = Infinity;
-    let max = -Infinity;
-    for (let i = start; i < end; i++) {
-      min = Math.min(min, peaks[i]![0]);
-      max = Math.max(max, peaks[i]![1]);
-    }
-    merged.push([min, max]);
-  }
-  return merged;
 }
 
 function round(value: number): string {

@@ -3,6 +3,7 @@ import type { SqlDialect } from '../dialects/types.ts';
 import * as initial from './001_initial.ts';
 import * as dashboard from './002_dashboard.ts';
 import * as catalogChanges from './003_catalog_changes.ts';
+import * as descriptors from './004_descriptors.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_dashboard': dashboard,
   '003_catalog_changes': catalogChanges,
+  '004_descriptors': descriptors,
 };

@@ -1,7 +1,9 @@
 import type { SoundTool } from '../tool.ts';
+import { findSimilarSoundsTool } from './find-similar-sounds.ts';
 import { getDownloadUrlTool } from './get-download-url.ts';
 import { getSoundTool } from './get-sound.ts';
 import { getStreamUrlTool } from './get-stream-url.ts';
+import { getWaveformTool } from './get-waveform.ts';
 import { listPopularTool } from './list-popular.ts';
 import { listSamplesTool } from './list-samples.ts';
 import { searchSoundsTool } from './search-sounds.ts';
@@ -14,4 +16,6 @@ export const soundTools: SoundTool[] = [
   getDownloadUrlTool,
   listPopularTool,
   listSamplesTool,
+  findSimilarSoundsTool,
+  getWaveformTool,
 ];
