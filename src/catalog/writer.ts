@@ -88,6 +88,23 @@ export class CatalogWriter {
     return { id, added };
   }
 
+  /** Every sound whose audio descriptors were never measured, with its file, in the order they were added. */
+  async undescribed(): Promise<Array<{ id: string; fileKey: string }>> {
+    const rows = await this.db.selectFrom('sounds').select(['id', 'file_key']).where('descriptors', 'is', null).orderBy('seq').execute();
+    return rows.map((row) => ({ id: row.id, fileKey: row.file_key }));
+  }
+
+  /**
+   * Stores a sound's descriptors, measured on its stored MP3; only the descriptors change. False
+   * when the sound is gone or was described meanwhile (an ingest of the same content, say).
+   */
+  async setDescriptors(id: string, descriptors: number[]): Promise<boolean> {
+    const result = await this.db.updateTable('sounds').set({ descriptors: JSON.stringify(descriptors) })
+      .where('id', '=', id).where('descriptors', 'is', null).executeTakeFirst()
+      .finally(this.onChange);
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   private now(): string {
     return new Date(this.clock()).toISOString();
   }

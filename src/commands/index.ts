@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   migrate: async () => (await import('./migrate.ts')).migrateCommand,
   seed: async () => (await import('./seed.ts')).seedCommand,
   ingest: async () => (await import('./ingest.ts')).ingestCommand,
+  analyze: async () => (await import('./analyze.ts')).analyzeCommand,
   accounts: async () => (await import('./accounts.ts')).accountsCommand,
   keys: async () => (await import('./keys.ts')).keysCommand,
   samples: async () => (await import('./samples.ts')).samplesCommand,
@@ -20,6 +21,7 @@ const USAGE = `usage: sound-catalog <command> [options]
   migrate                                       bring the database schema up to date
   seed [--count N] [--seed S]                   synthesize N demo sounds into the catalog
   ingest PATH... [--vbr-quality Q | --bitrate K] analyze and import audio files and folders
+  analyze --missing                             measure the audio descriptors sounds stored before them lack
   accounts create --email E --plan free|pro|enterprise
   accounts set-plan --email E --plan P
   keys create --email E [--name N]              the full key is shown this once

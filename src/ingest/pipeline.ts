@@ -113,7 +113,7 @@ export async function seedCatalog(services: Pick<Services, 'files' | 'catalogWri
 }
 
 /** Runs `work` over items with at most `limit` at once, in order of start; stops starting on abort. */
-async function forEachConcurrently<T>(items: T[], limit: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(items: T[], limit: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length && !signal?.aborted) await work(items[next++]!);

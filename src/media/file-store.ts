@@ -78,6 +78,11 @@ export class FileStore {
     }
   }
 
+  /** Where a stored file is on disk, for workers that read it themselves (analysis). */
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   read(key: string, range?: { start: number; end: number }): Readable {
     return createReadStream(this.pathOf(key), range);
   }
