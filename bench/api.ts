@@ -22,7 +22,7 @@ import SQLite from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 import { fillCatalog } from './fill-catalog.ts';
-import { generator, neverAskedQuery, queryMix, type Generator } from './query-mix.ts';
+import { extensionMix, generator, neverAskedQuery, queryMix, type Generator } from './query-mix.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -61,6 +61,8 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   let sent = 0;
   const withKey = (p: string) => ({ path: p, headers: { 'x-api-key': keys[sent++ % keys.length]! } });
   const download = (r: Generator) => `/api/v1/sounds/${r.zipf(ids)}/download`;
+  const extensions = extensionMix(random, DISTINCT_QUERIES);
+  const similar = (r: Generator) => `/api/v1/sounds/${r.zipf(ids)}/similar?limit=${r.pick([5, 10, 10, 20, 50])}`;
   const scenarios: Scenario[] = [
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, path: '/' },
     {
@@ -70,6 +72,17 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     {
       name: 'no query repeated (every search new), 10% downloads', url: server.url,
       next: () => withKey(random.next() < 0.1 ? download(random) : neverAskedQuery(random, asked)),
+    },
+    {
+      name: `with extensions: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf; relevance, facets, onset, LUFS), 10% similar, 10% downloads`, url: server.url,
+      next: () => {
+        const roll = random.next();
+        return withKey(roll < 0.1 ? download(random) : roll < 0.2 ? similar(random) : random.zipf(extensions));
+      },
+    },
+    {
+      name: 'similar sounds only (limit 5 to 50)', url: server.url,
+      next: () => withKey(similar(random)),
     },
     { name: 'one query asked over and over (secondary)', url: server.url, next: () => withKey('/api/v1/sounds?q=laser%20short&tags=game&sort=duration&order=asc') },
   ];

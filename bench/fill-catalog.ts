@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { DESCRIPTOR_LENGTH } from '../src/audio/analyze/descriptors.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 import { generator } from './query-mix.ts';
@@ -18,6 +19,22 @@ import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from './vocabulary.ts';
 const CATEGORIES = ['SFX', 'SFX', 'SFX', 'SFX', 'SFX', 'AMBIENT', 'MUSIC', 'LOFI'] as const;
 
 const title = (word: string) => word[0]!.toUpperCase() + word.slice(1);
+
+/**
+ * Made-up audio descriptors with the structure real ones have: sounds of one source ("glass",
+ * "rain") lie near that source's centre, so similar-sounds queries do the work they do on a real
+ * catalog (every described sound is read; the nearest are a mix of near and far).
+ */
+const centres = new Map<string, number[]>();
+function descriptorsOf(source: string, next: () => number): string {
+  let centre = centres.get(source);
+  if (!centre) {
+    const random = generator(centres.size + 1000);
+    centre = Array.from({ length: DESCRIPTOR_LENGTH }, () => (random.next() - 0.5) * 6);
+    centres.set(source, centre);
+  }
+  return JSON.stringify(centre.map((value) => Number((value + (next() + next() + next() - 1.5) * 2).toPrecision(5))));
+}
 
 export async function fillCatalog(dataDir: string, count: number, seed = 1): Promise<void> {
   // The services make the data folder and its schema; rows then go in through one connection.
@@ -28,7 +45,7 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
   db.pragma('synchronous = OFF');
   const insertSound = db.prepare(`INSERT INTO sounds (id, name, description, tags, category, license, duration, onset_ms, peak_ms,
     tail_ms, integrated_lufs, true_peak_db, waveform, search_text, num_downloads, is_sample, content_hash, file_key, file_size,
-    created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    created_at, updated_at, descriptors) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertTag = db.prepare('INSERT INTO sound_tags (sound_seq, tag) VALUES (?, ?)');
   const random = generator(seed);
   const { next, zipf, pick } = random;
@@ -51,7 +68,7 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
       const { lastInsertRowid } = insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
         Math.round(next() * 50), Math.round(next() * duration * 300), Math.round(duration * 900), -30 + next() * 22, -6 + next() * 5.5,
         [name, description ?? '', ...tags].join(' ').toLowerCase(), downloads, first + i < 24 ? 1 : 0, hash,
-        `${hash.slice(0, 2)}/${hash}.mp3`, Math.round(duration * 24_000), created, created);
+        `${hash.slice(0, 2)}/${hash}.mp3`, Math.round(duration * 24_000), created, created, descriptorsOf(source, next));
       for (const tag of tags) insertTag.run(lastInsertRowid, tag);
     }
   });

@@ -64,3 +64,28 @@ export function randomQuery(random: Generator): string {
   if (random.next() < 0.4) query.set('limit', String(random.pick([5, 10, 50, 100])));
   return `/api/v1/sounds?${query.toString().replaceAll('+', '%20')}`;
 }
+
+/**
+ * A search that also uses the additions beyond the API document (issue 16): relevance order for
+ * a good share of keyword searches, facets, onset and loudness bounds.
+ */
+export function extensionQuery(random: Generator): string {
+  const url = new URL(randomQuery(random), 'http://bench');
+  const query = url.searchParams;
+  if (query.has('q') && random.next() < 0.4) query.set('sort', 'relevance');
+  if (random.next() < 0.15) query.set('facets', random.next() < 0.5 ? 'category,tags' : random.pick(['category', 'tags']));
+  if (random.next() < 0.1) query.set('max_onset_ms', String(random.pick([5, 10, 20, 50])));
+  if (random.next() < 0.1) {
+    const low = random.pick([-30, -24, -20, -16]);
+    query.set('min_lufs', String(low));
+    query.set('max_lufs', String(low + random.pick([4, 8, 12])));
+  }
+  return `/api/v1/sounds?${query.toString().replaceAll('+', '%20')}`;
+}
+
+/** `count` different extension searches, like `queryMix`. */
+export function extensionMix(random: Generator, count: number): string[] {
+  const seen = new Set<string>();
+  while (seen.size < count) seen.add(extensionQuery(random));
+  return [...seen];
+}
