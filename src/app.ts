@@ -43,13 +43,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.header('x-request-id', request.id);
   });
   // Each part gets the services it uses and no others.
-  const { catalog, accounts, quota, usageHistory, signer, files, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
+  const { catalog, accounts, quota, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
   const api = { catalog, accounts, quota, signer, clock, baseUrl };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
   registerHealth(app, () => services.ready());
   registerEndpoints(app, soundEndpoints, api);
-  registerMediaRoute(app, { catalog, signer, files, clock });
+  registerMediaRoute(app, { catalog, signer, files, renditions, clock });
   await registerDocs(app);
   registerMcp(app, api);
   registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });

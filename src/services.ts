@@ -6,6 +6,7 @@ import type { SessionStore } from './dashboard/sessions/session-store.ts';
 import type { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { FileStore } from './media/file-store.ts';
+import type { RenditionService } from './media/renditions.ts';
 import type { MediaSigner } from './media/signing.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import type { UsageHistory } from './quota/usage-history.ts';
@@ -31,6 +32,8 @@ export interface Services {
   /** The key of the dashboard's CSRF tokens (generated into the data folder). */
   csrfSecret: string;
   files: FileStore;
+  /** Loudness-normalized and trimmed copies of the MP3s, made on first request. */
+  renditions: RenditionService;
   /** Milliseconds since the epoch; tests move it. */
   clock: () => number;
   /** The `{base_url}` of links and signed URLs. */
@@ -46,7 +49,7 @@ export interface Services {
 export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'clock' | 'baseUrl'>;
 
 /** The signed media route: the signature, the sound's file. */
-export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'clock'>;
+export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'clock'>;
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
+import { RenditionService } from './media/renditions.ts';
 import { MediaSigner } from './media/signing.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
 import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
@@ -43,6 +44,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     throw error;
   }
   const files = new FileStore(config.dataDir);
+  const renditions = new RenditionService(files);
   const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), options.onError);
   return {
     config,
@@ -58,6 +60,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     sessions: new SessionStore(database.db, clock),
     signInFailures: new FailureLog(database.db, clock),
     files,
+    renditions,
     clock,
     baseUrl,
     async ready() {
@@ -69,6 +72,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     },
     async close() {
       catalog.close();
+      await renditions.close();
       await quota.close();
       await usageHistory.close();
       await database.close();

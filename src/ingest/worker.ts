@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { DecodeError } from '../audio/decode/index.ts';
+import { renderRendition } from '../audio/render.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
 import { encodeAndMeasure, measureFile } from './measure.ts';
 import type { Job, JobResult } from './jobs.ts';
@@ -17,6 +19,10 @@ async function run(job: Job): Promise<JobResult> {
   if (job.kind === 'file') {
     const measured = await measureFile(job.sourcePath, job.temporaryPath, job.encoding);
     return { id: job.id, ok: true, kind: 'file', ...measured };
+  }
+  if (job.kind === 'render') {
+    const rendition = await renderRendition(new Uint8Array(await readFile(job.sourcePath)), job.spec);
+    return { id: job.id, ok: true, kind: 'render', ...rendition };
   }
   const sound = synthesizeSound(job.seed, job.index);
   const { mp3, measurements } = await encodeAndMeasure(sound.audio);

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaServices } from '../services.ts';
 import send from '@fastify/send';
+import { isRendition } from './renditions.ts';
 
 interface MediaRequest {
   Params: { file: string };
-  Querystring: { d?: string; exp?: string; kid?: string; sig?: string };
+  Querystring: { d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string };
 }
 
 /**
@@ -26,10 +27,21 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
   }
   const sound = await services.catalog.findById(id);
   if (!sound) return reply.code(404).send({ error: `Sound ${id} not found` });
+  let fileKey = sound.fileKey;
+  if (isRendition(verdict.choice)) {
+    const rendition = await services.renditions.get(sound, verdict.choice);
+    fileKey = rendition.fileKey;
+    // What this file is, measured on it (the catalog's figures describe the original).
+    reply.headers({
+      'x-duration-seconds': String(rendition.facts.duration),
+      'x-integrated-lufs': String(rendition.facts.loudness.integrated_lufs),
+      'x-true-peak-dbtp': String(rendition.facts.loudness.true_peak_db),
+    });
+  }
 
   // @fastify/send does the file part (Range, If-Range, conditional GET, ETag, HEAD). Its path is
-  // the file key from the database, never anything from the URL.
-  const file = await send(request.raw, `/${sound.fileKey}`, {
+  // a file key from the database (or made from the content hash), never anything from the URL.
+  const file = await send(request.raw, `/${fileKey}`, {
     root: services.files.root, contentType: false, cacheControl: false, dotfiles: 'deny', index: false,
   });
   if (file.type === 'error') {

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { RenditionChoice } from './renditions.ts';
 
 export type Disposition = 'stream' | 'download';
 
@@ -10,7 +11,7 @@ export interface SignedMedia {
   expiresAt: number;
 }
 
-export type Verdict = { ok: true; expiresAt: number } | { ok: false; reason: 'invalid' | 'expired' };
+export type Verdict = { ok: true; expiresAt: number; choice: RenditionChoice } | { ok: false; reason: 'invalid' | 'expired' };
 
 /**
  * HMAC-SHA256 over sound id and expiry: the first 16 bytes of it sign the stream URL, the last 16
@@ -33,9 +34,22 @@ export class MediaSigner {
     this.keys = secrets.map((secret) => ({ kid: keyIdOf(secret), secret: Buffer.from(secret) }));
   }
 
-  sign(soundId: string, disposition: Disposition): SignedMedia {
-    const both = this.signBoth(soundId);
-    return disposition === 'stream' ? both.stream : both.download;
+  /**
+   * The URL of one sound, or of a rendition of it: the rendition's parameters go into the URL
+   * and into the signed message, so a URL for one rendition never serves another.
+   */
+  sign(soundId: string, disposition: Disposition, choice: RenditionChoice = {}): SignedMedia {
+    const rendition = renditionParams(choice);
+    if (rendition === '') {
+      const both = this.signBoth(soundId);
+      return disposition === 'stream' ? both.stream : both.download;
+    }
+    const expiresAt = Math.floor(this.clock() / 1000) + SIGNED_URL_TTL_SECONDS;
+    const { kid, secret } = this.keys[0]!;
+    const mac = hmac(secret, `${soundId}\n${expiresAt}\n${rendition}`);
+    const sig = halfFor(disposition, mac);
+    const url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?d=${disposition}&${rendition}&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
+    return { url, expiresAt };
   }
 
   /** The stream and the download URL of one sound, from one HMAC. */
@@ -52,18 +66,45 @@ export class MediaSigner {
     };
   }
 
-  verify(soundId: string, query: { d?: string; exp?: string; kid?: string; sig?: string }): Verdict {
+  verify(soundId: string, query: { d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string }): Verdict {
     const { d, exp, kid, sig } = query;
     if ((d !== 'stream' && d !== 'download') || !exp || !/^\d{1,12}$/.test(exp) || !sig) return { ok: false, reason: 'invalid' };
     const key = this.keys.find((candidate) => candidate.kid === kid);
     if (!key) return { ok: false, reason: 'invalid' };
-    const expected = Buffer.from(expectedSignature(key.secret, soundId, d, exp, sig.length));
+    const choice = renditionOf(query);
+    if (choice === null) return { ok: false, reason: 'invalid' };
+    const rendition = renditionParams(choice);
+    const expected = Buffer.from(rendition === ''
+      ? expectedSignature(key.secret, soundId, d, exp, sig.length)
+      : halfFor(d, hmac(key.secret, `${soundId}\n${exp}\n${rendition}`)));
     const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
     const expiresAt = Number(exp);
     if (expiresAt * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
-    return { ok: true, expiresAt };
+    return { ok: true, expiresAt, choice };
   }
+}
+
+/** A rendition's URL parameters, in one canonical form (empty for the catalog's own file). */
+function renditionParams(choice: RenditionChoice): string {
+  const params: string[] = [];
+  if (choice.loudness !== undefined) params.push(`loudness=${choice.loudness.toFixed(1)}`);
+  if (choice.trim === true) params.push('trim=true');
+  return params.join('&');
+}
+
+/** The rendition a URL names, or null when its parameters are not in the form `sign` writes. */
+function renditionOf(query: { loudness?: string; trim?: string }): RenditionChoice | null {
+  const choice: RenditionChoice = {};
+  if (query.loudness !== undefined) {
+    if (typeof query.loudness !== 'string' || !/^-\d{1,2}\.\d$/.test(query.loudness)) return null;
+    choice.loudness = Number(query.loudness);
+  }
+  if (query.trim !== undefined) {
+    if (query.trim !== 'true') return null;
+    choice.trim = true;
+  }
+  return choice;
 }
 
 function hmac(secret: Buffer, message: string): Buffer {
@@ -77,7 +118,11 @@ function hmac(secret: Buffer, message: string): Buffer {
  */
 function expectedSignature(secret: Buffer, soundId: string, disposition: Disposition, exp: string, length: number): string {
   if (length === 43) return hmac(secret, `${soundId}\n${disposition}\n${exp}`).toString('base64url');
-  const mac = hmac(secret, `${soundId}\n${exp}`);
+  return halfFor(disposition, hmac(secret, `${soundId}\n${exp}`));
+}
+
+/** The half of an HMAC that signs URLs of this disposition. */
+function halfFor(disposition: Disposition, mac: Buffer): string {
   return (disposition === 'stream' ? mac.subarray(0, 16) : mac.subarray(16)).toString('base64url');
 }
 

@@ -22,6 +22,14 @@ export function lenientInt(min: number, max: number, fallback: number) {
   });
 }
 
+/** A lenient optional number: out of range is clamped, unreadable is as if absent (no 400). */
+export function lenientNumber(min: number, max: number) {
+  return z.coerce.number().min(min).max(max).optional().catch(({ value }) => {
+    const number = typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+    return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : undefined;
+  });
+}
+
 /** A lenient optional string: a repeated parameter (an array) is read as its first value. */
 export function lenientText(description: string) {
   return z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional().catch(undefined))

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { DESCRIPTOR_LENGTH } from '../../src/audio/analyze/descriptors.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { signedIn, type SignedIn } from './helpers/accounts.ts';
 import { visibleText, WebClient } from './helpers/web-client.ts';
@@ -128,6 +129,25 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.match(visibleText(loudness.text), /Starts within \(ms\): enter a number from 0 to 86,400,000\./);
     const invertedLufs = await pro.client.get('/dashboard/catalog?min_lufs=-5&max_lufs=-30');
     assert.match(visibleText(invertedLufs.text), /Max LUFS must not be smaller than min LUFS\./);
+  });
+
+  test('catalog.similar: each card links to "More like this", which lists the nearest sounds by their audio', async () => {
+    const vector = (shift: number) => Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => Math.sin(i) + shift * Math.cos(3 * i));
+    const { id: bell } = await addSound(server.services, { name: 'Bell Ding', tags: ['bell'], descriptors: vector(0) });
+    await addSound(server.services, { name: 'Bell Dong', tags: ['bell'], descriptors: vector(0.1) });
+    await addSound(server.services, { name: 'Deep Drone', tags: ['drone'], descriptors: vector(3) });
+    const search = (await pro.client.get('/dashboard/catalog?q=bell%20ding')).text;
+    assert.match(search, new RegExp(`<a class="button button-quiet" href="/dashboard/catalog/similar/${bell}">More like this</a>`));
+    const page = await pro.client.get(`/dashboard/catalog/similar/${bell}`);
+    assert.equal(page.status, 200);
+    assert.deepEqual(cardNames(page.text), ['Bell Ding', 'Bell Dong', 'Deep Drone']);
+    const similarities = [...page.text.matchAll(/<dt>Similarity<\/dt><dd>([\d.]+)<\/dd>/g)].map((match) => Number(match[1]));
+    assert.equal(similarities.length, 2);
+    assert.ok(similarities[0]! > similarities[1]!, 'the nearer sound first');
+    assert.match(visibleText(page.text), /Sounds like Bell Ding/);
+    assert.equal((await pro.client.get('/dashboard/catalog/similar/no-such-sound')).status, 404);
+    const free = await signedIn(server, 'free');
+    assert.equal((await free.client.get(`/dashboard/catalog/similar/${bell}`)).status, 403);
   });
 
   test('catalog.extensions: onset and loudness filters and the relevance sort work as in the API, and come back filled in', async () => {

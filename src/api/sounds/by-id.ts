@@ -6,8 +6,26 @@ import { defineEndpoint } from '../endpoint.ts';
 import { downloadResultSchema, soundSchema, streamResultSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { authErrors, errorResponses } from './responses.ts';
+import { EXTENSION, lenientNumber } from '../../shapes/params.ts';
+import { RENDITION_LOUDNESS, type RenditionChoice } from '../../media/renditions.ts';
 
 const params = z.object({ id: z.string().describe('Sound id.') });
+
+/** Extension: the rendition a stream or download URL points to (clamped or ignored, never refused: these endpoints list no 400). */
+const renditionQuery = z.object({
+  loudness: lenientNumber(RENDITION_LOUDNESS.min, RENDITION_LOUDNESS.max)
+    .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped), `
+      + 'true peak at or under -1 dBTP. The media response states the loudness delivered in X-Integrated-LUFS.').meta(EXTENSION),
+  trim: z.enum(['true', 'false']).optional().catch(undefined)
+    .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms.').meta(EXTENSION),
+});
+
+function renditionOf(query: z.output<typeof renditionQuery>): RenditionChoice {
+  return {
+    ...(query.loudness !== undefined && { loudness: Math.round(query.loudness * 10) / 10 }),
+    ...(query.trim === 'true' && { trim: true }),
+  };
+}
 const responsesWith = (description: string, schema: z.ZodType) => ({
   200: { description, schema },
   404: errorResponses[404],
@@ -45,12 +63,12 @@ export const streamSound = defineEndpoint({
   description: 'A signed URL (valid one hour) to play the sound. No download is counted.',
   tag: 'Sounds',
   security: 'apiKey',
-  query: z.object({}),
+  query: renditionQuery,
   params,
   responses: responsesWith('Signed streaming URL.', z.object({ data: streamResultSchema })),
-  async handler({ params, services }) {
+  async handler({ params, query, services }) {
     const sound = await requireSound(services, params.id);
-    return { data: { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream').url } };
+    return { data: { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionOf(query)).url } };
   },
 });
 
@@ -62,13 +80,13 @@ export const downloadSound = defineEndpoint({
   description: 'A signed URL (valid one hour) to download the MP3. Each call counts one download.',
   tag: 'Sounds',
   security: 'apiKey',
-  query: z.object({}),
+  query: renditionQuery,
   params,
   responses: responsesWith('Signed download URL.', z.object({ data: downloadResultSchema })),
-  async handler({ params, services }) {
+  async handler({ params, query, services }) {
     const sound = await requireSound(services, params.id);
     if (!(await services.catalog.countDownload(sound.id))) throw notFound(`Sound ${params.id} not found`);
-    const signed = services.signer.sign(sound.id, 'download');
+    const signed = services.signer.sign(sound.id, 'download', renditionOf(query));
     return { data: { id: sound.id, name: sound.name, download_url: signed.url, expires_in: SIGNED_URL_TTL_SECONDS } };
   },
 });

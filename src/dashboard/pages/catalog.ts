@@ -3,7 +3,7 @@ import { html, type Html } from '../html.ts';
 import type { Visitor } from '../sessions/visitor.ts';
 import { formatCount } from './format.ts';
 import { layout, notice } from './layout.ts';
-import { soundGrid, type SoundView } from './sound-card.ts';
+import { soundCard, soundGrid, type SoundView } from './sound-card.ts';
 import { upgradeCallout } from './upgrade.ts';
 
 /** The search form's values as the reader typed them, so the form comes back filled in. */
@@ -83,6 +83,21 @@ ${results.page > 1 ? html`<a class="button button-quiet" rel="prev" href="${page
 ${results.page < results.totalPages ? html`<a class="button button-quiet" rel="next" href="${pageLink(results.page + 1)}">Next →</a>` : html`<span></span>`}
 </nav>`}
 </section>`;
+}
+
+/** "More like this": the sound, then the sounds nearest to it by their audio. */
+export function similarPage(visitor: Visitor, sound: SoundView, similar: SoundView[]): Html {
+  return layout({
+    title: `Sounds like ${sound.sound.name}`,
+    visitor,
+    path: '/dashboard/catalog',
+    main: html`<div class="page-head"><h1>Sounds like ${sound.sound.name}</h1><p>The sounds nearest to this one by their audio (timbre, spectral shape, envelope and loudness), most similar first, as <code>GET /api/v1/sounds/{id}/similar</code> gives them. <a href="/dashboard/catalog">Back to the catalog</a></p></div>
+<div class="sound-grid">${soundCard(sound, true)}</div>
+<section class="section" aria-labelledby="similar-title">
+<div class="section-head"><h2 id="similar-title">${formatCount(similar.length)} similar ${similar.length === 1 ? 'sound' : 'sounds'}</h2></div>
+${soundGrid(similar, true, 'No similar sounds are known yet: this sound\'s audio has not been described (sound-catalog analyze --missing).')}
+</section>`,
+  });
 }
 
 export function catalogLockedPage(visitor: Visitor): Html {

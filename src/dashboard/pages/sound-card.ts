@@ -8,6 +8,8 @@ export interface SoundView {
   waveform: Array<[number, number]> | null;
   /** A signed, playable URL; it expires, so it is made when the page is. */
   streamUrl: string;
+  /** How alike this sound is to the one a "More like this" page is about (1 the same). */
+  similarity?: number;
 }
 
 /**
@@ -29,12 +31,14 @@ ${sound.description && html`<p class="sound-description">${sound.description}</p
 ${sound.category && html`<li class="tag tag-category">${sound.category}</li>`}
 ${sound.tags.map((tag) => html`<li class="tag">${tag}</li>`)}
 </ul>
-${detailed && measurements(sound)}
+${detailed && measurements(sound, view.similarity)}
+${detailed && html`<p class="sound-actions"><a class="button button-quiet" href="/dashboard/catalog/similar/${encodeURIComponent(sound.id)}">More like this</a></p>`}
 </article>`;
 }
 
-function measurements(sound: Sound): Html {
+function measurements(sound: Sound, similarity: number | undefined): Html {
   return html`<dl class="facts">
+${similarity !== undefined && html`<div><dt>Similarity</dt><dd>${similarity.toFixed(2)}</dd></div>`}
 <div><dt>Loudness</dt><dd>${formatDecibels(sound.loudness.integrated_lufs, 'LUFS')}</dd></div>
 <div><dt>True peak</dt><dd>${formatDecibels(sound.loudness.true_peak_db, 'dBTP')}</dd></div>
 <div><dt>Onset</dt><dd>${formatMs(sound.timing.onset_ms)}</dd></div>

@@ -5,13 +5,16 @@ import {
   categoryList, contradictoryBounds, lufs, milliseconds, searchFiltersOf, seconds, sortField, sortOrder, strictInt,
 } from '../../shapes/params.ts';
 import type { Dashboard } from '../context.ts';
-import { catalogLockedPage, catalogPage, type CatalogForm } from '../pages/catalog.ts';
+import { catalogLockedPage, catalogPage, similarPage, type CatalogForm } from '../pages/catalog.ts';
 import { formatCount } from '../pages/format.ts';
 import { requireAccount } from '../sessions/visitor.ts';
 import { soundViews } from '../sound-views.ts';
+import { PageError } from './page-errors.ts';
 import { sendPage } from './send-page.ts';
 
 const PAGE_SIZE = 20;
+/** Sounds on a "More like this" page. */
+const SIMILAR_COUNT = 12;
 
 /** The search endpoint's own parameter rules (shapes/params.ts), so the two never disagree. */
 const searchQuery = z.object({
@@ -94,5 +97,19 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
       totalPages: Math.ceil(found.total / PAGE_SIZE),
     };
     return sendPage(reply, catalogPage({ visitor: request.visitor, form, errors, results, pageLink }));
+  });
+
+  scope.get<{ Params: { id: string } }>('/catalog/similar/:id', async (request, reply) => {
+    const account = requireAccount(request);
+    if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
+    const [sound, neighbours] = await Promise.all([
+      services.catalog.findById(request.params.id),
+      services.catalog.similar(request.params.id, SIMILAR_COUNT),
+    ]);
+    if (!sound || !neighbours) throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
+    const [view] = await soundViews(services, [sound]);
+    const views = await soundViews(services, neighbours.map((neighbour) => neighbour.sound));
+    neighbours.forEach((neighbour, i) => (views[i]!.similarity = neighbour.similarity));
+    return sendPage(reply, similarPage(request.visitor, view!, views));
   });
 }
