@@ -1,4 +1,5 @@
 import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES } from '../../audio/analyze/descriptors.ts';
+import { Cells } from './cells.ts';
 
 /**
  * Nearest neighbours over the sounds' audio descriptors, from memory. Each number of a
@@ -29,23 +30,44 @@ export interface Neighbour {
   similarity: number;
 }
 
+/** Below this many described sounds every one is read (under a millisecond); from it on, cells are built. */
+const CELLS_FROM = 20_000;
+/** Cells read per query (of about √n / 2): the recall this gives is in BENCHMARKS.md. */
+const PROBES = 16;
+
 export class SimilarityIndex {
+  /** Descriptors as stored, DESCRIPTOR_LENGTH per position. */
   private vectors = new Float32Array(0);
-  private described = new Uint8Array(0);
+  /** The same multiplied by the square root of each number's scale: distances are plain sums of squares. */
+  private scaled = new Float32Array(0);
+  /** The scales `scaled` was made with; it is made again when the catalog's spread moves past 1 %. */
+  private scaledWith: Float64Array | null = null;
+  /** Positions set since `scaled` was made (their scaled rows are written on the next query). */
+  private pending: number[] = [];
+  /** The described positions, densely, and each one's place in that list (-1 for none). */
+  private members = new Int32Array(0);
+  private memberAt = new Int32Array(0);
   private readonly sums = new Float64Array(DESCRIPTOR_LENGTH);
   private readonly squares = new Float64Array(DESCRIPTOR_LENGTH);
   private count = 0;
+  /** The inverted file over `scaled` for large catalogs (cells.ts), and the count it was built for. */
+  private cells: Cells | null = null;
+  private cellsBuiltFor = 0;
 
   /** Sets (or, with null, clears) the descriptors of the sound at a position. */
   set(doc: number, vector: readonly number[] | null): void {
+    const usable = vector !== null && vector.length === DESCRIPTOR_LENGTH && vector.every(Number.isFinite);
+    // A row read again for another reason (a download) brings the same numbers: nothing to do.
+    if (usable && this.has(doc) && this.holds(doc, vector)) return;
     this.clear(doc);
-    if (vector === null || vector.length !== DESCRIPTOR_LENGTH || !vector.every(Number.isFinite)) return;
-    if ((doc + 1) * DESCRIPTOR_LENGTH > this.vectors.length) this.reserve(Math.max(1024, (doc + 1) * 2));
-    this.vectors.set(vector, doc * DESCRIPTOR_LENGTH);
-    this.described[doc] = 1;
-    this.count++;
-    // The stored (32-bit) values are summed, so that clearing subtracts exactly what was added.
+    if (!usable) return;
+    if (doc >= this.memberAt.length) this.reserve(Math.max(1024, (doc + 1) * 2));
     const at = doc * DESCRIPTOR_LENGTH;
+    this.vectors.set(vector, at);
+    this.memberAt[doc] = this.count;
+    this.members[this.count++] = doc;
+    this.pending.push(doc);
+    // The stored (32-bit) values are summed, so that clearing subtracts exactly what was added.
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
       const value = this.vectors[at + i]!;
       this.sums[i] = this.sums[i]! + value;
@@ -54,9 +76,13 @@ export class SimilarityIndex {
   }
 
   clear(doc: number): void {
-    if (this.described[doc] !== 1) return;
-    this.described[doc] = 0;
-    this.count--;
+    if (!this.has(doc)) return;
+    const place = this.memberAt[doc]!;
+    const last = this.members[--this.count]!;
+    this.members[place] = last;
+    this.memberAt[last] = place;
+    this.memberAt[doc] = -1;
+    this.cells?.remove(doc);
     const at = doc * DESCRIPTOR_LENGTH;
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
       const value = this.vectors[at + i]!;
@@ -66,31 +92,38 @@ export class SimilarityIndex {
   }
 
   has(doc: number): boolean {
-    return this.described[doc] === 1;
+    return doc < this.memberAt.length && this.memberAt[doc]! >= 0;
   }
 
-  /** The `limit` described sounds nearest to `doc`, nearest first (ties by position); never `doc` itself. */
+  /**
+   * The `limit` described sounds nearest to `doc`, nearest first; never `doc` itself. Small
+   * catalogs read every sound; large ones read the sounds of the cells nearest to it. Each
+   * candidate's distance is summed eight numbers at a time and given up as soon as it passes the
+   * farthest of the best so far.
+   */
   nearest(doc: number, limit: number): Neighbour[] {
     if (!this.has(doc) || limit <= 0) return [];
-    const scale = this.scales();
-    const vectors = this.vectors;
-    const target = vectors.subarray(doc * DESCRIPTOR_LENGTH, (doc + 1) * DESCRIPTOR_LENGTH);
+    const scaled = this.scaledRows();
+    const D = DESCRIPTOR_LENGTH;
+    const target = scaled.slice(doc * D, (doc + 1) * D);
     // The best so far, kept sorted by distance: a short array beats a heap at these sizes.
     const bestDocs: number[] = [];
     const bestDistances: number[] = [];
     let worst = Infinity;
-    const described = this.described;
-    for (let other = 0; other < described.length; other++) {
-      if (described[other] !== 1 || other === doc) continue;
-      const at = other * DESCRIPTOR_LENGTH;
+    const consider = (other: number) => {
+      if (other === doc) return;
+      const at = other * D;
       let distance = 0;
-      for (let i = 0; i < DESCRIPTOR_LENGTH && distance < worst; i++) {
-        const difference = vectors[at + i]! - target[i]!;
-        distance += difference * difference * scale[i]!;
+      for (let i = 0; i < D && distance < worst; i += 8) {
+        const end = Math.min(D, i + 8);
+        for (let j = i; j < end; j++) {
+          const difference = scaled[at + j]! - target[j]!;
+          distance += difference * difference;
+        }
       }
-      if (bestDocs.length === limit && distance >= worst) continue;
+      if (distance >= worst) return;
       let place = bestDistances.length;
-      while (place > 0 && bestDistances[place - 1]! > distance) place--;
+      while (place > 0 && (bestDistances[place - 1]! > distance || (bestDistances[place - 1] === distance && bestDocs[place - 1]! > other))) place--;
       bestDocs.splice(place, 0, other);
       bestDistances.splice(place, 0, distance);
       if (bestDocs.length > limit) {
@@ -98,11 +131,65 @@ export class SimilarityIndex {
         bestDistances.pop();
       }
       if (bestDocs.length === limit) worst = bestDistances[limit - 1]!;
-    }
+    };
+    const cells = this.readyCells();
+    if (cells) cells.visit(target, 0, PROBES, consider);
+    else for (let m = 0; m < this.count; m++) consider(this.members[m]!);
     return bestDocs.map((neighbour, i) => ({
       doc: neighbour,
       similarity: Math.round(Math.exp(-bestDistances[i]! / (2 * TOTAL_WEIGHT)) * 1e4) / 1e4,
     }));
+  }
+
+  /**
+   * The cells when they are built and fit the catalog; otherwise null, and a build is started
+   * when the catalog is large and has none or has changed size by half since its last. Until a
+   * build is done, queries read every sound.
+   */
+  private readyCells(): Cells | null {
+    if (this.count < CELLS_FROM) return null;
+    const stale = this.cells === null || Math.abs(this.count - this.cellsBuiltFor) > this.cellsBuiltFor / 2;
+    if (stale && (this.cells === null || this.cells.ready)) {
+      const cells = new Cells(this.scaled, DESCRIPTOR_LENGTH, this.members.subarray(0, this.count), this.memberAt.length);
+      this.cells = cells;
+      this.cellsBuiltFor = this.count;
+      const step = () => {
+        if (this.cells === cells && !cells.step()) setImmediate(step);
+      };
+      step();
+    }
+    return this.cells?.ready ? this.cells : null;
+  }
+
+  private holds(doc: number, vector: readonly number[]): boolean {
+    const at = doc * DESCRIPTOR_LENGTH;
+    for (let i = 0; i < DESCRIPTOR_LENGTH; i++) if (this.vectors[at + i] !== Math.fround(vector[i]!)) return false;
+    return true;
+  }
+
+  /**
+   * The scaled rows, current: all made again when a scale has moved by more than 1 % since they
+   * were made (a catalog's spread moves little once it has some thousands of sounds), else only
+   * the rows set since.
+   */
+  private scaledRows(): Float32Array {
+    const scales = this.scales();
+    const drifted = this.scaledWith === null || scales.some((scale, i) => Math.abs(scale - this.scaledWith![i]!) > 0.01 * Math.max(scale, this.scaledWith![i]!));
+    const rows = drifted ? Array.from(this.members.subarray(0, this.count)) : this.pending;
+    if (drifted) {
+      this.scaledWith = scales;
+      // The cells' centroids were in the old scaled space.
+      this.cells = null;
+    }
+    const roots = this.scaledWith!.map(Math.sqrt);
+    for (const doc of rows) {
+      if (!this.has(doc)) continue;
+      const at = doc * DESCRIPTOR_LENGTH;
+      for (let i = 0; i < DESCRIPTOR_LENGTH; i++) this.scaled[at + i] = this.vectors[at + i]! * roots[i]!;
+      if (!drifted) this.cells?.add(doc);
+    }
+    this.pending = [];
+    return this.scaled;
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */
@@ -117,11 +204,19 @@ export class SimilarityIndex {
   }
 
   private reserve(capacity: number): void {
+    // The cells read the scaled rows' old array: they are built again over the new one.
+    this.cells = null;
     const vectors = new Float32Array(capacity * DESCRIPTOR_LENGTH);
     vectors.set(this.vectors);
     this.vectors = vectors;
-    const described = new Uint8Array(capacity);
-    described.set(this.described);
-    this.described = described;
+    const scaled = new Float32Array(capacity * DESCRIPTOR_LENGTH);
+    scaled.set(this.scaled);
+    this.scaled = scaled;
+    const members = new Int32Array(capacity);
+    members.set(this.members);
+    this.members = members;
+    const memberAt = new Int32Array(capacity).fill(-1);
+    memberAt.set(this.memberAt);
+    this.memberAt = memberAt;
   }
 }

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { DESCRIPTOR_LENGTH as D } from '../../src/audio/analyze/descriptors.ts';
+import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
+
+/** A deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `count` vectors around 200 centres, as sounds of a few hundred kinds would be. */
+function clustered(count: number, next: () => number): number[][] {
+  const centres = Array.from({ length: 200 }, () => Array.from({ length: D }, () => (next() - 0.5) * 6));
+  return Array.from({ length: count }, () => centres[Math.floor(next() * centres.length)]!.map((value) => value + (next() - 0.5) * 3));
+}
+
+/** The exact nearest, read off every vector with the index's own scaling (the spread of each number). */
+function exactNearest(vectors: Array<number[] | null>, doc: number, limit: number): number[] {
+  const live = vectors.flatMap((vector, i) => (vector ? [i] : []));
+  const variance = Array.from({ length: D }, (_, i) => {
+    const mean = live.reduce((sum, j) => sum + vectors[j]![i]!, 0) / live.length;
+    return live.reduce((sum, j) => sum + (vectors[j]![i]! - mean) ** 2, 0) / live.length;
+  });
+  const weight = (i: number) => (i === D - 1 ? 0.5 : i >= D - 4 ? 1.5 : i % 2 === 1 ? 0.5 : 1);
+  const distance = (j: number) => vectors[j]!.reduce((sum, value, i) => sum + (weight(i) * (value - vectors[doc]![i]!) ** 2) / variance[i]!, 0);
+  return live.filter((j) => j !== doc).map((j) => [distance(j), j] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, limit).map(([, j]) => j);
+}
+
+describe('similar-sounds index', () => {
+  test('similar.small: every sound is read; the nearest come first, never the sound itself, and follow changes', () => {
+    const next = random(1);
+    const vectors: Array<number[] | null> = clustered(2000, next);
+    const index = new SimilarityIndex();
+    vectors.forEach((vector, doc) => index.set(doc, vector));
+    for (const doc of [0, 17, 999]) assert.deepEqual(index.nearest(doc, 10).map((n) => n.doc), exactNearest(vectors, doc, 10));
+    const first = index.nearest(5, 10);
+    assert.ok(first.every((n, i) => n.similarity > 0 && n.similarity <= 1 && (i === 0 || n.similarity <= first[i - 1]!.similarity)));
+    // A copy of sound 5 is its nearest, at similarity 1; a cleared sound is gone.
+    vectors[2000] = [...vectors[5]!];
+    index.set(2000, vectors[2000]);
+    assert.deepEqual(index.nearest(5, 1)[0], { doc: 2000, similarity: 1 });
+    index.set(2000, null);
+    vectors[2000] = null;
+    assert.ok(index.nearest(5, 50).every((n) => n.doc !== 2000));
+    assert.deepEqual(index.nearest(5, 10).map((n) => n.doc), exactNearest(vectors, 5, 10));
+    assert.deepEqual(index.nearest(2000, 10), [], 'a sound without descriptors has no neighbours');
+  });
+
+  test('similar.large: from 20,000 sounds the cells answer, agreeing with the exact nearest, and follow changes', async () => {
+    const next = random(2);
+    const vectors: Array<number[] | null> = clustered(30_000, next);
+    const index = new SimilarityIndex();
+    vectors.forEach((vector, doc) => index.set(doc, vector));
+    index.nearest(0, 10); // starts the build of the cells
+    for (let waited = 0; !(index as unknown as { cells: { ready: boolean } | null }).cells?.ready; waited++) {
+      assert.ok(waited < 10_000, 'the cells are built');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    let found = 0;
+    const asked = [3, 333, 3333, 13_333, 23_333, 29_999];
+    for (const doc of asked) {
+      const exact = new Set(exactNearest(vectors, doc, 10));
+      found += index.nearest(doc, 10).filter((n) => exact.has(n.doc)).length;
+    }
+    assert.ok(found / (asked.length * 10) >= 0.95, `recall at 10: ${found}/${asked.length * 10}`);
+    // Added after the build: listed under its cell at once. Cleared: never answered.
+    index.set(30_000, [...vectors[333]!]);
+    assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });
+    index.set(30_000, null);
+    assert.ok(index.nearest(333, 20).every((n) => n.doc !== 30_000));
+  });
+});
