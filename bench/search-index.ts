@@ -1,15 +1,16 @@
 /**
- * The search index alone, in process:  node --import tsx bench/search-index.ts DATA_DIR
+ * The search index alone, in process:  node --import tsx bench/search-index.ts DATA_DIR [extensions]
  * (fill DATA_DIR first with bench/fill-catalog.ts). Builds the index from the data folder, then
- * answers the API benchmark's 20,000-query Zipf mix (bench/query-mix.ts) twice over and prints the
+ * answers the API benchmark's 20,000-query Zipf mix (bench/query-mix.ts; with `extensions`, the
+ * mix that also sorts by relevance, asks for facets and bounds onset and loudness) twice over and prints the
  * build time, the heap, the latency distribution per query and which kinds of query cost most.
  * No HTTP, no signing, no serialization: what the index itself costs.
  */
 import { searchFiltersOf } from '../src/shapes/params.ts';
-import { CATEGORIES, type Category, type SearchFilters, type SortField, type SortOrder } from '../src/catalog/sound.ts';
+import { CATEGORIES, FACETS, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder } from '../src/catalog/sound.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
-import { generator, queryMix } from './query-mix.ts';
+import { extensionMix, generator, queryMix } from './query-mix.ts';
 
 const dataDir = process.argv[2];
 if (!dataDir) {
@@ -21,7 +22,7 @@ const built = await services.catalog.start();
 console.log(JSON.stringify({ ...built, heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6), rssMb: Math.round(process.memoryUsage().rss / 1e6) }));
 
 const random = generator(7);
-const mix = queryMix(random, 20_000);
+const mix = process.argv[3] === 'extensions' ? extensionMix(random, 20_000) : queryMix(random, 20_000);
 const filters = mix.map(toFilters);
 for (let round = 1; round <= 2; round++) {
   const times: Array<{ us: number; kind: string }> = [];
@@ -57,7 +58,11 @@ function toFilters(path: string): SearchFilters {
     q: query.q, category: categories, tags: query.tags,
     min_duration: query.min_duration === undefined ? undefined : Number(query.min_duration),
     max_duration: query.max_duration === undefined ? undefined : Number(query.max_duration),
-    sort: (query.sort ?? 'downloads') as SortField, order: (query.order ?? 'desc') as SortOrder,
+    max_onset_ms: query.max_onset_ms === undefined ? undefined : Number(query.max_onset_ms),
+    min_lufs: query.min_lufs === undefined ? undefined : Number(query.min_lufs),
+    max_lufs: query.max_lufs === undefined ? undefined : Number(query.max_lufs),
+    facets: query.facets?.split(',').filter((name): name is Facet => (FACETS as readonly string[]).includes(name)),
+    sort: (query.sort ?? 'downloads') as SearchSort, order: (query.order ?? 'desc') as SortOrder,
     page: Number(query.page ?? 1), limit: Number(query.limit ?? 20),
   });
 }
@@ -66,6 +71,8 @@ function toFilters(path: string): SearchFilters {
 function kindOf(query: SearchFilters): string {
   const words = query.words.length === 0 ? 'no q' : query.words.some((word) => word.length <= 2) ? 'short word' : `${query.words.length} word(s)`;
   const parts = [words, query.categories.length > 0 && 'category', query.tags.length > 0 && 'tags',
-    (query.minDuration !== undefined || query.maxDuration !== undefined) && 'duration', query.page > 1 && 'page > 1'];
+    (query.minDuration !== undefined || query.maxDuration !== undefined) && 'duration', query.page > 1 && 'page > 1',
+    query.sort === 'relevance' && 'relevance', query.facets?.length && `facets ${query.facets.join(',')}`,
+    (query.maxOnsetMs !== undefined || query.minLufs !== undefined) && 'onset/LUFS'];
   return parts.filter(Boolean).join(' + ');
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
+import { RENDITION_LOUDNESS, type RenditionChoice } from '../media/renditions.ts';
 
 /**
  * Query parameter schemas. Strict ones (search) refuse bad values with 400; lenient ones are for
@@ -107,4 +108,21 @@ export function contradictoryBounds(query: { min_duration?: number; max_duration
     details.push({ param: 'max_lufs', message: 'must not be smaller than min_lufs' });
   }
   return details;
+}
+
+/** Extension: the rendition a stream or download URL points to (clamped or ignored, never refused: these endpoints list no 400). */
+export const renditionQuery = z.object({
+  loudness: lenientNumber(RENDITION_LOUDNESS.min, RENDITION_LOUDNESS.max)
+    .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped), `
+      + 'true peak at or under -1 dBTP. The media response states the loudness delivered in X-Integrated-LUFS.').meta(EXTENSION),
+  trim: z.enum(['true', 'false']).optional().catch(undefined)
+    .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms.').meta(EXTENSION),
+});
+
+/** The rendition a parsed `renditionQuery` asks for: loudness to one decimal (as signed URLs carry it), trim when true. */
+export function renditionChoiceOf(query: z.output<typeof renditionQuery>): RenditionChoice {
+  return {
+    ...(query.loudness !== undefined && { loudness: Math.round(query.loudness * 10) / 10 }),
+    ...(query.trim === 'true' && { trim: true }),
+  };
 }

@@ -150,6 +150,28 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.equal((await free.client.get(`/dashboard/catalog/similar/${bell}`)).status, 403);
   });
 
+  test('catalog.download: the download button counts one download and sends the file, or the rendition chosen', async () => {
+    const { id } = await addSound(server.services, { name: 'Door Slam', tags: ['door'] });
+    const card = (await pro.client.get('/dashboard/catalog?q=door%20slam')).text;
+    assert.match(card, new RegExp(`<form class="download-form" method="get" action="/dashboard/download/${id}"`));
+    assert.match(card, /<option value="-16">-16 LUFS \(podcasts, streaming\)<\/option>/);
+    const downloads = async () => (await server.services.catalog.findById(id))!.numDownloads;
+    const before = await downloads();
+    const rendition = await pro.client.get(`/dashboard/download/${id}?loudness=-16&trim=true`);
+    assert.equal(rendition.status, 303);
+    assert.match(rendition.headers.get('location') ?? '', new RegExp(`/media/${id}\\.mp3\\?d=download&loudness=-16\\.0&trim=true&exp=`));
+    const plain = await pro.client.get(`/dashboard/download/${id}?loudness=&trim=`);
+    assert.match(plain.headers.get('location') ?? '', new RegExp(`/media/${id}\\.mp3\\?d=download&exp=`));
+    assert.equal(await downloads(), before + 2);
+    const file = await fetch(plain.headers.get('location')!);
+    assert.equal(file.status, 200);
+    assert.match(file.headers.get('content-disposition') ?? '', /^attachment; filename="door-slam\.mp3"/);
+    assert.equal((await pro.client.get('/dashboard/download/no-such-sound')).status, 404);
+    const free = await signedIn(server, 'free');
+    assert.equal((await free.client.get(`/dashboard/download/${id}`)).status, 403);
+    assert.equal(await downloads(), before + 2, 'refusals count nothing');
+  });
+
   test('catalog.extensions: onset and loudness filters and the relevance sort work as in the API, and come back filled in', async () => {
     await addSound(server.services, {
       name: 'Tight Kick', tags: ['kick', 'drum'], duration: 0.3,

@@ -6,26 +6,9 @@ import { defineEndpoint } from '../endpoint.ts';
 import { downloadResultSchema, soundSchema, streamResultSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { authErrors, errorResponses } from './responses.ts';
-import { EXTENSION, lenientNumber } from '../../shapes/params.ts';
-import { RENDITION_LOUDNESS, type RenditionChoice } from '../../media/renditions.ts';
+import { renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
 
 const params = z.object({ id: z.string().describe('Sound id.') });
-
-/** Extension: the rendition a stream or download URL points to (clamped or ignored, never refused: these endpoints list no 400). */
-const renditionQuery = z.object({
-  loudness: lenientNumber(RENDITION_LOUDNESS.min, RENDITION_LOUDNESS.max)
-    .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped), `
-      + 'true peak at or under -1 dBTP. The media response states the loudness delivered in X-Integrated-LUFS.').meta(EXTENSION),
-  trim: z.enum(['true', 'false']).optional().catch(undefined)
-    .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms.').meta(EXTENSION),
-});
-
-function renditionOf(query: z.output<typeof renditionQuery>): RenditionChoice {
-  return {
-    ...(query.loudness !== undefined && { loudness: Math.round(query.loudness * 10) / 10 }),
-    ...(query.trim === 'true' && { trim: true }),
-  };
-}
 const responsesWith = (description: string, schema: z.ZodType) => ({
   200: { description, schema },
   404: errorResponses[404],
@@ -68,7 +51,7 @@ export const streamSound = defineEndpoint({
   responses: responsesWith('Signed streaming URL.', z.object({ data: streamResultSchema })),
   async handler({ params, query, services }) {
     const sound = await requireSound(services, params.id);
-    return { data: { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionOf(query)).url } };
+    return { data: { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoiceOf(query)).url } };
   },
 });
 
@@ -86,7 +69,7 @@ export const downloadSound = defineEndpoint({
   async handler({ params, query, services }) {
     const sound = await requireSound(services, params.id);
     if (!(await services.catalog.countDownload(sound.id))) throw notFound(`Sound ${params.id} not found`);
-    const signed = services.signer.sign(sound.id, 'download', renditionOf(query));
+    const signed = services.signer.sign(sound.id, 'download', renditionChoiceOf(query));
     return { data: { id: sound.id, name: sound.name, download_url: signed.url, expires_in: SIGNED_URL_TTL_SECONDS } };
   },
 });

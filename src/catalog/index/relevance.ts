@@ -17,10 +17,12 @@ const INSIDE = 0;
 /** The highest score one word can have. */
 export const BEST_WORD_SCORE = 1 + FIELD_NAME * 3 + WHOLE;
 
-/** The score of one sound for lower-case words that all occur in its text (0 for a word found nowhere). */
-export function relevanceOf(name: string, tags: string[], description: string | null, words: string[]): number {
+/**
+ * The score of one sound for lower-case words that all occur in its text (0 for a word found
+ * nowhere). The name comes in lower case (the index keeps it so), tags are lower case already.
+ */
+export function relevanceOf(lowerName: string, tags: string[], description: string | null, words: string[]): number {
   let total = 0;
-  const lowerName = name.toLowerCase();
   let lowerDescription: string | null = null;
   for (const word of words) {
     let best = placeIn(lowerName, word);
@@ -28,7 +30,7 @@ export function relevanceOf(name: string, tags: string[], description: string | 
       total += 1 + FIELD_NAME * 3 + best;
       continue;
     }
-    for (const tag of tags) best = Math.max(best, placeIn(tag.toLowerCase(), word));
+    for (const tag of tags) best = Math.max(best, placeIn(tag, word));
     if (best >= 0) {
       total += 1 + FIELD_TAG * 3 + best;
       continue;

@@ -7,7 +7,7 @@ import { DurationIndex } from './duration-index.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
-import { relevanceOf } from './relevance.ts';
+import { BEST_WORD_SCORE, relevanceOf } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
 import { SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
@@ -63,6 +63,7 @@ export class SearchIndex {
 
   loaded(): void {
     this.rebuildOrders();
+    this.similarity.prepare();
   }
 
   /** Applies rows as they are now (new or changed) and removals, by database row key. */
@@ -166,58 +167,82 @@ export class SearchIndex {
   }
 
   /**
-   * The page of a relevance sort: the matches are put in buckets by score and the page is read
-   * from the best bucket down (ascending: from the worst up), each bucket in the downloads order.
+   * The page of a relevance sort: every match is scored (a small integer, relevance.ts), the
+   * scores are counted, and only the sounds of the scores the page reaches are collected, each
+   * score's in the downloads order; the best score first (ascending: the worst).
    */
   private byRelevance(found: Found, filters: SearchFilters): number[] {
     const c = this.columns;
-    const buckets: number[][] = [];
-    this.forEachFound(found, (doc) => {
-      (buckets[relevanceOf(c.names[doc]!, c.tags[doc]!, c.descriptions[doc]!, filters.words)] ??= []).push(doc);
-    });
+    const docs = this.foundList(found);
+    const scores = new Uint8Array(docs.length);
+    const perScore = new Uint32Array(filters.words.length * BEST_WORD_SCORE + 1);
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      const score = relevanceOf(c.lowerNames[doc]!, c.tags[doc]!, c.descriptions[doc]!, filters.words);
+      scores[i] = score;
+      perScore[score]!++;
+    }
     const descending = filters.order === 'desc';
     let skip = (filters.page - 1) * filters.limit;
     let remaining = filters.limit;
-    const docs: number[] = [];
-    for (let i = 0; i < buckets.length && remaining > 0; i++) {
-      const bucket = buckets[descending ? buckets.length - 1 - i : i];
-      if (bucket === undefined) continue;
-      if (skip >= bucket.length) {
-        skip -= bucket.length;
+    const page: number[] = [];
+    for (let step = 0; step < perScore.length && remaining > 0; step++) {
+      const score = descending ? perScore.length - 1 - step : step;
+      const size = perScore[score]!;
+      if (skip >= size) {
+        skip -= size;
         continue;
       }
-      const end = Math.min(bucket.length, skip + remaining);
-      docs.push(...this.pages.slice({ list: Uint32Array.from(bucket) }, 'downloads', descending, skip, end, this.count));
+      const bucket = new Uint32Array(size);
+      for (let i = 0, n = 0; n < size; i++) if (scores[i] === score) bucket[n++] = docs[i]!;
+      const end = Math.min(size, skip + remaining);
+      page.push(...this.pages.slice({ list: bucket }, 'downloads', descending, skip, end, this.count));
       remaining -= end - skip;
       skip = 0;
     }
-    return docs;
+    return page;
+  }
+
+  /** What a query found as a list of positions (a copy: `matches` is reused by the next query). */
+  private foundList(found: Found): Uint32Array {
+    if ('list' in found) return found.list.slice();
+    const docs: number[] = [];
+    this.forEachFound(found, (doc) => docs.push(doc));
+    return Uint32Array.from(docs);
   }
 
   /** Counts per category and the most frequent tags over everything found. */
   private facetsOf(found: Found, wanted: Facet[]): Facets {
     const c = this.columns;
     const everything = !('list' in found) && !('bits' in found);
+    const docs = everything ? null : this.foundList(found);
     const facets: Facets = {};
     if (wanted.includes('category')) {
-      const counts = CATEGORIES.map((_, i) => (everything ? this.categories[i]!.count : 0));
-      if (!everything) this.forEachFound(found, (doc) => {
-        if (c.category[doc] !== 0) counts[c.category[doc]! - 1]!++;
-      });
+      const counts = CATEGORIES.map((_, i) => (docs ? 0 : this.categories[i]!.count));
+      for (const doc of docs ?? []) if (c.category[doc] !== 0) counts[c.category[doc]! - 1]!++;
       facets.category = Object.fromEntries(CATEGORIES.map((name, i) => [name, counts[i]!])) as Record<Category, number>;
     }
     if (wanted.includes('tags')) {
-      const counts = new Map<string, number>();
-      if (everything) for (const [tag, posting] of this.tags) counts.set(tag, posting.count);
-      else this.forEachFound(found, (doc) => {
-        for (const tag of c.tags[doc]!) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-      });
-      facets.tags = Array.from(counts, ([tag, count]) => ({ tag, count }))
+      // Tags are shared strings (sound-columns.ts): one Map lookup per tag of each match.
+      const counts = new Map<string, { count: number }>();
+      if (!docs) for (const [tag, posting] of this.tags) counts.set(tag, { count: posting.count });
+      else {
+        for (const doc of docs) {
+          for (const tag of c.tags[doc]!) {
+            const entry = counts.get(tag);
+            if (entry) entry.count++;
+            else counts.set(tag, { count: 1 });
+          }
+        }
+      }
+      facets.tags = Array.from(counts, ([tag, { count }]) => ({ tag, count }))
+        .filter(({ count }) => count > 0)
         .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
         .slice(0, TOP_TAG_FACETS);
     }
     return facets;
   }
+
 
   /**
    * Every sound the text, tag, category and duration filters match: all of them, a bitmap, or a

@@ -30,20 +30,21 @@ export interface Neighbour {
   similarity: number;
 }
 
+const MIN_ROOT = 1e-6;
 /** Below this many described sounds every one is read (under a millisecond); from it on, cells are built. */
 const CELLS_FROM = 20_000;
 /** Cells read per query (of about √n / 2): the recall this gives is in BENCHMARKS.md. */
 const PROBES = 16;
 
 export class SimilarityIndex {
-  /** Descriptors as stored, DESCRIPTOR_LENGTH per position. */
-  private vectors = new Float32Array(0);
-  /** The same multiplied by the square root of each number's scale: distances are plain sums of squares. */
+  /**
+   * Each described sound's numbers multiplied by `roots` (the square root of each number's
+   * scale), DESCRIPTOR_LENGTH per position: distances are plain sums of squares. Only this copy
+   * is kept (at 1,000,000 sounds it is 152 MB); a number as given is the stored one over its root.
+   */
   private scaled = new Float32Array(0);
-  /** The scales `scaled` was made with; it is made again when the catalog's spread moves past 1 %. */
-  private scaledWith: Float64Array | null = null;
-  /** Positions set since `scaled` was made (their scaled rows are written on the next query). */
-  private pending: number[] = [];
+  /** The roots the rows are scaled by; all rows are scaled again when a scale moves past 1 %. */
+  private roots: Float64Array = new Float64Array(DESCRIPTOR_LENGTH).fill(1);
   /** The described positions, densely, and each one's place in that list (-1 for none). */
   private members = new Int32Array(0);
   private memberAt = new Int32Array(0);
@@ -61,18 +62,18 @@ export class SimilarityIndex {
     if (usable && this.has(doc) && this.holds(doc, vector)) return;
     this.clear(doc);
     if (!usable) return;
-    if (doc >= this.memberAt.length) this.reserve(Math.max(1024, (doc + 1) * 2));
+    // Grown by a quarter at a time: at a million sounds every spare row costs 152 bytes.
+    if (doc >= this.memberAt.length) this.reserve(Math.max(1024, Math.ceil((doc + 1) * 1.25)));
     const at = doc * DESCRIPTOR_LENGTH;
-    this.vectors.set(vector, at);
-    this.memberAt[doc] = this.count;
-    this.members[this.count++] = doc;
-    this.pending.push(doc);
-    // The stored (32-bit) values are summed, so that clearing subtracts exactly what was added.
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
-      const value = this.vectors[at + i]!;
+      const value = vector[i]!;
+      this.scaled[at + i] = value * this.roots[i]!;
       this.sums[i] = this.sums[i]! + value;
       this.squares[i] = this.squares[i]! + value * value;
     }
+    this.memberAt[doc] = this.count;
+    this.members[this.count++] = doc;
+    this.cells?.add(doc);
   }
 
   clear(doc: number): void {
@@ -85,7 +86,7 @@ export class SimilarityIndex {
     this.cells?.remove(doc);
     const at = doc * DESCRIPTOR_LENGTH;
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
-      const value = this.vectors[at + i]!;
+      const value = this.valueAt(at, i);
       this.sums[i] = this.sums[i]! - value;
       this.squares[i] = this.squares[i]! - value * value;
     }
@@ -96,6 +97,17 @@ export class SimilarityIndex {
   }
 
   /**
+   * Gets the cells ready now, if the catalog is large enough to need them: called once the
+   * index is loaded, before the server answers, so the first queries of a large catalog do not
+   * read every sound while the cells are built.
+   */
+  prepare(): void {
+    this.rescaleIfDrifted();
+    const cells = this.readyCells();
+    if (cells === null && this.cells) while (!this.cells.step());
+  }
+
+  /**
    * The `limit` described sounds nearest to `doc`, nearest first; never `doc` itself. Small
    * catalogs read every sound; large ones read the sounds of the cells nearest to it. Each
    * candidate's distance is summed eight numbers at a time and given up as soon as it passes the
@@ -103,7 +115,8 @@ export class SimilarityIndex {
    */
   nearest(doc: number, limit: number): Neighbour[] {
     if (!this.has(doc) || limit <= 0) return [];
-    const scaled = this.scaledRows();
+    this.rescaleIfDrifted();
+    const scaled = this.scaled;
     const D = DESCRIPTOR_LENGTH;
     const target = scaled.slice(doc * D, (doc + 1) * D);
     // The best so far, kept sorted by distance: a short array beats a heap at these sizes.
@@ -161,35 +174,36 @@ export class SimilarityIndex {
     return this.cells?.ready ? this.cells : null;
   }
 
+  /** A number of a row as it was given (to 32-bit precision). */
+  private valueAt(at: number, i: number): number {
+    return this.scaled[at + i]! / this.roots[i]!;
+  }
+
   private holds(doc: number, vector: readonly number[]): boolean {
     const at = doc * DESCRIPTOR_LENGTH;
-    for (let i = 0; i < DESCRIPTOR_LENGTH; i++) if (this.vectors[at + i] !== Math.fround(vector[i]!)) return false;
+    for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
+      if (Math.abs(this.valueAt(at, i) - vector[i]!) > 1e-5 * (1 + Math.abs(vector[i]!))) return false;
+    }
     return true;
   }
 
   /**
-   * The scaled rows, current: all made again when a scale has moved by more than 1 % since they
-   * were made (a catalog's spread moves little once it has some thousands of sounds), else only
-   * the rows set since.
+   * Scales every row again when a scale has moved by more than 1 % since the rows were scaled
+   * (a catalog's spread moves little once it has some thousands of sounds). The cells were in the
+   * old space: they are built again.
    */
-  private scaledRows(): Float32Array {
-    const scales = this.scales();
-    const drifted = this.scaledWith === null || scales.some((scale, i) => Math.abs(scale - this.scaledWith![i]!) > 0.01 * Math.max(scale, this.scaledWith![i]!));
-    const rows = drifted ? Array.from(this.members.subarray(0, this.count)) : this.pending;
-    if (drifted) {
-      this.scaledWith = scales;
-      // The cells' centroids were in the old scaled space.
-      this.cells = null;
+  private rescaleIfDrifted(): void {
+    // A number that never varies has scale 0; a tiny root keeps its values recoverable while it
+    // adds nothing that matters to a distance.
+    const roots = this.scales().map((scale) => Math.max(Math.sqrt(scale), MIN_ROOT));
+    if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) return;
+    const factors = roots.map((root, i) => root / this.roots[i]!);
+    for (let m = 0; m < this.count; m++) {
+      const at = this.members[m]! * DESCRIPTOR_LENGTH;
+      for (let i = 0; i < DESCRIPTOR_LENGTH; i++) this.scaled[at + i] = this.scaled[at + i]! * factors[i]!;
     }
-    const roots = this.scaledWith!.map(Math.sqrt);
-    for (const doc of rows) {
-      if (!this.has(doc)) continue;
-      const at = doc * DESCRIPTOR_LENGTH;
-      for (let i = 0; i < DESCRIPTOR_LENGTH; i++) this.scaled[at + i] = this.vectors[at + i]! * roots[i]!;
-      if (!drifted) this.cells?.add(doc);
-    }
-    this.pending = [];
-    return this.scaled;
+    this.roots = roots;
+    this.cells = null;
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */
@@ -206,9 +220,6 @@ export class SimilarityIndex {
   private reserve(capacity: number): void {
     // The cells read the scaled rows' old array: they are built again over the new one.
     this.cells = null;
-    const vectors = new Float32Array(capacity * DESCRIPTOR_LENGTH);
-    vectors.set(this.vectors);
-    this.vectors = vectors;
     const scaled = new Float32Array(capacity * DESCRIPTOR_LENGTH);
     scaled.set(this.scaled);
     this.scaled = scaled;

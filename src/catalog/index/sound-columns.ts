@@ -13,6 +13,8 @@ export class SoundColumns {
   capacity = 0;
   ids: string[] = [];
   names: string[] = [];
+  /** Names in lower case, for scoring relevance without lowering them per query. */
+  lowerNames: string[] = [];
   descriptions: Array<string | null> = [];
   tags: string[][] = [];
   licenses: Array<string | null> = [];
@@ -40,6 +42,7 @@ export class SoundColumns {
   set(doc: number, record: CatalogRecord): void {
     this.ids[doc] = record.id;
     this.names[doc] = record.name;
+    this.lowerNames[doc] = record.name.toLowerCase();
     this.descriptions[doc] = record.description;
     this.tags[doc] = record.tags.map((tag) => this.shared(tag));
     this.licenses[doc] = record.license === null ? null : this.shared(record.license);

@@ -32,8 +32,26 @@ ${sound.category && html`<li class="tag tag-category">${sound.category}</li>`}
 ${sound.tags.map((tag) => html`<li class="tag">${tag}</li>`)}
 </ul>
 ${detailed && measurements(sound, view.similarity)}
-${detailed && html`<p class="sound-actions"><a class="button button-quiet" href="/dashboard/catalog/similar/${encodeURIComponent(sound.id)}">More like this</a></p>`}
+${detailed && actions(sound)}
 </article>`;
+}
+
+/** Loudness choices of the download button: the catalog's file, or a rendition at a common target. */
+const DOWNLOAD_LOUDNESS: Array<[string, string]> = [
+  ['', 'As recorded'], ['-23', '-23 LUFS (broadcast)'], ['-16', '-16 LUFS (podcasts, streaming)'], ['-14', '-14 LUFS (music platforms)'],
+];
+
+/** "More like this", and a download of the file as it is or as a rendition (loudness, trimmed). */
+function actions(sound: Sound): Html {
+  const id = encodeURIComponent(sound.id);
+  return html`<div class="sound-actions">
+<a class="button button-quiet" href="/dashboard/catalog/similar/${id}">More like this</a>
+<form class="download-form" method="get" action="/dashboard/download/${id}" aria-label="Download ${sound.name}">
+<label>Loudness <select name="loudness">${DOWNLOAD_LOUDNESS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></label>
+<label><input type="checkbox" name="trim" value="true"> Trim silence</label>
+<button type="submit" class="button">Download</button>
+</form>
+</div>`;
 }
 
 function measurements(sound: Sound, similarity: number | undefined): Html {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import {
-  categoryList, contradictoryBounds, lufs, milliseconds, searchFiltersOf, seconds, sortField, sortOrder, strictInt,
+  categoryList, contradictoryBounds, lufs, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField, sortOrder,
+  strictInt,
 } from '../../shapes/params.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, similarPage, type CatalogForm } from '../pages/catalog.ts';
@@ -97,6 +98,18 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
       totalPages: Math.ceil(found.total / PAGE_SIZE),
     };
     return sendPage(reply, catalogPage({ visitor: request.visitor, form, errors, results, pageLink }));
+  });
+
+  // The download button: counts one download, as the API does, and sends the browser to the
+  // signed URL of the file or of the rendition chosen (loudness and trim, clamped like the API's).
+  scope.get<{ Params: { id: string }; Querystring: RawQuery }>('/download/:id', async (request, reply) => {
+    const account = requireAccount(request);
+    if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
+    const choice = renditionChoiceOf(renditionQuery.parse(normalize(request.query)));
+    if (!(await services.catalog.countDownload(request.params.id))) {
+      throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
+    }
+    return reply.redirect(services.signer.sign(request.params.id, 'download', choice).url, 303);
   });
 
   scope.get<{ Params: { id: string } }>('/catalog/similar/:id', async (request, reply) => {
