@@ -45,6 +45,7 @@ export async function renderRendition(mp3: Uint8Array, spec: RenditionSpec): Pro
   let gainDb = target - measured;
   let ceilingDb = FIRST_CEILING_DB;
   let best: Rendition | null = null;
+  let previous: { gainDb: number; lufs: number } | null = null;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const candidate = await encodeAndMeasure(limit(amplify(audio, gainDb), ceilingDb));
     const { integrated_lufs: lufs, true_peak_db: peak } = candidate.measurements.loudness;
@@ -55,9 +56,11 @@ export async function renderRendition(mp3: Uint8Array, spec: RenditionSpec): Pro
     if (!peakOk) ceilingDb -= peak - MAX_TRUE_PEAK_DB + 0.1;
     // Too quiet with room left under the ceiling: let the limiter's peaks up to it.
     else if (lufs < target - TOLERANCE_LU && peak < MAX_TRUE_PEAK_DB - 0.3) ceilingDb += MAX_TRUE_PEAK_DB - 0.15 - peak;
-    // Under the limiter a dB of gain adds less than a dB of loudness: push further.
-    const limited = (peak ?? -Infinity) > ceilingDb - 1;
-    gainDb += (target - lufs) * (limited && lufs < target ? 2 : 1);
+    // Under the limiter a dB of gain adds less than a dB of loudness: the next gain follows the
+    // slope the last two attempts measured (a secant step), at most 12 dB further.
+    const slope = previous && gainDb !== previous.gainDb ? (lufs - previous.lufs) / (gainDb - previous.gainDb) : 1;
+    previous = { gainDb, lufs };
+    gainDb += Math.min(12, (target - lufs) / Math.min(1, Math.max(0.1, slope)));
   }
   return best!;
 }
