@@ -47,8 +47,8 @@ function actions(sound: Sound): Html {
   return html`<div class="sound-actions">
 <a class="button button-quiet" href="/dashboard/catalog/similar/${id}">More like this</a>
 <form class="download-form" method="get" action="/dashboard/download/${id}" aria-label="Download ${sound.name}">
-<label>Loudness <select name="loudness">${DOWNLOAD_LOUDNESS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></label>
-<label><input type="checkbox" name="trim" value="true"> Trim silence</label>
+<label for="loudness-${sound.id}">Loudness</label> <select id="loudness-${sound.id}" name="loudness">${DOWNLOAD_LOUDNESS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select>
+<input type="checkbox" id="trim-${sound.id}" name="trim" value="true"> <label for="trim-${sound.id}">Trim silence</label>
 <button type="submit" class="button">Download</button>
 </form>
 </div>`;
