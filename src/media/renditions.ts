@@ -91,6 +91,14 @@ function factsKey(fileKey: string): string {
   return fileKey.replace(/\.mp3$/, '.json');
 }
 
+/** A rendition choice as signed URLs carry it: loudness to one decimal, trim only when true. */
+export function renditionChoice(loudness: number | undefined, trim: boolean | undefined): RenditionChoice {
+  return {
+    ...(loudness !== undefined && { loudness: Math.round(loudness * 10) / 10 }),
+    ...(trim === true && { trim: true }),
+  };
+}
+
 /** Whether a choice asks for anything other than the catalog's own file. */
 export function isRendition(choice: RenditionChoice): boolean {
   return choice.loudness !== undefined || choice.trim === true;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
-import { RENDITION_LOUDNESS, type RenditionChoice } from '../media/renditions.ts';
+import { RENDITION_LOUDNESS, renditionChoice, type RenditionChoice } from '../media/renditions.ts';
 
 /**
  * Query parameter schemas. Strict ones (search) refuse bad values with 400; lenient ones are for
@@ -121,8 +121,5 @@ export const renditionQuery = z.object({
 
 /** The rendition a parsed `renditionQuery` asks for: loudness to one decimal (as signed URLs carry it), trim when true. */
 export function renditionChoiceOf(query: z.output<typeof renditionQuery>): RenditionChoice {
-  return {
-    ...(query.loudness !== undefined && { loudness: Math.round(query.loudness * 10) / 10 }),
-    ...(query.trim === 'true' && { trim: true }),
-  };
+  return renditionChoice(query.loudness, query.trim === 'true');
 }

@@ -10,6 +10,7 @@ import { contentHashOf } from '../../src/catalog/writer.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { ffmpegAvailable, ffmpegEbur128 } from '../audio/helpers/ffmpeg.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
 
 type UrlBody = { data: { stream_url?: string; download_url?: string } };
 
@@ -115,6 +116,26 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     ]) {
       assert.notEqual(tampered, url);
       assert.equal((await fetch(tampered)).status, 403, tampered);
+    }
+  });
+
+  test('renditions.mcp: get_stream_url and get_download_url take loudness and trim, signed like REST', async () => {
+    const client = await connectMcp(server, key);
+    try {
+      const { id } = sounds.laser!;
+      const stream = await callTool(client, 'get_stream_url', { id, loudness: -16.04, trim: true });
+      assert.notEqual(stream.isError, true, textOf(stream));
+      const url = (stream.structuredContent as { stream_url: string }).stream_url;
+      assert.match(url, /[?&]d=stream&loudness=-16\.0&trim=true&exp=/);
+      const fromRest = await fetchMp3(await signedUrl(id, 'stream', '?loudness=-16&trim=true'));
+      assert.deepEqual((await fetchMp3(url)).bytes, fromRest.bytes);
+      const download = await callTool(client, 'get_download_url', { id, loudness: -23 });
+      assert.match((download.structuredContent as { download_url: string }).download_url, /[?&]d=download&loudness=-23\.0&exp=/);
+      const refused = await callTool(client, 'get_download_url', { id, loudness: -3 });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /<=-5 at loudness/);
+    } finally {
+      await client.close();
     }
   });
 

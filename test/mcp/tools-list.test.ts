@@ -55,10 +55,10 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     assert.equal((inputSchema.properties?.max_duration as { type: string }).type, 'number');
   });
 
-  it('the id tools require an id and nothing else', () => {
+  it('the id tools require an id and nothing else; the URL tools may ask for a rendition', () => {
     for (const name of ['get_sound', 'get_stream_url', 'get_download_url']) {
       const { inputSchema } = tool(name);
-      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), ['id']);
+      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), name === 'get_sound' ? ['id'] : ['id', 'loudness', 'trim']);
       assert.deepEqual(inputSchema.required, ['id']);
     }
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, toList } from '../../catalog/sound.ts';
+import { RENDITION_LOUDNESS } from '../../media/renditions.ts';
 
 /** Input pieces several tools share, described for an agent. */
 
@@ -37,3 +38,11 @@ export function toCategories(value: z.output<typeof categoryArgument>): Array<(t
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
+
+/** The rendition arguments of get_stream_url and get_download_url (the REST endpoints' `loudness` and `trim`). */
+export const renditionArguments = {
+  loudness: z.number().min(RENDITION_LOUDNESS.min).max(RENDITION_LOUDNESS.max).optional()
+    .describe(`Deliver the sound at this integrated loudness in LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}; `
+      + '-16 suits podcasts and streaming, -23 broadcast), true peak at or under -1 dBTP, so sounds fit together without mixing.'),
+  trim: z.boolean().optional().describe('true cuts the silence before the sound starts (timing.onset_ms) and after it dies away (timing.tail_ms).'),
+};

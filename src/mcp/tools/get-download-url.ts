@@ -3,7 +3,8 @@ import { downloadResultSchema } from '../../shapes/schemas.ts';
 import { notFound } from '../../errors.ts';
 import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
 import { defineTool, readOnly } from '../tool.ts';
-import { soundId } from './arguments.ts';
+import { renditionChoice } from '../../media/renditions.ts';
+import { renditionArguments, soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';
 
 export const getDownloadUrlTool = defineTool({
@@ -12,18 +13,19 @@ export const getDownloadUrlTool = defineTool({
   description: 'A signed URL to download one sound as an MP3 file (served as an attachment), valid for expires_in '
     + 'seconds (one hour) and usable without any header. Each call counts one download toward the sound\'s '
     + 'popularity, so call it once per sound actually wanted; use get_stream_url just to listen. '
+    + 'Optionally loudness-normalized (loudness) and trimmed of silence (trim), ready to use. '
     + 'Every sound is CC0: commercial use is allowed and no attribution is required.',
-  inputSchema: z.strictObject({ id: soundId }),
+  inputSchema: z.strictObject({ id: soundId, ...renditionArguments }),
   outputSchema: downloadResultSchema,
   // Not idempotent: every call adds a download to the sound's count, like the REST endpoint.
   annotations: readOnly({ title: 'Get a download URL', idempotent: false }),
-  async run({ id }, { services }) {
+  async run({ id, ...rendition }, { services }) {
     const sound = await requireSound(services, id);
     if (!(await services.catalog.countDownload(sound.id))) throw notFound(`Sound ${id} not found`);
     const download = {
       id: sound.id,
       name: sound.name,
-      download_url: services.signer.sign(sound.id, 'download').url,
+      download_url: services.signer.sign(sound.id, 'download', renditionChoice(rendition.loudness, rendition.trim)).url,
       expires_in: SIGNED_URL_TTL_SECONDS,
     };
     return {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { streamResultSchema } from '../../shapes/schemas.ts';
 import { defineTool, readOnly } from '../tool.ts';
-import { soundId } from './arguments.ts';
+import { renditionChoice } from '../../media/renditions.ts';
+import { renditionArguments, soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';
 
 export const getStreamUrlTool = defineTool({
@@ -9,13 +10,14 @@ export const getStreamUrlTool = defineTool({
   title: 'Get a streaming URL',
   description: 'A signed URL to listen to one sound (MP3), valid for one hour and usable without any header, '
     + 'e.g. in an <audio> element or a media player. Previewing is free: no download is counted. '
+    + 'Optionally loudness-normalized (loudness) and trimmed of silence (trim). '
     + 'Use get_download_url instead when the file is to be kept.',
-  inputSchema: z.strictObject({ id: soundId }),
+  inputSchema: z.strictObject({ id: soundId, ...renditionArguments }),
   outputSchema: streamResultSchema,
   annotations: readOnly({ title: 'Get a streaming URL', idempotent: true }),
-  async run({ id }, { services }) {
+  async run({ id, ...rendition }, { services }) {
     const sound = await requireSound(services, id);
-    const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream').url };
+    const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoice(rendition.loudness, rendition.trim)).url };
     return { structured: stream, text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}` };
   },
 });
