@@ -63,6 +63,11 @@ describe('search extensions', () => {
     assert.deepEqual(names(await search('q=glass%20impact&sort=relevance')), ['Fiberglass Hit', 'Window Smash']);
   });
 
+  test('search.relevance: a q of many words scores past 255 and still ranks (a score per sound is not a byte)', async () => {
+    const many = Array.from({ length: 30 }, () => 'glass').join('%20'); // 30 words of up to 9: 270
+    assert.deepEqual(names(await search(`q=${many}&sort=relevance&limit=3`)), ['Glass Door', 'Glass Break', 'Glassy Pad']);
+  });
+
   test('search.relevance: without q it orders like downloads; the default sort stays downloads', async () => {
     const byDownloads = names(await search('sort=downloads'));
     assert.deepEqual(names(await search('sort=relevance')), byDownloads);

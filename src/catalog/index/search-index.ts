@@ -174,7 +174,8 @@ export class SearchIndex {
   private byRelevance(found: Found, filters: SearchFilters): number[] {
     const c = this.columns;
     const docs = this.foundList(found);
-    const scores = new Uint8Array(docs.length);
+    // Up to 9 per word, and q may hold a hundred words: 16 bits.
+    const scores = new Uint16Array(docs.length);
     const perScore = new Uint32Array(filters.words.length * BEST_WORD_SCORE + 1);
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
@@ -194,7 +195,7 @@ export class SearchIndex {
         continue;
       }
       const bucket = new Uint32Array(size);
-      for (let i = 0, n = 0; n < size; i++) if (scores[i] === score) bucket[n++] = docs[i]!;
+      for (let i = 0, n = 0; i < docs.length && n < size; i++) if (scores[i] === score) bucket[n++] = docs[i]!;
       const end = Math.min(size, skip + remaining);
       page.push(...this.pages.slice({ list: bucket }, 'downloads', descending, skip, end, this.count));
       remaining -= end - skip;
