@@ -56,8 +56,11 @@ describe('similar-sounds index', () => {
     const next = random(2);
     const vectors: Array<number[] | null> = clustered(30_000, next);
     const index = new SimilarityIndex();
+    // A copy of sound 3333, set first so that it is listed last, and cleared while the cells are listed.
+    index.set(30_001, [...vectors[3333]!]);
     vectors.forEach((vector, doc) => index.set(doc, vector));
     index.nearest(0, 10); // starts the build of the cells
+    index.set(30_001, null);
     for (let waited = 0; !(index as unknown as { cells: { ready: boolean } | null }).cells?.ready; waited++) {
       assert.ok(waited < 10_000, 'the cells are built');
       await new Promise((resolve) => setImmediate(resolve));
@@ -69,6 +72,7 @@ describe('similar-sounds index', () => {
       found += index.nearest(doc, 10).filter((n) => exact.has(n.doc)).length;
     }
     assert.ok(found / (asked.length * 10) >= 0.95, `recall at 10: ${found}/${asked.length * 10}`);
+    assert.ok(index.nearest(3333, 20).every((n) => n.doc !== 30_001), 'a sound cleared during the build is never an answer');
     // Added after the build: listed under its cell at once. Cleared: never answered.
     index.set(30_000, [...vectors[333]!]);
     assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });

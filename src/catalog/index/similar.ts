@@ -124,7 +124,8 @@ export class SimilarityIndex {
     const bestDistances: number[] = [];
     let worst = Infinity;
     const consider = (other: number) => {
-      if (other === doc) return;
+      // A sound cleared while the cells were being listed may still be in a list: it is never an answer.
+      if (other === doc || !this.has(other)) return;
       const at = other * D;
       let distance = 0;
       for (let i = 0; i < D && distance < worst; i += 8) {
