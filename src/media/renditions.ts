@@ -70,9 +70,11 @@ export class RenditionService {
     return facts;
   }
 
+  /** The facts of a rendition that is whole on disk: its facts and its file (emptied folders make it again). */
   private async readFacts(fileKey: string): Promise<RenditionFacts | null> {
     try {
-      return JSON.parse(await readFile(this.files.localPath(factsKey(fileKey)), 'utf8')) as RenditionFacts;
+      const facts = JSON.parse(await readFile(this.files.localPath(factsKey(fileKey)), 'utf8')) as RenditionFacts;
+      return (await this.files.size(fileKey)) === null ? null : facts;
     } catch {
       return null;
     }

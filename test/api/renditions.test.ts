@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
@@ -151,6 +151,9 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     const again = await fetch(await signedUrl(id, 'download', '?loudness=-23'));
     assert.deepEqual(new Uint8Array(await again.arrayBuffer()), bodies[0]);
     assert.equal((await stat(path.join(folder, files[0]!))).mtimeMs, before, 'not made again');
+    // An operator may empty the renditions folder (docs/deploy.md): a rendition whose file is gone is made again.
+    await rm(path.join(folder, files[0]!));
+    assert.deepEqual((await fetchMp3(urls[1]!)).bytes, bodies[0]);
     const range = await fetch(urls[0]!, { headers: { range: 'bytes=0-99' } });
     assert.equal(range.status, 206);
     assert.equal((await range.arrayBuffer()).byteLength, 100);
