@@ -62,6 +62,8 @@ ${CATEGORIES.map((category) => html`<label class="chip"><input type="checkbox" n
 <div class="field field-small"><label for="max_onset_ms">Starts within (ms)</label><input id="max_onset_ms" name="max_onset_ms" type="number" min="0" step="any" inputmode="decimal" value="${form.max_onset_ms}"></div>
 <div class="field field-small"><label for="min_lufs">Min LUFS</label><input id="min_lufs" name="min_lufs" type="number" min="-100" max="10" step="any" inputmode="decimal" value="${form.min_lufs}"></div>
 <div class="field field-small"><label for="max_lufs">Max LUFS</label><input id="max_lufs" name="max_lufs" type="number" min="-100" max="10" step="any" inputmode="decimal" value="${form.max_lufs}"></div>
+</div>
+<div class="search-row">
 <div class="field field-small"><label for="sort">Sort by</label><select id="sort" name="sort">${SEARCH_SORTS.map((field) => html`<option value="${field}"${form.sort === field && html` selected`}>${SORT_LABELS[field]}</option>`)}</select></div>
 <div class="field field-small"><label for="order">Order</label><select id="order" name="order"><option value="desc"${form.order !== 'asc' && html` selected`}>Descending</option><option value="asc"${form.order === 'asc' && html` selected`}>Ascending</option></select></div>
 <div class="field field-actions"><button type="submit" class="button">Search</button></div>
