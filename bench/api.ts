@@ -19,9 +19,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
-import { loadConfig } from '../src/config.ts';
-import { createServices } from '../src/wiring.ts';
 import { fillCatalog } from './fill-catalog.ts';
+import { createBenchKeys } from './processes.ts';
 import { extensionMix, generator, neverAskedQuery, queryMix, type Generator } from './query-mix.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -45,7 +44,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const filled = performance.now();
   await fillCatalog(dataDir, size);
   console.log(JSON.stringify({ size, fillSeconds: Math.round((performance.now() - filled) / 100) / 10 }));
-  const keys = await createKeys(dataDir);
+  const keys = await createBenchKeys({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }, 'bench');
   const ids = soundIds(dataDir, 5000);
 
   // npm start's command with the heap bound README documents for a catalog of this size.
@@ -126,18 +125,6 @@ async function measure(scenario: Scenario): Promise<Run> {
   await load(1); // warm-up: JIT and the state a long-running server is in
   const run = await load(DURATION_S);
   return { rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors, non2xx: run.non2xx };
-}
-
-/** A hundred Enterprise accounts with two keys each: 5,000,000 requests a day between them. */
-async function createKeys(dataDir: string): Promise<string[]> {
-  const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }));
-  const keys: string[] = [];
-  for (let i = 0; i < 100; i++) {
-    const account = await services.accounts.createAccount(`bench${i}@example.com`, 'enterprise');
-    for (let k = 0; k < 2; k++) keys.push((await services.accounts.createKey(account.id, `bench${k}`)).key);
-  }
-  await services.close();
-  return keys;
 }
 
 /** Ids to download, most downloaded first (a Zipf pick then favours the popular ones). */

@@ -6,11 +6,11 @@
  * 100 ms. Needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL, or the local defaults).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { cpuByPid, pidsOf } from './processes.ts';
 
 const INSTANCES = Number(process.argv[2] ?? 2);
 const SECONDS = 20;
@@ -28,9 +28,9 @@ const servers: ChildProcess[] = [];
 for (let i = 0; i < INSTANCES; i++) servers.push(await startServe(env));
 await new Promise((resolve) => setTimeout(resolve, 2000));
 
-const before = { postgres: cpu(pidsOf('postgres')), instances: cpu(servers.map((child) => child.pid!)) };
+const before = { postgres: cpuByPid(pidsOf('postgres')), instances: cpuByPid(servers.map((child) => child.pid!)) };
 await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
-const after = { postgres: cpu(pidsOf('postgres')), instances: cpu(servers.map((child) => child.pid!)) };
+const after = { postgres: cpuByPid(pidsOf('postgres')), instances: cpuByPid(servers.map((child) => child.pid!)) };
 const spent = (part: keyof typeof before) => [...after[part]].reduce((sum, [pid, ms]) => sum + ms - (before[part].get(pid) ?? 0), 0);
 console.log(JSON.stringify({
   instances: INSTANCES, seconds: SECONDS,
@@ -42,29 +42,6 @@ for (const child of servers) child.kill('SIGTERM');
 await new Promise((resolve) => setTimeout(resolve, 500));
 await runSql(`DROP SCHEMA ${SCHEMA} CASCADE`);
 await rm(dataDir, { recursive: true, force: true });
-
-function cpu(pids: number[]): Map<number, number> {
-  const spentByPid = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      spentByPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return spentByPid;
-}
-
-function pidsOf(command: string): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(command);
-    } catch {
-      return false;
-    }
-  });
-}
 
 async function startServe(environment: Record<string, string>): Promise<ChildProcess> {
   const logFile = path.join(tmpdir(), `sound-catalog-idle-${process.pid}-${Date.now()}.log`);

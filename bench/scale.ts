@@ -15,7 +15,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +24,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 import { fillCatalog } from './fill-catalog.ts';
+import { cpuByPid, createBenchKeys, pidsOf } from './processes.ts';
 import { generator, queryMix } from './query-mix.ts';
 
 const SOUNDS = Number(process.argv[2] ?? 100_000);
@@ -51,8 +51,8 @@ console.log(JSON.stringify({ sounds: SOUNDS, copyToPostgresSeconds: Math.round((
 
 const sqliteEnv = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' };
 const sharedEnv = { ...sqliteEnv, DATABASE_URL: postgresUrl, REDIS_URL };
-const sqliteKeys = await createKeys(sqliteEnv);
-const sharedKeys = await createKeys(sharedEnv);
+const sqliteKeys = await createBenchKeys(sqliteEnv, 'scale');
+const sharedKeys = await createBenchKeys(sharedEnv, 'scale');
 const ids = soundIds(dataDir, 5000);
 const heapMb = Math.max(128, Math.ceil((64 + (0.45 * SOUNDS) / 1000) / 64) * 64);
 const serve = (env: Record<string, string>) => startChild([`--max-old-space-size=${heapMb}`, path.join(root, 'bin/sound-catalog.js'), 'serve'], env);
@@ -125,41 +125,6 @@ async function measure(servers: Array<{ child: ChildProcess; url: string }>, nex
     failures: runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0),
     cpuMsPerRequest: { servers: perRequest('servers'), postgres: perRequest('postgres'), redis: perRequest('redis') },
   };
-}
-
-/** User + system CPU time of each process, in ms (/proc/PID/stat, in clock ticks of 10 ms). */
-function cpuByPid(pids: number[]): Map<number, number> {
-  const spent = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      spent.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // A PostgreSQL backend that ended meanwhile: its time is not counted.
-    }
-  }
-  return spent;
-}
-
-function pidsOf(command: string): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(command);
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function createKeys(env: Record<string, string>): Promise<string[]> {
-  const services = await createServices(loadConfig(env));
-  const keys: string[] = [];
-  for (let i = 0; i < 100; i++) {
-    const account = await services.accounts.createAccount(`scale${i}@example.com`, 'enterprise');
-    for (let k = 0; k < 2; k++) keys.push((await services.accounts.createKey(account.id, `scale${k}`)).key);
-  }
-  await services.close();
-  return keys;
 }
 
 /** The filled catalog, rows and tags as they are, into the PostgreSQL schema (migrated first). */

@@ -12,3 +12,10 @@ export const LIST_LIMITS = {
 
 /** The highest page number a search accepts (a page past the end is empty, not an error). */
 export const MAX_SEARCH_PAGE = 100_000;
+
+/** The bounds of the search filters (REST, MCP and the dashboard): durations, onset and loudness. */
+export const SEARCH_BOUNDS = {
+  maxSeconds: 86_400,
+  maxOnsetMs: 86_400_000,
+  lufs: { min: -100, max: 10 },
+} as const;

@@ -3,6 +3,7 @@ import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
 import { RENDITION_LOUDNESS, renditionChoice, type RenditionChoice } from '../media/renditions.ts';
+import { SEARCH_BOUNDS } from '../catalog/limits.ts';
 
 /**
  * Query parameter schemas. Strict ones (search) refuse bad values with 400; lenient ones are for
@@ -18,17 +19,20 @@ export function strictInt(min: number, max: number, fallback: number) {
 
 export function lenientInt(min: number, max: number, fallback: number) {
   return z.coerce.number().int().min(min).max(max).default(fallback).catch(({ value }) => {
-    const number = typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Math.trunc(Number(value)) : NaN;
-    return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : fallback;
+    const number = clampedNumber(value, min, max);
+    return number === undefined ? fallback : Math.trunc(number);
   });
 }
 
 /** A lenient optional number: out of range is clamped, unreadable is as if absent (no 400). */
 export function lenientNumber(min: number, max: number) {
-  return z.coerce.number().min(min).max(max).optional().catch(({ value }) => {
-    const number = typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-    return Number.isFinite(number) ? Math.min(max, Math.max(min, number)) : undefined;
-  });
+  return z.coerce.number().min(min).max(max).optional().catch(({ value }) => clampedNumber(value, min, max));
+}
+
+/** A decimal number written as a plain string, clamped to [min, max]; undefined for anything else. */
+function clampedNumber(value: unknown, min: number, max: number): number | undefined {
+  if (typeof value !== 'string' || !/^\s*-?\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Math.min(max, Math.max(min, Number(value)));
 }
 
 /** A lenient optional string: a repeated parameter (an array) is read as its first value. */
@@ -37,7 +41,7 @@ export function lenientText(description: string) {
     .describe(description);
 }
 
-export const seconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(86_400).optional());
+export const seconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(SEARCH_BOUNDS.maxSeconds).optional());
 
 export const categoryList = z.string()
   .transform((text, context) => {
@@ -55,9 +59,9 @@ export const categoryList = z.string()
 export const EXTENSION = { 'x-extension': true } as const;
 
 /** Milliseconds into a sound, for `max_onset_ms`. */
-export const milliseconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(86_400_000).optional());
+export const milliseconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(SEARCH_BOUNDS.maxOnsetMs).optional());
 /** Integrated loudness in LUFS, for `min_lufs` and `max_lufs`. */
-export const lufs = z.preprocess(emptyIsInvalid, z.coerce.number().min(-100).max(10).optional());
+export const lufs = z.preprocess(emptyIsInvalid, z.coerce.number().min(SEARCH_BOUNDS.lufs.min).max(SEARCH_BOUNDS.lufs.max).optional());
 
 /** `facets=category,tags`: which counts to add beside a search's page. */
 export const facetList = z.string()

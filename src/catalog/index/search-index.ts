@@ -93,13 +93,18 @@ export class SearchIndex {
 
   search(filters: SearchFilters): SearchPage {
     const found = this.find(filters);
-    const docs = filters.sort === 'relevance' && filters.words.length > 0
-      ? this.byRelevance(found, filters)
+    const everything = !('list' in found) && !('bits' in found);
+    const byRelevance = filters.sort === 'relevance' && filters.words.length > 0;
+    const facets = filters.facets !== undefined && filters.facets.length > 0 ? filters.facets : null;
+    // Relevance and facets read every match once: as one list, made here for both.
+    const matches = byRelevance || (facets && !everything) ? this.foundList(found) : null;
+    const docs = byRelevance
+      ? this.byRelevance(matches!, filters)
       // Without words every sound matches as well as any other: relevance orders like downloads.
       : this.pages.page(found, { ...filters, sort: filters.sort === 'relevance' ? 'downloads' : filters.sort }, this.count);
     const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
-    if (filters.facets !== undefined && filters.facets.length > 0) page.facets = this.facetsOf(found, filters.facets);
+    if (facets) page.facets = this.facetsOf(matches, facets);
     return page;
   }
 
@@ -171,9 +176,8 @@ export class SearchIndex {
    * scores are counted, and only the sounds of the scores the page reaches are collected, each
    * score's in the downloads order; the best score first (ascending: the worst).
    */
-  private byRelevance(found: Found, filters: SearchFilters): number[] {
+  private byRelevance(docs: Uint32Array, filters: SearchFilters): number[] {
     const c = this.columns;
-    const docs = this.foundList(found);
     // Up to 9 per word, and q may hold a hundred words: 16 bits.
     const scores = new Uint16Array(docs.length);
     const perScore = new Uint32Array(filters.words.length * BEST_WORD_SCORE + 1);
@@ -204,19 +208,21 @@ export class SearchIndex {
     return page;
   }
 
-  /** What a query found as a list of positions (a copy: `matches` is reused by the next query). */
+  /**
+   * What a query found as a list of positions. A list found is handed out as it is: the page
+   * reader only writes the scratch list when it is given a bitmap, never while a list is read.
+   */
   private foundList(found: Found): Uint32Array {
-    if ('list' in found) return found.list.slice();
+    if ('list' in found) return found.list;
     const docs: number[] = [];
     this.forEachFound(found, (doc) => docs.push(doc));
     return Uint32Array.from(docs);
   }
 
-  /** Counts per category and the most frequent tags over everything found. */
-  private facetsOf(found: Found, wanted: Facet[]): Facets {
+
+  /** Counts per category and the most frequent tags over the matches (null: every sound). */
+  private facetsOf(docs: Uint32Array | null, wanted: Facet[]): Facets {
     const c = this.columns;
-    const everything = !('list' in found) && !('bits' in found);
-    const docs = everything ? null : this.foundList(found);
     const facets: Facets = {};
     if (wanted.includes('category')) {
       const counts = CATEGORIES.map((_, i) => (docs ? 0 : this.categories[i]!.count));

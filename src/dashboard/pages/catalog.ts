@@ -1,3 +1,4 @@
+import { SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import { CATEGORIES, SEARCH_SORTS, type Category, type SearchSort } from '../../catalog/sound.ts';
 import { html, type Html } from '../html.ts';
 import type { Visitor } from '../sessions/visitor.ts';
@@ -60,8 +61,8 @@ ${CATEGORIES.map((category) => html`<label class="chip"><input type="checkbox" n
 <div class="field field-small"><label for="min_duration">Min seconds</label><input id="min_duration" name="min_duration" type="number" min="0" step="any" inputmode="decimal" value="${form.min_duration}"></div>
 <div class="field field-small"><label for="max_duration">Max seconds</label><input id="max_duration" name="max_duration" type="number" min="0" step="any" inputmode="decimal" value="${form.max_duration}"></div>
 <div class="field field-small"><label for="max_onset_ms">Starts within (ms)</label><input id="max_onset_ms" name="max_onset_ms" type="number" min="0" step="any" inputmode="decimal" value="${form.max_onset_ms}"></div>
-<div class="field field-small"><label for="min_lufs">Min LUFS</label><input id="min_lufs" name="min_lufs" type="number" min="-100" max="10" step="any" inputmode="decimal" value="${form.min_lufs}"></div>
-<div class="field field-small"><label for="max_lufs">Max LUFS</label><input id="max_lufs" name="max_lufs" type="number" min="-100" max="10" step="any" inputmode="decimal" value="${form.max_lufs}"></div>
+<div class="field field-small"><label for="min_lufs">Min LUFS</label><input id="min_lufs" name="min_lufs" type="number" min="${SEARCH_BOUNDS.lufs.min}" max="${SEARCH_BOUNDS.lufs.max}" step="any" inputmode="decimal" value="${form.min_lufs}"></div>
+<div class="field field-small"><label for="max_lufs">Max LUFS</label><input id="max_lufs" name="max_lufs" type="number" min="${SEARCH_BOUNDS.lufs.min}" max="${SEARCH_BOUNDS.lufs.max}" step="any" inputmode="decimal" value="${form.max_lufs}"></div>
 </div>
 <div class="search-row">
 <div class="field field-small"><label for="sort">Sort by</label><select id="sort" name="sort">${SEARCH_SORTS.map((field) => html`<option value="${field}"${form.sort === field && html` selected`}>${SORT_LABELS[field]}</option>`)}</select></div>

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
+import { MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import {
   categoryList, contradictoryBounds, lufs, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField, sortOrder,
   strictInt,
@@ -42,11 +42,11 @@ const BOUNDS_HELP: Record<string, string> = {
 const FIELD_HELP: Record<string, string> = {
   q: 'Keywords: use at most 200 characters.',
   tags: 'Tags: use at most 500 characters.',
-  min_duration: 'Min seconds: enter a number from 0 to 86,400.',
-  max_duration: 'Max seconds: enter a number from 0 to 86,400.',
-  max_onset_ms: 'Starts within (ms): enter a number from 0 to 86,400,000.',
-  min_lufs: 'Min LUFS: enter a number from -100 to 10.',
-  max_lufs: 'Max LUFS: enter a number from -100 to 10.',
+  min_duration: `Min seconds: enter a number from 0 to ${formatCount(SEARCH_BOUNDS.maxSeconds)}.`,
+  max_duration: `Max seconds: enter a number from 0 to ${formatCount(SEARCH_BOUNDS.maxSeconds)}.`,
+  max_onset_ms: `Starts within (ms): enter a number from 0 to ${formatCount(SEARCH_BOUNDS.maxOnsetMs)}.`,
+  min_lufs: `Min LUFS: enter a number from ${SEARCH_BOUNDS.lufs.min} to ${SEARCH_BOUNDS.lufs.max}.`,
+  max_lufs: `Max LUFS: enter a number from ${SEARCH_BOUNDS.lufs.min} to ${SEARCH_BOUNDS.lufs.max}.`,
   sort: 'Sort by: choose downloads, relevance, newest, duration or name.',
   order: 'Order: choose ascending or descending.',
   page: `Page: a whole number from 1 to ${formatCount(MAX_SEARCH_PAGE)}.`,

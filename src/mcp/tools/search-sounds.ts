@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
+import { LIST_LIMITS, MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.ts';
 import { facetsSchema, paginationSchema, soundSchema } from '../../shapes/schemas.ts';
 import { toPagination, toSound } from '../../shapes/mappers.ts';
@@ -9,9 +9,7 @@ import { defineTool, readOnly } from '../tool.ts';
 import { categoryArgument, listArgument, toCategories, toListArgument } from './arguments.ts';
 
 /** The same bounds as REST search (GET /api/v1/sounds). */
-const MAX_SECONDS = 86_400;
-const MAX_MILLISECONDS = MAX_SECONDS * 1000;
-const LUFS_RANGE = { min: -100, max: 10 };
+const { maxSeconds: MAX_SECONDS, maxOnsetMs: MAX_MILLISECONDS, lufs: LUFS_RANGE } = SEARCH_BOUNDS;
 
 const inputSchema = z.strictObject({
   q: z.string().max(200).optional()

@@ -1,0 +1,41 @@
+/** What the benchmarks share: CPU time read from /proc, and the API keys they send. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadConfig } from '../src/config.ts';
+import { createServices } from '../src/wiring.ts';
+
+/** User + system CPU time of each process, in ms (/proc/PID/stat, in clock ticks of 10 ms). */
+export function cpuByPid(pids: number[]): Map<number, number> {
+  const spent = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      spent.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // A process that ended meanwhile (a PostgreSQL backend, say): its time is not counted.
+    }
+  }
+  return spent;
+}
+
+/** The processes whose command name starts with `command`. */
+export function pidsOf(command: string): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(command);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A hundred Enterprise accounts with two keys each: 5,000,000 requests a day between them. */
+export async function createBenchKeys(env: Record<string, string>, prefix: string): Promise<string[]> {
+  const services = await createServices(loadConfig(env));
+  const keys: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    const account = await services.accounts.createAccount(`${prefix}${i}@example.com`, 'enterprise');
+    for (let k = 0; k < 2; k++) keys.push((await services.accounts.createKey(account.id, `${prefix}${k}`)).key);
+  }
+  await services.close();
+  return keys;
+}
