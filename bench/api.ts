@@ -50,7 +50,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   // npm start's command with the heap bound README documents for a catalog of this size.
   const heapMb = heapBoundMb(size);
   const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' });
-  const built = /"sounds":(\d+),"ms":(\d+)/.exec(await readFile(server.logFile, 'utf8'));
+  const built = /"sounds":(\d+),.*?"ms":(\d+)/.exec(await readFile(server.logFile, 'utf8'));
   console.log(JSON.stringify({ size, heapMb, indexBuiltMs: built ? Number(built[2]) : null, startRssMb: await residentMemoryMb(server.child.pid!) }));
   const bare = await startChild(['--import', 'tsx', path.join(root, 'bench/hello-world.ts')], {});
 

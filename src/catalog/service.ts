@@ -28,11 +28,11 @@ export class CatalogService {
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
-  /** Builds the index now; returns how many sounds it holds and how long it took. */
-  async start(): Promise<{ sounds: number; ms: number }> {
+  /** Builds the index now; returns how many sounds it holds, how many have descriptors, and how long it took. */
+  async start(): Promise<{ sounds: number; described: number; ms: number }> {
     const started = performance.now();
     const index = await this.ready();
-    return { sounds: index.count, ms: Math.round(performance.now() - started) };
+    return { sounds: index.count, described: index.described, ms: Math.round(performance.now() - started) };
   }
 
   async search(filters: SearchFilters): Promise<SearchPage> {

@@ -36,7 +36,12 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     return;
   }
   // The search index is built before the first request, not by it.
-  app.log.info(await services.catalog.start(), 'search index built');
+  const built = await services.catalog.start();
+  app.log.info(built, 'search index built');
+  if (built.described < built.sounds) {
+    app.log.warn({ undescribed: built.sounds - built.described },
+      'some sounds have no audio descriptors (stored before they were measured, or by a version that measured others) and are left out of similar sounds: run `sound-catalog analyze --missing`');
+  }
   const address = await app.listen({ port: config.port, host: config.host });
   services.listeningAt(address);
   const base = services.baseUrl();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DESCRIPTOR_LENGTH as D } from '../../src/audio/analyze/descriptors.ts';
+import { DESCRIPTOR_LENGTH as D, DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
 import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
 
 /** A deterministic generator (mulberry32). */
@@ -27,8 +27,7 @@ function exactNearest(vectors: Array<number[] | null>, doc: number, limit: numbe
     const mean = live.reduce((sum, j) => sum + vectors[j]![i]!, 0) / live.length;
     return live.reduce((sum, j) => sum + (vectors[j]![i]! - mean) ** 2, 0) / live.length;
   });
-  const weight = (i: number) => (i === D - 1 ? 0.5 : i >= D - 4 ? 1.5 : i % 2 === 1 ? 0.5 : 1);
-  const distance = (j: number) => vectors[j]!.reduce((sum, value, i) => sum + (weight(i) * (value - vectors[doc]![i]!) ** 2) / variance[i]!, 0);
+  const distance = (j: number) => vectors[j]!.reduce((sum, value, i) => sum + (DESCRIPTOR_WEIGHTS[i]! * (value - vectors[doc]![i]!) ** 2) / variance[i]!, 0);
   return live.filter((j) => j !== doc).map((j) => [distance(j), j] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, limit).map(([, j]) => j);
 }
 

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { DESCRIPTOR_LENGTH } from '../../src/audio/analyze/descriptors.ts';
 import { concat, gaussianNoise, seededRandom, silence, sine } from '../audio/helpers/signals.ts';
 import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
+import { migrations } from '../../src/db/migrations/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -90,6 +91,23 @@ describe('analyze --missing: descriptors for sounds stored without them', () => 
     const again = await runCli(['analyze', '--missing', '--json'], env);
     assert.equal(again.status, 0, again.stderr);
     assert.deepEqual({ described: again.json.described, failed: again.json.failed.length }, { described: 0, failed: 1 });
+  });
+
+  test('analyze.upgrade: vectors of the first kind are cleared by the migration, counted at start, and measured again', async () => {
+    const { db } = server.services.database;
+    const ids = [...measured.keys()];
+    // Descriptors as the first version stored them: 38 numbers.
+    await db.updateTable('sounds').set({ descriptors: JSON.stringify(Array.from({ length: 38 }, (_, i) => i / 10)) }).where('id', 'in', ids).execute();
+    await migrations['005_descriptors_v2']!.up(db, server.services.database.dialect);
+    assert.ok((await descriptorRows()).every((row) => row.descriptors === null));
+    await eventually(() => server.services.catalog.start(), (built) => built.described === 0, 1000, 'the index follows the cleared rows');
+
+    const run = await runCli(['analyze', '--missing', '--json'], env);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.json.described, 4);
+    for (const row of await descriptorRows()) if (measured.has(row.id)) assert.equal(row.descriptors, measured.get(row.id));
+    const built = await eventually(() => server.services.catalog.start(), (start) => start.described === 4, 1000, 'the index has the new descriptors');
+    assert.equal(built.sounds - built.described, 1, 'the broken file alone has none');
   });
 
   test('analyze.usage: without --missing it says what it takes; progress stays off standard output', async () => {

@@ -93,7 +93,7 @@ class StreamingAnalyzer implements AudioAnalyzer {
       timing,
       loudness,
       waveform: this.waveform.finish(),
-      descriptors: this.descriptors.finish({ duration, timing, loudness }),
+      descriptors: this.descriptors.finish(),
     };
   }
 }

@@ -1,16 +1,28 @@
 /**
  * A compact description of how a sound sounds, for finding similar sounds: DESCRIPTOR_LENGTH
- * numbers measured on the mono mix in frames of FRAME samples every HOP samples.
+ * numbers measured on the mono mix in frames of FRAME samples every HOP samples. Frames quieter
+ * than SILENT_RMS describe nothing of the timbre.
  *
- * Per frame that is not silent: spectral centroid, spread, flatness and 85 % roll-off, the
- * zero-crossing rate, and 12 MFCCs (40 mel bands, 30 Hz to 16 kHz, DCT-II without the 0th
- * coefficient, which only says how loud). Each becomes its mean and standard deviation over the
- * frames. Then four numbers about the whole sound: onsets per second (peaks of spectral flux),
- * attack time (onset to peak), duration and integrated loudness. Frequencies and times are kept
- * as logarithms, as they are heard. The catalog normalises each number over all sounds before
- * comparing (catalog/index/similar.ts), so the units here only need to be consistent.
+ * Seven groups, each given the same say in a distance (DESCRIPTOR_WEIGHTS), whatever its size:
+ * - spectrum: centroid, spread, flatness, 85 % roll-off and zero-crossing rate, mean and
+ *   deviation over the frames;
+ * - timbre: 12 MFCCs (40 mel bands, 30 Hz to 16 kHz, DCT-II without the 0th coefficient, which
+ *   only says how loud) as means, and the deviations of the first six;
+ * - the attack's timbre: the MFCCs of the peak's frame and the two after it, where a drum hit
+ *   says what it is (a kick's body and a snare's rattle differ most there);
+ * - where the energy lies: the share of six groups of the mel bands (up to about 400 Hz, 1 kHz,
+ *   2.3 kHz, 4.4 kHz, 8 kHz, and above, at 44.1 kHz);
+ * - how long each of those bands rings: from its peak until 20 dB below it;
+ * - the envelope: decay to 20 and to 40 dB below the peak, the energy's centre in time, the rise
+ *   from the first sounding frame to the peak, and the share of frames that sound.
+ * A peak is where a level first came within 3 dB of its maximum (PeakTracker).
+ *
+ * Measured on the Sonic Pi samples (BENCHMARKS.md, issue 16): the attack, the bands and the
+ * envelope are what let kicks find kicks among real recordings; means over every frame alone
+ * describe mostly a one-shot's tail. Times and frequencies are kept as logarithms, as they are
+ * heard. The catalog normalises each number over all sounds before comparing
+ * (catalog/index/similar.ts), so the units here only need to be consistent.
  */
-import type { Loudness, Timing } from '../types.ts';
 
 const FRAME = 2048;
 const HOP = 1024;
@@ -19,20 +31,72 @@ const MEL_BANDS = 40;
 const MEL_LOW_HZ = 30;
 const MEL_HIGH_HZ = 16_000;
 const MFCCS = 12;
+/** MFCC deviations kept: the first ones, which say how the broad shape of the spectrum moves. */
+const MFCC_DEVIATIONS = 6;
 const ROLL_OFF = 0.85;
 /** Frames quieter than this (RMS, about -70 dBFS) are silence: they describe nothing. */
 const SILENT_RMS = 3e-4;
-const FRAME_FEATURES = 5 + MFCCS;
-/** Loudness given to digital silence, which has none. */
-const SILENCE_LUFS = -70;
+const SPECTRAL_FEATURES = 5;
+const FRAME_FEATURES = SPECTRAL_FEATURES + MFCCS;
+/** Mel bands [from, to) of each of the six coarse bands. */
+const COARSE_BANDS: ReadonlyArray<readonly [number, number]> = [[0, 5], [5, 11], [11, 18], [18, 25], [25, 32], [32, 40]];
+/** Frames of the attack: the peak's and the ones after it. */
+const ATTACK_FRAMES = 3;
+/** Energy ratios of 20 and 40 dB. */
+const DOWN_20_DB = 1e-2;
+const DOWN_40_DB = 1e-4;
+
+const GROUPS: ReadonlyArray<{ weight: number; names: string[] }> = [
+  { weight: 1, names: ['centroid', 'spread', 'flatness', 'rolloff', 'zcr'].flatMap((name) => [`${name}_mean`, `${name}_std`]) },
+  { weight: 1, names: Array.from({ length: MFCCS }, (_, i) => `mfcc${i + 1}_mean`) },
+  { weight: 0.7, names: Array.from({ length: MFCC_DEVIATIONS }, (_, i) => `mfcc${i + 1}_std`) },
+  { weight: 1, names: Array.from({ length: MFCCS }, (_, i) => `attack_mfcc${i + 1}`) },
+  { weight: 1, names: COARSE_BANDS.map((_, i) => `band${i + 1}_share`) },
+  { weight: 1, names: COARSE_BANDS.map((_, i) => `band${i + 1}_decay`) },
+  { weight: 1, names: ['decay_20db', 'decay_40db', 'temporal_centroid', 'rise', 'sounding_share'] },
+];
 
 /** The position of each number in a descriptor vector, for readers and for weighting. */
-export const DESCRIPTOR_NAMES: readonly string[] = [
-  ...['centroid', 'spread', 'flatness', 'rolloff', 'zcr', ...Array.from({ length: MFCCS }, (_, i) => `mfcc${i + 1}`)]
-    .flatMap((name) => [`${name}_mean`, `${name}_std`]),
-  'onset_rate', 'attack', 'duration', 'loudness',
-];
+export const DESCRIPTOR_NAMES: readonly string[] = GROUPS.flatMap((group) => group.names);
 export const DESCRIPTOR_LENGTH = DESCRIPTOR_NAMES.length;
+/**
+ * How much each number counts in a squared distance of normalised numbers: a group's weight
+ * squared, shared among its numbers, so that twelve MFCCs do not outvote five envelope numbers.
+ */
+export const DESCRIPTOR_WEIGHTS: readonly number[] = GROUPS.flatMap((group) => group.names.map(() => group.weight ** 2 / group.names.length));
+
+/**
+ * Where a level peaked, and when it first fell 20 (and 40) dB below that peak afterwards. The peak
+ * is where the level first came within 3 dB of its maximum: a louder frame moves it only when it
+ * is more than 3 dB louder, so in a steady texture (rain, a drone) the peak stays where the sound
+ * reached its level instead of landing on whichever frame happened to be loudest.
+ */
+class PeakTracker {
+  level = 0;
+  peakFrame = 0;
+  down20 = -1;
+  down40 = -1;
+
+  /** True when the peak moved to this frame. */
+  add(frame: number, energy: number): boolean {
+    if (energy > 2 * this.level) {
+      this.level = energy;
+      this.peakFrame = frame;
+      this.down20 = this.down40 = -1;
+      return true;
+    }
+    if (energy > this.level) this.level = energy;
+    if (this.down20 < 0 && energy <= this.level * DOWN_20_DB) this.down20 = frame;
+    if (this.down40 < 0 && energy <= this.level * DOWN_40_DB) this.down40 = frame;
+    return false;
+  }
+
+  /** Frames from the peak until the level fell `which` dB below it (until the end if it never did). */
+  decayFrames(which: 20 | 40, frames: number): number {
+    const down = which === 20 ? this.down20 : this.down40;
+    return (down < 0 ? frames : down) - this.peakFrame;
+  }
+}
 
 export class DescriptorMeter {
   private readonly frame = new Float64Array(FRAME);
@@ -42,16 +106,24 @@ export class DescriptorMeter {
   private readonly re = new Float64Array(FRAME);
   private readonly im = new Float64Array(FRAME);
   private readonly power = new Float64Array(BINS);
-  private readonly magnitude = new Float64Array(BINS);
-  private readonly previousMagnitude = new Float64Array(BINS);
   private readonly mel: MelBank;
   private readonly bands = new Float64Array(MEL_BANDS);
   private readonly sums = new Float64Array(FRAME_FEATURES);
   private readonly squares = new Float64Array(FRAME_FEATURES);
   private readonly features = new Float64Array(FRAME_FEATURES);
+  private readonly coarse = new Float64Array(COARSE_BANDS.length);
+  /** Energy of each coarse band over the sounding frames. */
+  private readonly coarseSums = new Float64Array(COARSE_BANDS.length);
+  private readonly coarsePeaks = COARSE_BANDS.map(() => new PeakTracker());
+  private readonly whole = new PeakTracker();
+  /** Mel band energies of the attack: the peak's frame (PeakTracker) and the frames after it. */
+  private readonly attack = new Float64Array(MEL_BANDS);
+  private attackFramesLeft = 0;
   private activeFrames = 0;
-  /** Spectral flux of each frame after the first (silent frames count as 0). */
-  private readonly flux: number[] = [];
+  private firstActive = -1;
+  /** Sums over sounding frames of energy, and of energy times frame number (the temporal centroid). */
+  private activeEnergy = 0;
+  private activeMoment = 0;
   private framesSeen = 0;
 
   constructor(private readonly sampleRate: number) {
@@ -73,33 +145,39 @@ export class DescriptorMeter {
     }
   }
 
-  finish(sound: { duration: number; timing: Timing; loudness: Loudness }): number[] {
+  /** The descriptor vector (the sound's timing and loudness are measured elsewhere and not part of it). */
+  finish(): number[] {
     // A sound shorter than one frame is described by its one zero-padded frame.
     if (this.framesSeen === 0 && this.filled > 0) {
       this.frame.fill(0, this.filled);
       this.analyzeFrame();
     }
-    const vector: number[] = [];
-    for (let f = 0; f < FRAME_FEATURES; f++) {
-      const n = this.activeFrames;
-      const mean = n === 0 ? 0 : this.sums[f]! / n;
-      const variance = n === 0 ? 0 : Math.max(0, this.squares[f]! / n - mean * mean);
-      vector.push(mean, Math.sqrt(variance));
-    }
-    const activeSeconds = Math.max(this.activeFrames * HOP / this.sampleRate, FRAME / this.sampleRate);
-    const { onset_ms: onset, peak_ms: peak } = sound.timing;
-    vector.push(
-      this.onsetCount() / activeSeconds,
-      Math.log10(1 + (onset !== null && peak !== null ? Math.max(0, peak - onset) : 0)),
-      Math.log10(0.01 + sound.duration),
-      sound.loudness.integrated_lufs ?? SILENCE_LUFS,
-    );
+    const n = this.activeFrames;
+    const mean = (f: number) => (n === 0 ? 0 : this.sums[f]! / n);
+    const deviation = (f: number) => (n === 0 ? 0 : Math.sqrt(Math.max(0, this.squares[f]! / n - mean(f) ** 2)));
+    const seconds = (frames: number) => Math.log10(0.01 + (Math.max(0, frames) * HOP) / this.sampleRate);
+    const frames = this.framesSeen;
+    const totalEnergy = this.coarseSums.reduce((sum, energy) => sum + energy, 0) + 1e-20;
+    const first = Math.max(0, this.firstActive);
+    const vector = [
+      ...Array.from({ length: SPECTRAL_FEATURES }, (_, f) => [mean(f), deviation(f)]).flat(),
+      ...Array.from({ length: MFCCS }, (_, c) => mean(SPECTRAL_FEATURES + c)),
+      ...Array.from({ length: MFCC_DEVIATIONS }, (_, c) => deviation(SPECTRAL_FEATURES + c)),
+      ...mfccs(this.attack),
+      ...Array.from(this.coarseSums, (energy) => Math.log10(energy / totalEnergy + 1e-10)),
+      ...this.coarsePeaks.map((band) => seconds(band.decayFrames(20, frames))),
+      seconds(this.whole.decayFrames(20, frames)),
+      seconds(this.whole.decayFrames(40, frames)),
+      seconds(this.activeEnergy === 0 ? 0 : this.activeMoment / this.activeEnergy - first),
+      seconds(this.whole.peakFrame - first),
+      frames === 0 ? 0 : n / frames,
+    ];
     return vector.map((value) => Number(value.toPrecision(5)));
   }
 
   private analyzeFrame(): void {
-    this.framesSeen++;
-    const { frame, window, re, im, power, magnitude, previousMagnitude } = this;
+    const index = this.framesSeen++;
+    const { frame, window, re, im, power, bands } = this;
     let energy = 0;
     let crossings = 0;
     for (let i = 0; i < FRAME; i++) {
@@ -111,18 +189,13 @@ export class DescriptorMeter {
     }
     this.fft.transform(re, im);
     let total = 0;
-    let flux = 0;
     for (let k = 0; k < BINS; k++) {
       power[k] = re[k]! * re[k]! + im[k]! * im[k]!;
       total += power[k]!;
-      magnitude[k] = Math.sqrt(power[k]!);
-      const rise = magnitude[k]! - previousMagnitude[k]!;
-      if (rise > 0) flux += rise;
     }
-    previousMagnitude.set(magnitude);
-    const silent = Math.sqrt(energy / FRAME) < SILENT_RMS;
-    if (this.framesSeen > 1) this.flux.push(silent ? 0 : flux);
-    if (silent || total === 0) return;
+    this.mel.apply(power, bands);
+    this.followEnvelope(index, Math.sqrt(energy / FRAME) >= SILENT_RMS);
+    if (Math.sqrt(energy / FRAME) < SILENT_RMS || total === 0) return;
 
     const hzPerBin = this.sampleRate / FRAME;
     let centroid = 0;
@@ -148,13 +221,8 @@ export class DescriptorMeter {
     features[2] = Math.log10(flatness + 1e-6);
     features[3] = Math.log2(1 + rollOff);
     features[4] = Math.log2(1 + (crossings * this.sampleRate) / FRAME);
-    this.mel.apply(power, this.bands);
-    for (let b = 0; b < MEL_BANDS; b++) this.bands[b] = Math.log10(this.bands[b]! + 1e-10);
-    for (let c = 1; c <= MFCCS; c++) {
-      let sum = 0;
-      for (let b = 0; b < MEL_BANDS; b++) sum += this.bands[b]! * Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS);
-      features[4 + c] = sum * Math.sqrt(2 / MEL_BANDS);
-    }
+    const coefficients = mfccs(bands);
+    for (let c = 0; c < MFCCS; c++) features[SPECTRAL_FEATURES + c] = coefficients[c]!;
     for (let f = 0; f < FRAME_FEATURES; f++) {
       this.sums[f] = this.sums[f]! + features[f]!;
       this.squares[f] = this.squares[f]! + features[f]! * features[f]!;
@@ -162,30 +230,39 @@ export class DescriptorMeter {
     this.activeFrames++;
   }
 
-  /** Peaks of the spectral flux above its mean plus one standard deviation, at most one per 50 ms. */
-  private onsetCount(): number {
-    const flux = this.flux;
-    if (flux.length < 3) return 0;
-    let sum = 0;
-    let squares = 0;
-    for (const value of flux) {
-      sum += value;
-      squares += value * value;
+  /** The level-over-time part, from this frame's mel band energies: peaks, decays, attack, band shares. */
+  private followEnvelope(index: number, sounding: boolean): void {
+    const { bands, coarse } = this;
+    coarse.fill(0);
+    COARSE_BANDS.forEach(([from, to], c) => {
+      for (let b = from; b < to; b++) coarse[c] = coarse[c]! + bands[b]!;
+    });
+    const energy = coarse.reduce((sum, value) => sum + value, 0);
+    COARSE_BANDS.forEach((_, c) => this.coarsePeaks[c]!.add(index, coarse[c]!));
+    if (this.whole.add(index, energy)) {
+      this.attack.set(bands);
+      this.attackFramesLeft = ATTACK_FRAMES - 1;
+    } else if (this.attackFramesLeft > 0) {
+      for (let b = 0; b < MEL_BANDS; b++) this.attack[b] = this.attack[b]! + bands[b]!;
+      this.attackFramesLeft--;
     }
-    const mean = sum / flux.length;
-    const threshold = mean + Math.sqrt(Math.max(0, squares / flux.length - mean * mean));
-    const gap = Math.max(1, Math.round((0.05 * this.sampleRate) / HOP));
-    let count = 0;
-    let last = -gap;
-    for (let i = 1; i < flux.length - 1; i++) {
-      const value = flux[i]!;
-      if (value > threshold && value > 0 && value >= flux[i - 1]! && value > flux[i + 1]! && i - last >= gap) {
-        count++;
-        last = i;
-      }
-    }
-    return count;
+    if (!sounding) return;
+    if (this.firstActive < 0) this.firstActive = index;
+    for (let c = 0; c < coarse.length; c++) this.coarseSums[c] = this.coarseSums[c]! + coarse[c]!;
+    this.activeEnergy += energy;
+    this.activeMoment += energy * index;
   }
+}
+
+/** 12 MFCCs of mel band energies: DCT-II of their logarithms, without the 0th coefficient. */
+function mfccs(bands: Float64Array): number[] {
+  const coefficients: number[] = [];
+  for (let c = 1; c <= MFCCS; c++) {
+    let sum = 0;
+    for (let b = 0; b < MEL_BANDS; b++) sum += Math.log10(bands[b]! + 1e-10) * Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS);
+    coefficients.push(sum * Math.sqrt(2 / MEL_BANDS));
+  }
+  return coefficients;
 }
 
 function hann(length: number): Float64Array {

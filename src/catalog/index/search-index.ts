@@ -108,6 +108,11 @@ export class SearchIndex {
     return page;
   }
 
+  /** How many sounds have audio descriptors, and so take part in similar sounds. */
+  get described(): number {
+    return this.similarity.size;
+  }
+
   /**
    * The sounds that sound most like the one with this database row key, most similar first, or
    * null when this index does not hold that sound (yet). A sound without descriptors has none.

@@ -1,27 +1,16 @@
-import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES } from '../../audio/analyze/descriptors.ts';
+import { DESCRIPTOR_LENGTH, DESCRIPTOR_WEIGHTS } from '../../audio/analyze/descriptors.ts';
 import { Cells } from './cells.ts';
 
 /**
  * Nearest neighbours over the sounds' audio descriptors, from memory. Each number of a
  * descriptor is divided by its standard deviation over the catalog (kept as running sums, so a
- * change costs DESCRIPTOR_LENGTH additions), weighted, and the distance is Euclidean. A query
+ * change costs DESCRIPTOR_LENGTH additions), weighted by its group (DESCRIPTOR_WEIGHTS), and the
+ * distance is Euclidean. A query
  * reads every described sound once: at DESCRIPTOR_LENGTH numbers each, that is a few
  * milliseconds for 100,000 sounds (BENCHMARKS.md), with no index to keep up to date.
  */
 
-/**
- * How much each kind of number counts. The timbre (MFCCs) and the spectral shape say most about
- * what a sound is; how they move over time (the deviations) a little less; the envelope (onset
- * rate, attack, duration) tells a hit from a texture; loudness says least, since any sound can be
- * played louder.
- */
-function weightOf(name: string): number {
-  if (name === 'loudness') return 0.5;
-  if (name === 'onset_rate' || name === 'attack' || name === 'duration') return 1.5;
-  if (name.endsWith('_std')) return 0.5;
-  return 1;
-}
-const WEIGHTS = Float64Array.from(DESCRIPTOR_NAMES, weightOf);
+const WEIGHTS = Float64Array.from(DESCRIPTOR_WEIGHTS);
 const TOTAL_WEIGHT = WEIGHTS.reduce((sum, weight) => sum + weight, 0);
 
 export interface Neighbour {
@@ -40,7 +29,7 @@ export class SimilarityIndex {
   /**
    * Each described sound's numbers multiplied by `roots` (the square root of each number's
    * scale), DESCRIPTOR_LENGTH per position: distances are plain sums of squares. Only this copy
-   * is kept (at 1,000,000 sounds it is 152 MB); a number as given is the stored one over its root.
+   * is kept (at 1,000,000 sounds it is 228 MB); a number as given is the stored one over its root.
    */
   private scaled = new Float32Array(0);
   /** The roots the rows are scaled by; all rows are scaled again when a scale moves past 1 %. */
@@ -62,7 +51,7 @@ export class SimilarityIndex {
     if (usable && this.has(doc) && this.holds(doc, vector)) return;
     this.clear(doc);
     if (!usable) return;
-    // Grown by a quarter at a time: at a million sounds every spare row costs 152 bytes.
+    // Grown by a quarter at a time: at a million sounds every spare row costs 228 bytes.
     if (doc >= this.memberAt.length) this.reserve(Math.max(1024, Math.ceil((doc + 1) * 1.25)));
     const at = doc * DESCRIPTOR_LENGTH;
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
@@ -90,6 +79,11 @@ export class SimilarityIndex {
       this.sums[i] = this.sums[i]! - value;
       this.squares[i] = this.squares[i]! - value * value;
     }
+  }
+
+  /** How many sounds have descriptors. */
+  get size(): number {
+    return this.count;
   }
 
   has(doc: number): boolean {

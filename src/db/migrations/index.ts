@@ -4,6 +4,7 @@ import * as initial from './001_initial.ts';
 import * as dashboard from './002_dashboard.ts';
 import * as catalogChanges from './003_catalog_changes.ts';
 import * as descriptors from './004_descriptors.ts';
+import * as descriptorsV2 from './005_descriptors_v2.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '002_dashboard': dashboard,
   '003_catalog_changes': catalogChanges,
   '004_descriptors': descriptors,
+  '005_descriptors_v2': descriptorsV2,
 };
