@@ -48,6 +48,12 @@ export class CatalogWriter {
     }).finally(this.onChange);
   }
 
+  /** The sound that holds this content, if any (read only: what an ingest of it would update). */
+  async findByContent(contentHash: string): Promise<{ id: string; name: string } | null> {
+    const row = await this.db.selectFrom('sounds').select(['id', 'name']).where('content_hash', '=', contentHash).executeTakeFirst();
+    return row ?? null;
+  }
+
   /** Adds a sound, or updates its metadata when the content is known. */
   async put(sound: NewSound): Promise<{ id: string; added: boolean }> {
     const updated = await this.updateMetadata(sound.contentHash, sound.metadata);

@@ -21,6 +21,7 @@ const USAGE = `usage: sound-catalog <command> [options]
   migrate                                       bring the database schema up to date
   seed [--count N] [--seed S]                   synthesize N demo sounds into the catalog
   ingest PATH... [--vbr-quality Q | --bitrate K] analyze and import audio files and folders
+  ingest --dry-run PATH...                      show what would be added, updated or refused, writing nothing
   analyze --missing                             measure the audio descriptors sounds stored before them lack
   accounts create --email E --plan free|pro|enterprise
   accounts set-plan --email E --plan P

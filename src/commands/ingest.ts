@@ -2,19 +2,28 @@ import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import { mp3Mode } from '../audio/encode/mp3-options.ts';
 import type { Config } from '../config.ts';
 import { createProgress } from '../ingest/progress.ts';
-import { ingestPaths } from '../ingest/pipeline.ts';
+import { ingestPaths, planIngest, type PlannedFile } from '../ingest/pipeline.ts';
 import { outputFor, parse, UsageError } from './cli.ts';
 import { stopOnSignal } from './interrupt.ts';
 import { withServices } from './with-services.ts';
 
 export async function ingestCommand(args: string[], config: Config): Promise<void> {
-  const { values, positionals } = parse(args, { 'vbr-quality': { type: 'string' }, bitrate: { type: 'string' } });
+  const { values, positionals } = parse(args, { 'vbr-quality': { type: 'string' }, bitrate: { type: 'string' }, 'dry-run': { type: 'boolean' } });
   const output = outputFor(values.json === true);
   if (positionals.length === 0) throw new UsageError('ingest needs at least one file or folder');
   const encoding = encodingOptions(values['vbr-quality'], values.bitrate);
   const interrupt = stopOnSignal();
   try {
     await withServices(config, async (services) => {
+      if (values['dry-run'] === true) {
+        const plan = await planIngest(services, positionals, { progress: createProgress('files'), signal: interrupt.signal });
+        if (interrupt.signal.aborted) throw new UsageError('interrupted: nothing was written');
+        output.result(
+          { dryRun: true, added: plan.added, updated: plan.updated, failed: plan.failed, files: plan.files },
+          [...plan.files.map(describePlan), `would add ${plan.added}, update ${plan.updated}, refuse ${plan.failed.length} (dry run: nothing was written)`].join('\n'),
+        );
+        return;
+      }
       const summary = await ingestPaths(services, positionals, { progress: createProgress('files'), signal: interrupt.signal, encoding });
       if (interrupt.signal.aborted) throw new UsageError(`interrupted: ${summary.added} added and ${summary.updated} updated before the stop`);
       const failures = summary.failed.map((failure) => `  failed: ${failure.file}: ${failure.reason}`);
@@ -39,4 +48,14 @@ function encodingOptions(vbrQuality: string | boolean | undefined, bitrate: stri
     throw new UsageError((error as Error).message);
   }
   return options;
+}
+
+/** One line of a dry run: the action, the file, and what would be stored. */
+function describePlan(plan: PlannedFile): string {
+  if (plan.action === 'refuse') return `refuse  ${plan.file}: ${plan.reason}`;
+  const { name, category, tags } = plan.metadata!;
+  const what = `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}`;
+  if (plan.action === 'update') return `update  ${plan.file}: sound ${plan.id} gets ${what}${plan.reason ? ` (${plan.reason})` : ''}`;
+  const audio = plan.audio!;
+  return `add     ${plan.file}: ${what} (${audio.format}, ${audio.duration.toFixed(2)} s, ${audio.sampleRate} Hz, ${audio.channels} ch) as ${plan.id}`;
 }

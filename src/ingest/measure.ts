@@ -5,6 +5,7 @@ import { decodeAudio, openAudioStream, type AudioStream } from '../audio/decode/
 import { createMp3Encoder, createMp3FileEncoder, type Mp3EncodeOptions } from '../audio/encode/index.ts';
 import type { AudioMeasurements, PcmAudio } from '../audio/types.ts';
 import { analyzeAudio } from '../audio/analyze/index.ts';
+import type { AudioProbe } from './jobs.ts';
 
 /**
  * The audio half of ingest, run in worker threads: make the MP3 the catalog delivers and measure
@@ -35,6 +36,17 @@ export async function measureFile(sourcePath: string, temporaryPath: string, enc
   }
   const delivered = await openAudioStream(createReadStream(temporaryPath, { highWaterMark: 1 << 20 }), temporaryPath);
   return { mp3Path: temporaryPath, encoded: true, measurements: await measureStream(delivered) };
+}
+
+/**
+ * Decodes a whole file and says what it is, writing nothing: what a dry run of ingest needs to
+ * know that the file would be taken (a file that fails here would fail ingest the same way).
+ */
+export async function probeFile(sourcePath: string): Promise<AudioProbe> {
+  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), sourcePath);
+  let frames = 0;
+  for await (const chunk of source.chunks) frames += chunk.channels[0]?.length ?? 0;
+  return { format: source.format, sampleRate: source.sampleRate, channels: source.channelCount, duration: frames / source.sampleRate };
 }
 
 /** In memory, for short synthesized sounds: encode, decode the MP3, measure. */

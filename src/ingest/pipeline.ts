@@ -1,10 +1,11 @@
 import { rm, stat } from 'node:fs/promises';
 import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
-import { contentHashOf } from '../catalog/writer.ts';
+import { contentHashOf, soundIdFor, type SoundMetadata } from '../catalog/writer.ts';
 import type { Services } from '../services.ts';
 import { hashFile } from './hash.ts';
 import { MetadataError, readMetadata } from './metadata.ts';
 import { silentProgress, type Progress } from './progress.ts';
+import type { AudioProbe } from './jobs.ts';
 import { findAudioFiles } from './walk.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -50,6 +51,84 @@ export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWri
     progress.finish();
   }
   return summary;
+}
+
+/** One file of a dry run: what ingest would do with it, with the metadata it would store. */
+export interface PlannedFile {
+  file: string;
+  action: 'add' | 'update' | 'refuse';
+  /** The sound's id: the one it would get (add), or the one whose metadata it would replace (update). */
+  id?: string;
+  /** Why it would be refused; for an update of content that comes earlier in the same run, which file. */
+  reason?: string;
+  metadata?: SoundMetadata;
+  /** What decoding found, for a file that would be added. */
+  audio?: AudioProbe;
+}
+
+export interface IngestPlan extends IngestSummary {
+  files: PlannedFile[];
+}
+
+/**
+ * A dry run of `ingestPaths`: the same steps up to the writes (metadata, content hash, the
+ * catalog's answer whether it knows the content, and for new content a full decode in the
+ * worker threads), and nothing written: no file, no row, no scratch folder. Files are decided
+ * in the order ingest would take them, so the second of two files with the same content is an
+ * update of the first.
+ */
+export async function planIngest(services: Pick<Services, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {}): Promise<IngestPlan> {
+  const { files, missing } = await findAudioFiles(paths);
+  const planned: PlannedFile[] = new Array(files.length);
+  const progress = options.progress ?? silentProgress;
+  progress.start(files.length);
+  const pool = new WorkerPool(options.workers);
+  const firstWithContent = new Map<string, { file: string; order: number }>();
+  const hashes: Array<string | null> = new Array(files.length).fill(null);
+  try {
+    // Hashes first, in order: which file of a run is first with its content is then known.
+    await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
+      try {
+        const metadata = await readMetadata(file);
+        hashes[order] = (await hashFile(file)).hash;
+        planned[order] = { file, action: 'add', metadata };
+      } catch (error) {
+        planned[order] = { file, action: 'refuse', reason: error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}` };
+      }
+    });
+    hashes.forEach((hash, order) => {
+      if (hash !== null && !firstWithContent.has(hash)) firstWithContent.set(hash, { file: files[order]!, order });
+    });
+    await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ order }) => {
+      const plan = planned[order];
+      const hash = hashes[order];
+      if (plan?.action === 'add' && typeof hash === 'string') Object.assign(plan, await decide(services, pool, plan.file, hash, order, firstWithContent.get(hash)!));
+      progress.advance();
+    });
+  } finally {
+    await pool.close();
+    progress.finish();
+  }
+  const decided = planned.filter((plan) => plan !== undefined);
+  return {
+    added: decided.filter((plan) => plan.action === 'add').length,
+    updated: decided.filter((plan) => plan.action === 'update').length,
+    failed: [...missing, ...decided.filter((plan) => plan.action === 'refuse').map((plan) => ({ file: plan.file, reason: plan.reason! }))],
+    files: [...missing.map(({ file, reason }) => ({ file, action: 'refuse' as const, reason })), ...decided],
+  };
+}
+
+async function decide(
+  services: Pick<Services, 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, order: number, first: { file: string; order: number },
+): Promise<Partial<PlannedFile>> {
+  const known = await services.catalogWriter.findByContent(hash);
+  if (known) return { action: 'update', id: known.id };
+  if (first.order !== order) return { action: 'update', id: soundIdFor(hash), reason: `same content as ${first.file}, added before it in this run` };
+  const probe = await pool.run({ kind: 'probe', sourcePath: file });
+  if (!probe.ok) return { action: 'refuse', reason: probe.reason };
+  if (probe.kind !== 'probe') throw new Error('unexpected worker result');
+  const { id: _job, ok: _ok, kind: _kind, ...audio } = probe;
+  return { action: 'add', id: soundIdFor(hash), audio };
 }
 
 class IngestFailure extends Error {}

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { DecodeError } from '../audio/decode/index.ts';
 import { renderRendition } from '../audio/render.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
-import { encodeAndMeasure, measureFile } from './measure.ts';
+import { encodeAndMeasure, measureFile, probeFile } from './measure.ts';
 import type { Job, JobResult } from './jobs.ts';
 
 /** What a worker thread does with one job (piscina calls it); a file it cannot read is a result, not a crash. */
@@ -20,6 +20,7 @@ async function run(job: Job): Promise<JobResult> {
     const measured = await measureFile(job.sourcePath, job.temporaryPath, job.encoding);
     return { id: job.id, ok: true, kind: 'file', ...measured };
   }
+  if (job.kind === 'probe') return { id: job.id, ok: true, kind: 'probe', ...(await probeFile(job.sourcePath)) };
   if (job.kind === 'render') {
     const rendition = await renderRendition(new Uint8Array(await readFile(job.sourcePath)), job.spec);
     return { id: job.id, ok: true, kind: 'render', ...rendition };
