@@ -81,15 +81,15 @@ export class CatalogService {
   }
 
   /**
-   * Counts one download. This instance's downloads order shows it before this returns (the count
-   * the database returned goes straight into the index); other instances see it with their next
-   * read of the feed.
+   * Counts one download; returns the sound's id and name, or null when no sound has the id. This
+   * instance's downloads order shows it before this returns (the count the database returned goes
+   * straight into the index); other instances see it with their next read of the feed.
    */
-  async countDownload(id: string): Promise<boolean> {
+  async countDownload(id: string): Promise<{ id: string; name: string } | null> {
     const counted = await this.store.countDownload(id);
-    if (counted === null) return false;
+    if (counted === null) return null;
     this.index?.countedDownload(counted.seq, counted.numDownloads);
-    return true;
+    return { id: counted.id, name: counted.name };
   }
 
   async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
