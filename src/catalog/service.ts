@@ -140,6 +140,7 @@ export class CatalogService {
 
   private async build(): Promise<SearchIndex> {
     const index = new SearchIndex();
+    index.expect(await this.store.size());
     this.cursor = await this.feed.loadAll((records) => index.load(records));
     index.loaded();
     return index;

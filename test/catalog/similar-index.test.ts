@@ -51,18 +51,18 @@ describe('similar-sounds index', () => {
     assert.deepEqual(index.nearest(2000, 10), [], 'a sound without descriptors has no neighbours');
   });
 
-  test('similar.fit: prepare gives back the room loading grew, and answers and later additions are the same', () => {
+  test('similar.reserve: room made before a load changes no answer, and sounds beyond it still come in', () => {
     const vectors: Array<number[] | null> = clustered(3000, random(4));
-    const index = new SimilarityIndex();
-    vectors.forEach((vector, doc) => index.set(doc, vector));
-    const before = [0, 1234, 2999].map((doc) => index.nearest(doc, 10));
-    index.prepare();
-    assert.deepEqual([0, 1234, 2999].map((doc) => index.nearest(doc, 10)), before);
-    assert.equal(index.size, 3000);
+    const grown = new SimilarityIndex();
+    const reserved = new SimilarityIndex();
+    reserved.reserveFor(2500);
+    for (const index of [grown, reserved]) vectors.forEach((vector, doc) => index.set(doc, vector));
+    for (const doc of [0, 1234, 2999]) assert.deepEqual(reserved.nearest(doc, 10), grown.nearest(doc, 10));
+    assert.equal(reserved.size, 3000);
     vectors[3000] = [...vectors[1234]!];
-    index.set(3000, vectors[3000]);
-    assert.deepEqual(index.nearest(1234, 1)[0], { doc: 3000, similarity: 1 });
-    assert.deepEqual(index.nearest(7, 10).map((n) => n.doc), exactNearest(vectors, 7, 10));
+    reserved.set(3000, vectors[3000]);
+    assert.deepEqual(reserved.nearest(1234, 1)[0], { doc: 3000, similarity: 1 });
+    assert.deepEqual(reserved.nearest(7, 10).map((n) => n.doc), exactNearest(vectors, 7, 10));
   });
 
   test('similar.large: from 20,000 sounds the cells answer, agreeing with the exact nearest, and follow changes', async () => {

@@ -56,6 +56,11 @@ export class SearchIndex {
     this.pages = new PageReader(this.orders, () => c.duration, () => this.matches, this.pool);
   }
 
+  /** Room for a first load of about `sounds` sounds, made before it starts (similar.ts reserveFor). */
+  expect(sounds: number): void {
+    this.similarity.reserveFor(sounds);
+  }
+
   /** Adds the sounds of a first load; `loaded()` then sorts them once. */
   load(records: CatalogRecord[]): void {
     for (const record of records) if (this.positionOf(record.seq) === undefined) this.add(record);
