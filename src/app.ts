@@ -51,7 +51,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerEndpoints(app, soundEndpoints, api);
   registerMediaRoute(app, { catalog, signer, files, renditions, clock });
   await registerDocs(app);
-  registerMcp(app, api);
+  registerMcp(app, { ...api, files, renditions });
   registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
   return app;
 }

@@ -48,6 +48,9 @@ export interface Services {
 /** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */
 export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'clock' | 'baseUrl'>;
 
+/** The MCP server: the API's services, and the files and renditions that resources and previews read. */
+export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
+
 /** The signed media route: the signature, the sound's file. */
 export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'clock'>;
 

@@ -1,7 +1,8 @@
 /**
- * Ready-to-use renditions of a delivered MP3: cut to its sound (from onset to tail) and/or
- * brought to a target integrated loudness with the true peak at or under -1 dBTP, then encoded
- * and measured again, so what is stated about the file is what the file is.
+ * Ready-to-use renditions of a delivered MP3: cut to its sound (from onset to tail), cut to a
+ * maximum length with a short fade-out (previews), and/or brought to a target integrated
+ * loudness with the true peak at or under -1 dBTP, then encoded and measured again, so what is
+ * stated about the file is what the file is.
  *
  * Loudness: the gain is the target minus the measured loudness; where that gain would push the
  * peaks past the ceiling, a look-ahead limiter holds them down. Limiting lowers the loudness and
@@ -22,12 +23,16 @@ const ATTEMPTS = 8;
 const FIRST_CEILING_DB = -1.8;
 const LOOKAHEAD_S = 0.005;
 const RELEASE_S = 0.02;
+/** The fade-out of a sound cut short by `maxMs`: long enough not to click, short enough to keep the sound. */
+const CUT_FADE_S = 0.25;
 
 export interface RenditionSpec {
   /** Target integrated loudness, LUFS. */
   loudness?: number;
   /** Keep only this stretch, in milliseconds from the start. */
   trim?: { startMs: number; endMs: number };
+  /** Keep at most this many milliseconds (after trim), fading out over the last CUT_FADE_S. */
+  maxMs?: number;
 }
 
 export interface Rendition {
@@ -38,6 +43,8 @@ export interface Rendition {
 export async function renderRendition(mp3: Uint8Array, spec: RenditionSpec): Promise<Rendition> {
   let audio: PcmAudio = await decodeAudio(mp3);
   if (spec.trim) audio = cut(audio, spec.trim.startMs, spec.trim.endMs);
+  // Cut before measuring: the loudness target is for what the listener hears.
+  if (spec.maxMs !== undefined) audio = shorten(audio, spec.maxMs);
   const measured = analyzeAudio(audio).loudness.integrated_lufs;
   if (spec.loudness === undefined || measured === null) return encodeAndMeasure(audio);
 
@@ -84,6 +91,19 @@ function cut(audio: PcmAudio, startMs: number, endMs: number): PcmAudio {
   const end = Math.max(start, Math.min(length, Math.round((endMs * audio.sampleRate) / 1000)));
   if (end - start === 0) return audio;
   return { sampleRate: audio.sampleRate, channels: audio.channels.map((channel) => channel.slice(start, end)) };
+}
+
+/** The first `maxMs` of the audio with a linear fade-out at the end; audio already short enough is kept whole. */
+function shorten(audio: PcmAudio, maxMs: number): PcmAudio {
+  const length = Math.round((maxMs * audio.sampleRate) / 1000);
+  if ((audio.channels[0]?.length ?? 0) <= length) return audio;
+  const fade = Math.min(length, Math.round(CUT_FADE_S * audio.sampleRate));
+  const channels = audio.channels.map((channel) => {
+    const kept = channel.slice(0, length);
+    for (let i = 0; i < fade; i++) kept[length - 1 - i] = kept[length - 1 - i]! * (i / fade);
+    return kept;
+  });
+  return { sampleRate: audio.sampleRate, channels };
 }
 
 function amplify(audio: PcmAudio, gainDb: number): PcmAudio {

@@ -8,7 +8,7 @@ import type { ApiServices } from '../services.ts';
  * Who is calling /mcp, settled at the HTTP level before any MCP message is read: a missing or
  * invalid x-api-key is a 401 and a plan without API access a 403, with the REST bodies. Only
  * x-api-key is read, so `Authorization: Bearer` alone is a 401 here too. Nothing is counted
- * yet: only tool calls spend quota (tool-call-quota.ts).
+ * yet: only tool calls and resource reads spend quota (request-quota.ts).
  */
 export async function authenticateMcpCaller(request: FastifyRequest, services: ApiServices): Promise<void> {
   const header = request.headers['x-api-key'];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiServices } from '../services.ts';
+import type { McpServices } from '../services.ts';
 import { authenticateMcpCaller } from './caller.ts';
 import { answerBodyErrorsInJsonRpc, jsonRpcError, SERVER_ERROR } from './json-rpc.ts';
 
@@ -14,7 +14,7 @@ export const MCP_PATH = '/mcp';
  * The MCP SDK (and the JSON Schema validator it brings) is loaded on the first POST: a server
  * whose callers never use MCP does not hold it (about 4 MB of resident memory at start, measured).
  */
-export function registerMcp(app: FastifyInstance, services: ApiServices): void {
+export function registerMcp(app: FastifyInstance, services: McpServices): void {
   const onRequest = (request: Parameters<typeof authenticateMcpCaller>[0]) => authenticateMcpCaller(request, services);
   app.route({
     method: 'POST',

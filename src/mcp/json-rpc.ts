@@ -20,3 +20,9 @@ export function answerBodyErrorsInJsonRpc(error: FastifyError, _request: Fastify
   const invalidJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
   return reply.code(status).send(jsonRpcError(invalidJson ? PARSE_ERROR : SERVER_ERROR, `${invalidJson ? 'Parse error: ' : ''}${error.message}`));
 }
+
+/**
+ * A resource read over the daily quota (tool calls answer with an error result instead). In the
+ * range JSON-RPC leaves to servers; `data` carries the REST 429's `limit` and `reset`.
+ */
+export const QUOTA_EXCEEDED = -32029;

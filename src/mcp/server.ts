@@ -3,6 +3,8 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../errors.ts';
 import { SERVER_INSTRUCTIONS } from './field-guide.ts';
+import { soundPrompts } from './prompts/index.ts';
+import { registerSoundResources } from './resources/sound-resource.ts';
 import type { SoundTool, ToolContext } from './tool.ts';
 import { errorResult, quotaExceededResult, successResult } from './tool-result.ts';
 import { soundTools } from './tools/index.ts';
@@ -17,7 +19,7 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /**
  * One MCP server for one HTTP request (the stateless pattern): cheap to build, and it carries
- * the caller and the quota already counted for this request's tool calls.
+ * the caller and the quota already counted for this request's tool calls and resource reads.
  */
 export function buildMcpServer(context: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator });
@@ -29,6 +31,13 @@ export function buildMcpServer(context: ToolContext): McpServer {
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
     }, (args, extra) => callTool(tool, args, extra.requestId, context));
+  }
+  registerSoundResources(server, context);
+  for (const prompt of soundPrompts) {
+    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema }, (args) => ({
+      description: prompt.description,
+      messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }],
+    }));
   }
   return server;
 }

@@ -1,11 +1,11 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../shapes/answers.ts';
-import type { ApiServices } from '../services.ts';
+import type { McpServices } from '../services.ts';
 import { callerOf } from './caller.ts';
 import { INTERNAL_ERROR, jsonRpcError } from './json-rpc.ts';
 import { buildMcpServer } from './server.ts';
-import { ToolCallQuota } from './tool-call-quota.ts';
+import { RequestQuota } from './request-quota.ts';
 
 /**
  * Answers one POST /mcp, statelessly: a fresh server and transport per request (the SDK refuses
@@ -13,9 +13,9 @@ import { ToolCallQuota } from './tool-call-quota.ts';
  * Fastify already parsed. Responses are plain JSON rather than an SSE stream: no tool sends
  * progress, and plain JSON is what curl and simple clients read most easily.
  */
-export async function serveMcpPost(request: FastifyRequest, reply: FastifyReply, services: ApiServices): Promise<void> {
+export async function serveMcpPost(request: FastifyRequest, reply: FastifyReply, services: McpServices): Promise<void> {
   const owner = callerOf(request);
-  const quota = await ToolCallQuota.count(request.body, owner, services);
+  const quota = await RequestQuota.count(request.body, owner, services);
   const server = buildMcpServer({ services, owner, quota, log: request.log });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 

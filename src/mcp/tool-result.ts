@@ -4,8 +4,12 @@ import type { ToolAnswer } from './tool.ts';
 
 /** The three kinds of answer a tool call gets. Errors are results, never broken sessions. */
 
+/** The text first (clients that read one item read that one), then audio, then resource links. */
 export function successResult(answer: ToolAnswer<Record<string, unknown>>): CallToolResult {
-  return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
+  return {
+    content: [{ type: 'text', text: answer.text }, ...(answer.audio ? [answer.audio] : []), ...(answer.links ?? [])],
+    structuredContent: answer.structured,
+  };
 }
 
 export function errorResult(message: string): CallToolResult {
@@ -14,9 +18,12 @@ export function errorResult(message: string): CallToolResult {
 
 /** Says when the quota comes back, both ways an agent may reckon time. */
 export function quotaExceededResult(decision: QuotaDecision): CallToolResult {
+  return errorResult(quotaExceededMessage(decision));
+}
+
+/** The one wording of a spent quota, for tool results and for resource reads' JSON-RPC errors alike. */
+export function quotaExceededMessage(decision: QuotaDecision): string {
   const resetsAt = new Date(decision.reset * 1000).toISOString();
-  return errorResult(
-    `Daily quota of ${decision.limit} requests exceeded. It resets at ${resetsAt} (Unix time ${decision.reset}, `
-    + 'midnight UTC); tool calls fail until then. Do not retry before that time.',
-  );
+  return `Daily quota of ${decision.limit} requests exceeded. It resets at ${resetsAt} (Unix time ${decision.reset}, `
+    + 'midnight UTC); tool calls and resource reads fail until then. Do not retry before that time.';
 }

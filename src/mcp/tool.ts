@@ -1,23 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { AudioContent, ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
-import type { ApiServices } from '../services.ts';
-import type { ToolCallQuota } from './tool-call-quota.ts';
+import type { McpServices } from '../services.ts';
+import type { RequestQuota } from './request-quota.ts';
 
 /** What a tool may use while it answers one call: the same services as the REST routes. */
 export interface ToolContext {
-  services: ApiServices;
+  services: McpServices;
   /** The caller, already authenticated at the HTTP level. */
   owner: KeyOwner;
-  quota: ToolCallQuota;
+  quota: RequestQuota;
   log: FastifyBaseLogger;
 }
 
-/** A successful answer: the REST-shaped data and its rendering for models that read text. */
+/**
+ * A successful answer: the REST-shaped data and its rendering for models that read text, then
+ * what clients that go further can use: audio to hear, links to the sounds' resources.
+ */
 export interface ToolAnswer<O> {
   structured: O;
   text: string;
+  audio?: AudioContent;
+  /** `sound://{id}` links to every sound the answer names (sound-links.ts). */
+  links?: ResourceLink[];
 }
 
 /**

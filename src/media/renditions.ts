@@ -12,6 +12,8 @@ export const RENDITION_LOUDNESS = { min: -40, max: -5 } as const;
 export interface RenditionChoice {
   loudness?: number;
   trim?: boolean;
+  /** Cut to at most this many seconds, with a short fade-out (MCP previews; never in a signed URL). */
+  maxSeconds?: number;
 }
 
 /** What a rendition file is, measured on it: what the media route states in its headers. */
@@ -59,6 +61,7 @@ export class RenditionService {
     if (choice.loudness !== undefined) spec.loudness = choice.loudness;
     const { onset_ms: onset, tail_ms: tail } = sound.timing;
     if (choice.trim && onset !== null && tail !== null && tail > onset) spec.trim = { startMs: onset, endMs: tail };
+    if (choice.maxSeconds !== undefined) spec.maxMs = choice.maxSeconds * 1000;
     // One thread: renditions are made once each, and the request threads stay free.
     this.pool ??= new WorkerPool(1);
     const result = await this.pool.run({ kind: 'render', sourcePath: this.files.localPath(sound.fileKey), spec });
@@ -81,11 +84,12 @@ export class RenditionService {
   }
 }
 
-/** `renditions/ab/<content hash>-l-16.0-trim.mp3`: one file per content and parameters. */
+/** `renditions/ab/<content hash>-l-16.0-trim-max10.mp3`: one file per content and parameters. */
 export function renditionKey(contentHash: string, choice: RenditionChoice): string {
   const parts = [contentHash];
   if (choice.loudness !== undefined) parts.push(`l${choice.loudness.toFixed(1)}`);
   if (choice.trim) parts.push('trim');
+  if (choice.maxSeconds !== undefined) parts.push(`max${choice.maxSeconds}`);
   return `renditions/${contentHash.slice(0, 2)}/${parts.join('-')}.mp3`;
 }
 
@@ -103,5 +107,5 @@ export function renditionChoice(loudness: number | undefined, trim: boolean | un
 
 /** Whether a choice asks for anything other than the catalog's own file. */
 export function isRendition(choice: RenditionChoice): boolean {
-  return choice.loudness !== undefined || choice.trim === true;
+  return choice.loudness !== undefined || choice.trim === true || choice.maxSeconds !== undefined;
 }

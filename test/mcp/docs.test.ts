@@ -4,8 +4,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { utcDay } from '../../src/quota/quota.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
+import { addRealSound, tone } from './real-sounds.ts';
 
 const DOC = path.resolve(import.meta.dirname, '../../docs/mcp.md');
 const DOC_BASE_URL = 'http://127.0.0.1:3000';
@@ -18,6 +20,7 @@ function blocks(markdown: string, language: string): string[] {
 describe('mcp.docs: the "Connect an MCP client" examples work as written', () => {
   let server: TestServer;
   let key: string;
+  let laserId: string;
   let markdown: string;
   /** The document's text with its placeholders pointed at the test server. */
   const live = (text: string) => text.replaceAll(DOC_BASE_URL, server.url).replaceAll('<API_KEY>', key);
@@ -25,7 +28,8 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
   before(async () => {
     server = await startServer();
     ({ key } = await server.account('pro'));
-    await addSound(server.services, { name: 'Laser Zap', duration: 0.4, tags: ['laser'] });
+    // A real MP3: the session previews it and reads its blob.
+    ({ id: laserId } = await addRealSound(server.services, tone(0.4, 0.3, 1200), 'Laser Zap', ['laser']));
     await addSound(server.services, { name: 'Laser Beam Long', duration: 2.5, tags: ['laser'] });
     markdown = await readFile(DOC, 'utf8');
   });
@@ -58,5 +62,39 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
     const answer = (await response.json()) as { id: number; result: { structuredContent: { data: Array<{ name: string }> } } };
     assert.equal(answer.id, 1);
     assert.deepEqual(answer.result.structuredContent.data.map((sound) => sound.name), ['Laser Zap']);
+  });
+
+  it('the session with resources, a preview and a prompt, replayed request by request, answers as shown and spends three requests', async () => {
+    const session = markdown.slice(markdown.indexOf('### A session with resources'));
+    // Each request block and the abbreviated answer block after it.
+    const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)]
+      .map((match) => ({ request: match[1]!.trim(), answer: match[2] ?? '' }));
+    assert.equal(steps.length, 6);
+    assert.equal(steps.filter((step) => step.answer !== '').length, 5, 'every request but the last shows its answer');
+    const { account, key: sessionKey } = await server.account('pro');
+    const withId = (text: string) => text.replaceAll('<SOUND_ID>', laserId);
+    const answers: Array<{ result: Record<string, unknown> }> = [];
+    for (const { request, answer } of steps) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': sessionKey },
+        body: withId(request),
+      });
+      assert.equal(response.status, 200, request);
+      const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
+      assert.ok(body.result, `${request} answers ${JSON.stringify(body.error)}`);
+      answers.push(body as { result: Record<string, unknown> });
+      // Every content type, MIME type and link the abbreviated answer shows is in the real one.
+      const real = JSON.stringify(body.result);
+      if (answer !== '') assert.match(answer, /"(type|mimeType|uri|name)":"/, 'the answer shows something to check');
+      for (const shown of withId(answer).match(/"(type|mimeType|uri|name)":"[^"…]*"/g) ?? []) assert.ok(real.includes(shown), `${shown} in ${real.slice(0, 300)}`);
+    }
+    const [prompt, search, preview, read] = answers.map((answer) => answer.result);
+    assert.match(JSON.stringify(prompt), /No sound may last longer than 1 s\./);
+    assert.deepEqual((search!.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id), [laserId]);
+    const loudness = (preview!.structuredContent as { preview: { loudness: { integrated_lufs: number } } }).preview.loudness;
+    assert.ok(Math.abs(loudness.integrated_lufs - -16) <= 1);
+    assert.deepEqual((read!.contents as Array<{ mimeType: string }>).map((content) => content.mimeType), ['application/json', 'audio/mpeg']);
+    assert.equal((await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0], 3);
   });
 });

@@ -2,11 +2,14 @@ import { soundTools } from '../../src/mcp/tools/index.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { QUOTA_EXCEEDED } from '../../src/mcp/json-rpc.ts';
 import type { Account } from '../../src/accounts/store.ts';
 import { utcDay } from '../../src/quota/quota.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { callTool, connectMcp, postMcp, textOf } from './mcp-client.ts';
+import { addRealSound, tone } from './real-sounds.ts';
 
 describe('mcp.quota: each tool call is one request of the daily quota', () => {
   let server: TestServer;
@@ -81,5 +84,69 @@ describe('mcp.quota: each tool call is one request of the daily quota', () => {
     const result = await callTool(client, 'get_sound', { id });
     assert.notEqual(result.isError, true);
     assert.equal(await usedToday(), 1);
+  });
+});
+
+describe('mcp.quota: resource reads and previews count like tool calls; listing resources and prompts is free', () => {
+  let server: TestServer;
+  let account: Account;
+  let key: string;
+  let client: Client;
+  let id: string;
+
+  before(async () => {
+    server = await startServer();
+    ({ account, key } = await server.account('pro'));
+    ({ id } = await addRealSound(server.services, tone(0.8, 0.3), 'Blip', ['blip']));
+    client = await connectMcp(server, key);
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  const usedToday = async () => (await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0] ?? 0;
+
+  it('resources/list, resources/templates/list, prompts/list and prompts/get are free', async () => {
+    await client.listResources();
+    await client.listResourceTemplates();
+    await client.listPrompts();
+    await client.getPrompt({ name: 'build_ui_sound_set', arguments: { style: 'soft' } });
+    await client.getPrompt({ name: 'find_sound_for_scene', arguments: {} }).catch(() => undefined);
+    assert.equal(await usedToday(), 0);
+  });
+
+  it('each resources/read counts one, an unknown sound included; each preview_sound counts one', async () => {
+    await client.readResource({ uri: `sound://${id}` });
+    assert.equal(await usedToday(), 1);
+    await assert.rejects(client.readResource({ uri: 'sound://no-such-sound' }));
+    assert.equal(await usedToday(), 2);
+    await callTool(client, 'preview_sound', { id });
+    assert.equal(await usedToday(), 3);
+    const read = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'resources/read', params: { uri: `sound://${id}` } });
+    const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], { 'x-api-key': key });
+    assert.equal(response.status, 200);
+    assert.equal(await usedToday(), 5);
+    assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 5));
+  });
+
+  it('over quota, a read is a JSON-RPC error with the tools\' message and the reset time, a preview an error result; neither is counted', async () => {
+    const { quota, clock } = server.services;
+    for (let used = await usedToday(); used < 2500; used += 1) await quota.consume(account.id, 'spend-it', account.plan.dailyQuota, clock());
+    const reset = Date.parse('2026-06-16T00:00:00Z') / 1000;
+    await assert.rejects(client.readResource({ uri: `sound://${id}` }), (error: unknown) => {
+      assert.ok(error instanceof McpError);
+      assert.equal(error.code, QUOTA_EXCEEDED);
+      assert.match(error.message, /Daily quota of 2500 requests exceeded\. It resets at 2026-06-16T00:00:00\.000Z/);
+      assert.deepEqual(error.data, { limit: 2500, reset });
+      return true;
+    });
+    const preview = await callTool(client, 'preview_sound', { id });
+    assert.equal(preview.isError, true);
+    assert.match(textOf(preview), new RegExp(`Daily quota of 2500 requests exceeded.*Unix time ${reset}`));
+    assert.equal(preview.content.length, 1, 'no audio, no links');
+    assert.equal(await usedToday(), 2500);
+    assert.ok((await client.listResources()).resources.length > 0, 'listing still works');
+    assert.equal((await client.listPrompts()).prompts.length, 2);
   });
 });

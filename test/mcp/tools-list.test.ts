@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { connectMcp } from './mcp-client.ts';
 
-const TOOL_NAMES = ['search_sounds', 'get_sound', 'get_stream_url', 'get_download_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform'];
+const TOOL_NAMES = ['search_sounds', 'get_sound', 'preview_sound', 'get_stream_url', 'get_download_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform'];
 
 describe('mcp.tools-list: what an agent learns before calling anything', () => {
   let server: TestServer;
@@ -56,9 +56,9 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
   });
 
   it('the id tools require an id and nothing else; the URL tools may ask for a rendition', () => {
-    for (const name of ['get_sound', 'get_stream_url', 'get_download_url']) {
+    for (const name of ['get_sound', 'preview_sound', 'get_stream_url', 'get_download_url']) {
       const { inputSchema } = tool(name);
-      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), name === 'get_sound' ? ['id'] : ['id', 'loudness', 'trim']);
+      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), name.endsWith('_url') ? ['id', 'loudness', 'trim'] : ['id']);
       assert.deepEqual(inputSchema.required, ['id']);
     }
   });
@@ -84,8 +84,15 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     assert.match(tool('get_stream_url').description ?? '', /no download is counted/);
   });
 
-  it('introduces itself with instructions that mention the quota', () => {
+  it('introduces itself with instructions that mention the quota, previews and resources', () => {
     assert.equal(client.getServerVersion()?.name, 'sound-catalog');
     assert.match(client.getInstructions() ?? '', /daily quota/);
+    assert.match(client.getInstructions() ?? '', /preview_sound/);
+    assert.match(client.getInstructions() ?? '', /sound:\/\/\{id\}/);
+  });
+
+  it('declares resources and prompts besides tools', () => {
+    const capabilities = client.getServerCapabilities();
+    assert.ok(capabilities?.tools && capabilities.resources && capabilities.prompts);
   });
 });

@@ -4,6 +4,7 @@ import { notFound } from '../../errors.ts';
 import { paginationSchema, similarSoundSchema } from '../../shapes/schemas.ts';
 import { toPagination, toSimilarSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
+import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
@@ -32,6 +33,6 @@ export const findSimilarSoundsTool = defineTool({
     const text = data.length === 0
       ? `No similar sounds are known for ${id}: its audio has not been described yet.`
       : soundListText(data, pagination, 'similar sound');
-    return { structured: { data, pagination }, text };
+    return { structured: { data, pagination }, text, links: soundLinks(data) };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { downloadResultSchema } from '../../shapes/schemas.ts';
 import { notFound } from '../../errors.ts';
 import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
+import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { renditionChoice } from '../../media/renditions.ts';
 import { renditionArguments, soundId } from './arguments.ts';
@@ -31,6 +32,7 @@ export const getDownloadUrlTool = defineTool({
     return {
       structured: download,
       text: `Download ${sound.name} [id ${sound.id}] (MP3, CC0) within ${SIGNED_URL_TTL_SECONDS / 60} minutes: ${download.download_url}`,
+      links: soundLinks([sound]),
     };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { soundSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
+import { soundLinks } from '../sound-links.ts';
 import { soundDetailText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
@@ -17,6 +18,6 @@ export const getSoundTool = defineTool({
   annotations: readOnly({ title: 'Get one sound', idempotent: true }),
   async run({ id }, { services }) {
     const sound = toSound(await requireSound(services, id), services.signer);
-    return { structured: sound, text: soundDetailText(sound) };
+    return { structured: sound, text: soundDetailText(sound), links: soundLinks([sound]) };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { streamResultSchema } from '../../shapes/schemas.ts';
+import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { renditionChoice } from '../../media/renditions.ts';
 import { renditionArguments, soundId } from './arguments.ts';
@@ -18,6 +19,6 @@ export const getStreamUrlTool = defineTool({
   async run({ id, ...rendition }, { services }) {
     const sound = await requireSound(services, id);
     const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoice(rendition.loudness, rendition.trim)).url };
-    return { structured: stream, text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}` };
+    return { structured: stream, text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}`, links: soundLinks([sound]) };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { resamplePeaks, WAVEFORM_POINT_LIMITS, type Peak } from '../../catalog/waveform.ts';
 import { notFound } from '../../errors.ts';
 import { waveformSchema } from '../../shapes/schemas.ts';
+import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
 
@@ -29,7 +30,7 @@ export const getWaveformTool = defineTool({
     const text = peaks.length === 0
       ? `No waveform was measured for ${id}.`
       : `Waveform of ${id}: ${peaks.length} [min, max] columns in the structured result. Shape: ${sketch(peaks)}`;
-    return { structured: waveform, text };
+    return { structured: waveform, text, links: soundLinks([{ id }]) };
   },
 });
 

@@ -6,12 +6,14 @@ import { getStreamUrlTool } from './get-stream-url.ts';
 import { getWaveformTool } from './get-waveform.ts';
 import { listPopularTool } from './list-popular.ts';
 import { listSamplesTool } from './list-samples.ts';
+import { previewSoundTool } from './preview-sound.ts';
 import { searchSoundsTool } from './search-sounds.ts';
 
 /** Every tool the MCP server offers, in the order an agent usually needs them. */
 export const soundTools: SoundTool[] = [
   searchSoundsTool,
   getSoundTool,
+  previewSoundTool,
   getStreamUrlTool,
   getDownloadUrlTool,
   listPopularTool,

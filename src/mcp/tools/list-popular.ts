@@ -3,6 +3,7 @@ import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { paginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
 import { toPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
+import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 
@@ -22,6 +23,6 @@ export const listPopularTool = defineTool({
     const page = await services.catalog.popular(limit);
     const data = page.items.map((sound) => toPopularSound(sound, services.signer));
     const pagination = toPagination(1, limit, page.total);
-    return { structured: { data, pagination }, text: soundListText(data, pagination) };
+    return { structured: { data, pagination }, text: soundListText(data, pagination), links: soundLinks(data) };
   },
 });

@@ -3,6 +3,7 @@ import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
 import { paginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
 import { toPagination, toSoundSummary } from '../../shapes/mappers.ts';
+import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { listArgument, toListArgument } from './arguments.ts';
@@ -29,6 +30,6 @@ export const listSamplesTool = defineTool({
     // No download_url: the samples' shape is the public one, whoever asks.
     const data = page.items.map((sound) => toSoundSummary(sound, services.signer));
     const pagination = toPagination(1, args.limit, page.total);
-    return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample') };
+    return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample'), links: soundLinks(data) };
   },
 });

@@ -4,6 +4,7 @@ import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.
 import { facetsSchema, paginationSchema, soundSchema } from '../../shapes/schemas.ts';
 import { toPagination, toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
+import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { categoryArgument, listArgument, toCategories, toListArgument } from './arguments.ts';
@@ -72,8 +73,9 @@ export const searchSoundsTool = defineTool({
     const data = page.items.map((sound) => toSound(sound, services.signer));
     const pagination = toPagination(args.page, args.limit, page.total);
     const text = soundListText(data, pagination);
-    if (!page.facets) return { structured: { data, pagination }, text };
-    return { structured: { data, pagination, facets: page.facets }, text: `${text}\n${facetsText(page.facets)}` };
+    const links = soundLinks(data);
+    if (!page.facets) return { structured: { data, pagination }, text, links };
+    return { structured: { data, pagination, facets: page.facets }, text: `${text}\n${facetsText(page.facets)}`, links };
   },
 });
 

@@ -4,13 +4,18 @@ import type { QuotaDecision } from '../quota/quota.ts';
 import type { ApiServices } from '../services.ts';
 
 /**
- * The quota spent by one POST to /mcp. Every `tools/call` in the body counts as one request of
- * the account's daily quota, exactly like one REST request, and is counted here at the HTTP
- * level before the MCP layer sees it (so a call with bad arguments counts, as a REST 400 does).
- * `initialize`, `tools/list` and notifications are free. A call refused here still reaches its
- * tool, which answers with an error result instead of breaking the session.
+ * The MCP methods that read the catalog, each one request of the daily quota like one REST
+ * request. Listing and describing (initialize, tools/list, resources/list,
+ * resources/templates/list, prompts/list, prompts/get) and notifications are free.
  */
-export class ToolCallQuota {
+const COUNTED_METHODS = new Set(['tools/call', 'resources/read']);
+
+/**
+ * The quota spent by one POST to /mcp, counted here at the HTTP level before the MCP layer sees
+ * the body (so a call with bad arguments counts, as a REST 400 does). A request refused here
+ * still reaches its handler, which answers with the quota error instead of breaking the session.
+ */
+export class RequestQuota {
   private readonly decisions = new Map<RequestId, QuotaDecision>();
   /** The most recent decision, for the X-RateLimit-* headers of the HTTP response. */
   latest: QuotaDecision | undefined;
@@ -20,18 +25,18 @@ export class ToolCallQuota {
     private readonly owner: KeyOwner,
   ) {}
 
-  static async count(body: unknown, owner: KeyOwner, services: ApiServices): Promise<ToolCallQuota> {
-    const quota = new ToolCallQuota(services, owner);
+  static async count(body: unknown, owner: KeyOwner, services: ApiServices): Promise<RequestQuota> {
+    const quota = new RequestQuota(services, owner);
     const messages = Array.isArray(body) ? body : [body];
     for (const message of messages) {
-      if (isJSONRPCRequest(message) && message.method === 'tools/call') {
+      if (isJSONRPCRequest(message) && COUNTED_METHODS.has(message.method)) {
         quota.decisions.set(message.id, await quota.consume());
       }
     }
     return quota;
   }
 
-  /** The decision for one call; counted now if the body did not show it (it always should). */
+  /** The decision for one counted request; counted now if the body did not show it (it always should). */
   async decisionFor(requestId: RequestId): Promise<QuotaDecision> {
     return this.decisions.get(requestId) ?? this.consume();
   }

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { loudnessSchema, soundSchema } from '../../shapes/schemas.ts';
+import { toSound } from '../../shapes/mappers.ts';
+import { soundLinks } from '../sound-links.ts';
+import { soundDetailText } from '../sound-text.ts';
+import { storedMp3Base64 } from '../stored-audio.ts';
+import { defineTool, readOnly } from '../tool.ts';
+import { soundId } from './arguments.ts';
+import { requireSound } from './require-sound.ts';
+
+/**
+ * Every preview is the same kind of thing, so an agent compares sounds and not levels: the
+ * sound from its onset, at most PREVIEW_SECONDS with a short fade-out, at PREVIEW_LUFS with the
+ * true peak at or under -1 dBTP. It is a rendition (media/renditions.ts): made once per content
+ * in a worker thread and kept on disk.
+ */
+export const PREVIEW_SECONDS = 10;
+export const PREVIEW_LUFS = -16;
+const PREVIEW = { loudness: PREVIEW_LUFS, trim: true, maxSeconds: PREVIEW_SECONDS };
+
+export const previewSoundTool = defineTool({
+  name: 'preview_sound',
+  title: 'Hear a sound',
+  description: `A short audio preview of one sound for clients that accept audio content: an MP3 of at most ${PREVIEW_SECONDS} s, `
+    + `starting where the sound starts (leading silence cut), faded out if cut short, and loudness-normalized to ${PREVIEW_LUFS} LUFS `
+    + '(true peak at or under -1 dBTP), so previews of different sounds compare like with like. '
+    + 'The answer also gives the sound\'s full metadata (its original loudness and duration) and what the preview measures. '
+    + 'Use it to judge a sound by ear before get_download_url.',
+  inputSchema: z.strictObject({ id: soundId }),
+  outputSchema: z.object({
+    sound: soundSchema,
+    preview: z.object({
+      mime_type: z.literal('audio/mpeg'),
+      duration: z.number().describe('Seconds of the preview.'),
+      loudness: loudnessSchema,
+    }),
+  }),
+  annotations: readOnly({ title: 'Hear a sound', idempotent: true }),
+  async run({ id }, { services }) {
+    const stored = await requireSound(services, id);
+    const { fileKey, facts } = await services.renditions.get(stored, PREVIEW);
+    const sound = toSound(stored, services.signer);
+    const preview = { mime_type: 'audio/mpeg' as const, duration: facts.duration, loudness: facts.loudness };
+    const lufs = facts.loudness.integrated_lufs;
+    return {
+      structured: { sound, preview },
+      text: `Preview: ${Number(facts.duration.toFixed(2))} s of MP3${lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`}, in the audio item.\n`
+        + soundDetailText(sound),
+      audio: { type: 'audio', data: await storedMp3Base64(services.files, fileKey), mimeType: 'audio/mpeg' },
+      links: soundLinks([sound]),
+    };
+  },
+});
