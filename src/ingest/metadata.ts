@@ -3,6 +3,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CATEGORIES, type Category } from '../catalog/sound.ts';
 import type { SoundMetadata } from '../catalog/writer.ts';
+import type { FoundFields, MetadataSource, SourcedFields } from './tags/fields.ts';
+import { readEmbeddedTags } from './tags/read-tags.ts';
+import { ucsFromFileName } from './tags/ucs.ts';
+
+export type { MetadataSource } from './tags/fields.ts';
 
 /** The optional `NAME.json` beside `NAME.EXT` (operator contract, "What ingest reads"). */
 const sidecarSchema = z.strictObject({
@@ -21,8 +26,59 @@ const sidecarSchema = z.strictObject({
 
 export class MetadataError extends Error {}
 
-/** Reads the metadata of one audio file, with defaults for every missing key. */
-export async function readMetadata(audioPath: string): Promise<SoundMetadata> {
+/** Which source gave each field of a sound's metadata. */
+export type MetadataSources = Record<keyof SoundMetadata, MetadataSource>;
+
+export interface ResolvedMetadata {
+  metadata: SoundMetadata;
+  sources: MetadataSources;
+  /** Tags in the file that were damaged or too large and were ignored. */
+  notes: string[];
+}
+
+/**
+ * The metadata of one audio file, key by key from the first source that gives the key: the
+ * sidecar `NAME.json`, then the tags inside the file, then a UCS file name, then defaults (the
+ * name made from the file name). A sidecar that is not valid is an error; a damaged tag is a note.
+ */
+export async function readMetadata(audioPath: string): Promise<ResolvedMetadata> {
+  const sidecar = await readSidecar(audioPath);
+  const embedded = await readEmbeddedTags(audioPath);
+  const ucs = ucsFromFileName(audioPath);
+  const found: SourcedFields[] = [...embedded.found, ...(ucs ? [{ source: 'ucs' as const, fields: ucs }] : [])];
+  const pick = <K extends keyof FoundFields>(key: K): { value: NonNullable<FoundFields[K]>; source: MetadataSource } | undefined => {
+    const hit = found.find(({ fields }) => fields[key] !== undefined);
+    return hit && { value: hit.fields[key]!, source: hit.source };
+  };
+  const name = sidecar.name !== undefined ? { value: sidecar.name, source: 'sidecar' as const } : pick('name') ?? { value: titleFromFileName(audioPath), source: 'file name' as const };
+  const description = sidecar.description !== undefined ? { value: sidecar.description, source: 'sidecar' as const } : pick('description') ?? { value: null, source: 'default' as const };
+  const sidecarTags = typeof sidecar.tags === 'string' ? sidecar.tags.split(',') : sidecar.tags;
+  const tags = sidecarTags !== undefined
+    ? { value: sidecarTags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0), source: 'sidecar' as const }
+    : pick('tags') ?? { value: [], source: 'default' as const };
+  const category = sidecar.category !== undefined ? { value: sidecar.category, source: 'sidecar' as const } : pick('category') ?? { value: null, source: 'default' as const };
+  return {
+    metadata: {
+      name: name.value,
+      description: description.value,
+      tags: tags.value,
+      category: category.value,
+      license: sidecar.license ?? 'CC0',
+      sample: sidecar.sample ?? false,
+    },
+    sources: {
+      name: name.source,
+      description: description.source,
+      tags: tags.source,
+      category: category.source,
+      license: sidecar.license !== undefined ? 'sidecar' : 'default',
+      sample: sidecar.sample !== undefined ? 'sidecar' : 'default',
+    },
+    notes: embedded.notes,
+  };
+}
+
+async function readSidecar(audioPath: string): Promise<z.output<typeof sidecarSchema>> {
   const sidecar = audioPath.slice(0, audioPath.length - path.extname(audioPath).length) + '.json';
   let text: string | null = null;
   try {
@@ -44,16 +100,7 @@ export async function readMetadata(audioPath: string): Promise<SoundMetadata> {
     const where = issue.path.length > 0 ? `"${issue.path.join('.')}": ` : '';
     throw new MetadataError(`${path.basename(sidecar)}: ${where}${issue.message}`);
   }
-  const meta = parsed.data;
-  const tags = typeof meta.tags === 'string' ? meta.tags.split(',') : (meta.tags ?? []);
-  return {
-    name: meta.name ?? titleFromFileName(audioPath),
-    description: meta.description ?? null,
-    tags: tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0),
-    category: meta.category ?? null,
-    license: meta.license ?? 'CC0',
-    sample: meta.sample ?? false,
-  };
+  return parsed.data;
 }
 
 /** "glass_break-small_02.wav" → "Glass Break Small 02". */

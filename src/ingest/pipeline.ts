@@ -3,7 +3,7 @@ import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import { contentHashOf, soundIdFor, type SoundMetadata } from '../catalog/writer.ts';
 import type { Services } from '../services.ts';
 import { hashFile } from './hash.ts';
-import { MetadataError, readMetadata } from './metadata.ts';
+import { MetadataError, readMetadata, type MetadataSources } from './metadata.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import type { AudioProbe } from './jobs.ts';
 import { findAudioFiles } from './walk.ts';
@@ -13,6 +13,23 @@ export interface IngestSummary {
   added: number;
   updated: number;
   failed: Array<{ file: string; reason: string }>;
+}
+
+/** What ingest did with one file, and where its metadata came from (`ingest --verbose`). */
+export interface IngestedFile {
+  file: string;
+  action: 'added' | 'updated' | 'failed';
+  id?: string;
+  reason?: string;
+  metadata?: SoundMetadata;
+  sources?: MetadataSources;
+  /** Tags in the file that were ignored (damaged, too large); the audio still went in. */
+  notes?: string[];
+}
+
+export interface IngestResult extends IngestSummary {
+  /** Every file in the order given and walked. */
+  files: IngestedFile[];
 }
 
 export interface PipelineOptions {
@@ -28,21 +45,26 @@ export interface PipelineOptions {
  * Files and folders into the catalog: metadata, content hash (known content only has its
  * metadata updated), then decode → encode → measure in worker threads, then file, then row.
  */
-export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWriter'>, paths: string[], options: PipelineOptions = {}): Promise<IngestSummary> {
+export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWriter'>, paths: string[], options: PipelineOptions = {}): Promise<IngestResult> {
   const { files, missing } = await findAudioFiles(paths);
   const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing] };
+  const done: IngestedFile[] = new Array(files.length);
   await services.files.prepareScratchFolder();
   const progress = options.progress ?? silentProgress;
   progress.start(files.length);
   const pool = new WorkerPool(options.workers);
   try {
-    await forEachConcurrently(files, pool.size * 2, options.signal, async (file) => {
+    await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
+      const record: IngestedFile = { file, action: 'failed' };
       try {
-        const outcome = await ingestFile(services, pool, file, options.encoding ?? {});
+        const outcome = await ingestFile(services, pool, file, options.encoding ?? {}, record);
         summary[outcome]++;
+        record.action = outcome;
       } catch (error) {
-        summary.failed.push({ file, reason: error instanceof IngestFailure || error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}` });
+        record.reason = error instanceof IngestFailure || error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}`;
+        summary.failed.push({ file, reason: record.reason });
       }
+      done[order] = record;
       progress.advance();
     });
   } finally {
@@ -50,7 +72,8 @@ export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWri
     await services.files.prepareScratchFolder();
     progress.finish();
   }
-  return summary;
+  const missingFiles = missing.map(({ file, reason }): IngestedFile => ({ file, action: 'failed', reason }));
+  return { ...summary, files: [...missingFiles, ...done.filter((record) => record !== undefined)] };
 }
 
 /** One file of a dry run: what ingest would do with it, with the metadata it would store. */
@@ -62,6 +85,10 @@ export interface PlannedFile {
   /** Why it would be refused; for an update of content that comes earlier in the same run, which file. */
   reason?: string;
   metadata?: SoundMetadata;
+  /** Where each field of the metadata came from (shown with --verbose). */
+  sources?: MetadataSources;
+  /** Tags in the file that would be ignored (shown with --verbose). */
+  notes?: string[];
   /** What decoding found, for a file that would be added. */
   audio?: AudioProbe;
 }
@@ -89,9 +116,9 @@ export async function planIngest(services: Pick<Services, 'catalogWriter'>, path
     // Hashes first, in order: which file of a run is first with its content is then known.
     await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
       try {
-        const metadata = await readMetadata(file);
+        const { metadata, sources, notes } = await readMetadata(file);
         hashes[order] = (await hashFile(file)).hash;
-        planned[order] = { file, action: 'add', metadata };
+        planned[order] = { file, action: 'add', metadata, sources, ...(notes.length > 0 && { notes }) };
       } catch (error) {
         planned[order] = { file, action: 'refuse', reason: error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}` };
       }
@@ -133,21 +160,30 @@ async function decide(
 
 class IngestFailure extends Error {}
 
-async function ingestFile(services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, encoding: Mp3EncodeOptions): Promise<'added' | 'updated'> {
-  const metadata = await readMetadata(file);
+/** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
+async function ingestFile(
+  services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, encoding: Mp3EncodeOptions, record: IngestedFile,
+): Promise<'added' | 'updated'> {
+  const { metadata, sources, notes } = await readMetadata(file);
+  Object.assign(record, { metadata, sources }, notes.length > 0 && { notes });
   const { hash } = await hashFile(file);
-  if (await services.catalogWriter.updateMetadata(hash, metadata)) return 'updated';
+  const known = await services.catalogWriter.updateMetadata(hash, metadata);
+  if (known) {
+    record.id = known.id;
+    return 'updated';
+  }
   const result = await pool.run({ kind: 'file', sourcePath: file, temporaryPath: services.files.temporaryPath(), encoding });
   if (!result.ok) throw new IngestFailure(result.reason);
   if (result.kind !== 'file') throw new Error('unexpected worker result');
   const { size } = await stat(result.mp3Path);
   try {
-    const { added } = await services.catalogWriter.put({
+    const { id, added } = await services.catalogWriter.put({
       contentHash: hash,
       mp3: { path: result.mp3Path, size, move: result.encoded },
       metadata,
       measurements: result.measurements,
     });
+    record.id = id;
     return added ? 'added' : 'updated';
   } finally {
     if (result.encoded) await rm(result.mp3Path, { force: true });

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-const AUDIO_EXTENSIONS = new Set(['.mp3', '.wav', '.wave', '.flac', '.ogg', '.oga']);
+const AUDIO_EXTENSIONS = new Set(['.mp3', '.wav', '.wave', '.flac', '.ogg', '.oga', '.aif', '.aiff', '.aifc']);
 
 export interface WalkResult {
   files: string[];

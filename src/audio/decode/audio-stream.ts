@@ -1,6 +1,6 @@
 import type { GaplessInfo, PcmAudio } from '../types.ts';
 
-export type AudioFormat = 'mp3' | 'wav' | 'flac' | 'ogg';
+export type AudioFormat = 'mp3' | 'wav' | 'flac' | 'ogg' | 'aiff';
 
 /** A whole file decoded at once. */
 export type DecodedAudio = PcmAudio & { format: AudioFormat; gapless: GaplessInfo | null };

@@ -1,5 +1,5 @@
 /**
- * Audio decoding: WAV, MP3 (with gapless trimming), FLAC and Ogg Vorbis to planar float PCM,
+ * Audio decoding: WAV, AIFF, MP3 (with gapless trimming), FLAC and Ogg Vorbis to planar float PCM,
  * in WASM and TypeScript only (no system binary at run time).
  */
 import type { PcmAudio } from '../types.ts';

@@ -2,6 +2,7 @@ import type { PcmAudio } from '../types.ts';
 import type { AudioFormat, AudioStream } from './audio-stream.ts';
 import { type ByteInput, ByteSource } from './byte-source.ts';
 import { DecodeError } from './decode-error.ts';
+import { openAiffStream } from './aiff.ts';
 import { openFlacStream } from './flac.ts';
 import { ID3V2_HEADER_BYTES, id3v2TagLength } from './id3.ts';
 import { openMp3Stream } from './mp3.ts';
@@ -14,6 +15,7 @@ const OPENERS: Record<AudioFormat, (source: ByteSource) => Promise<AudioStream>>
   mp3: openMp3Stream,
   flac: openFlacStream,
   ogg: openOggStream,
+  aiff: openAiffStream,
 };
 
 /**
@@ -51,7 +53,7 @@ async function skipId3v2Tags(source: ByteSource): Promise<boolean> {
 
 function unrecognisedReason(fileName: string | undefined): string {
   const extension = fileName?.match(/\.([a-z0-9]{1,5})$/i)?.[1]?.toLowerCase();
-  const expected: Record<string, string> = { wav: 'RIFF/WAVE header', flac: 'FLAC header', ogg: 'Ogg header', mp3: 'MPEG audio frames' };
+  const expected: Record<string, string> = { wav: 'RIFF/WAVE header', flac: 'FLAC header', ogg: 'Ogg header', mp3: 'MPEG audio frames', aif: 'FORM/AIFF header', aiff: 'FORM/AIFF header', aifc: 'FORM/AIFF header' };
   const hint = extension && expected[extension] ? ` (named .${extension} but has no ${expected[extension]})` : '';
   return `not a recognised audio file${hint}`;
 }

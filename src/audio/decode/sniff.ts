@@ -11,6 +11,7 @@ export function sniffFormat(head: Uint8Array, isWholeFile: boolean): AudioFormat
   if ((magic === 'RIFF' || magic === 'RF64' || magic === 'BW64') && ascii(head, 8, 4) === 'WAVE') return 'wav';
   if (magic === 'fLaC') return 'flac';
   if (magic === 'OggS') return 'ogg';
+  if (magic === 'FORM' && /^AIF[FC]$/.test(ascii(head, 8, 4))) return 'aiff';
   return looksLikeMpegAudio(head, isWholeFile) ? 'mp3' : null;
 }
 
@@ -34,7 +35,6 @@ function looksLikeMpegAudio(head: Uint8Array, isWholeFile: boolean): boolean {
 /** A reason naming what the file is when we know it but do not decode it. */
 export function unsupportedFormatReason(head: Uint8Array): string | null {
   const magic = ascii(head, 0, 4);
-  if (magic === 'FORM' && /^AIF[FC]$/.test(ascii(head, 8, 4))) return 'unsupported audio format: AIFF';
   if (ascii(head, 4, 4) === 'ftyp') return 'unsupported audio format: MP4/M4A';
   if (magic === 'caff') return 'unsupported audio format: CAF';
   if (magic === 'MThd') return 'unsupported audio format: MIDI (not audio)';
