@@ -12,6 +12,7 @@ const environmentSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
   SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
   SOUND_CATALOG_DEMO_COUNT: z.coerce.number().int().min(1).max(100_000).default(1000),
+  SOUND_CATALOG_DEMO_RECORDINGS: z.coerce.number().int().min(0).max(100_000).default(1000),
   SOUND_CATALOG_MIGRATE: z.enum(['0', '1']).default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -32,6 +33,8 @@ export interface Config {
   demo: boolean;
   /** How many sounds the first start synthesizes into an empty catalog. */
   demoCount: number;
+  /** At most how many real recordings (ingest/demo-recordings.ts) the first start adds; 0 for none. */
+  demoRecordings: number;
   /** Whether opening the database brings its schema up to date (else `sound-catalog migrate` does). */
   migrate: boolean;
   logLevel: string;
@@ -57,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL ?? null,
     demo: e.SOUND_CATALOG_DEMO === '1',
     demoCount: e.SOUND_CATALOG_DEMO_COUNT,
+    demoRecordings: e.SOUND_CATALOG_DEMO_RECORDINGS,
     migrate: e.SOUND_CATALOG_MIGRATE === '1',
     logLevel: e.LOG_LEVEL,
   };

@@ -3,6 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createProgress } from '../ingest/progress.ts';
+import { findDemoRecordings, ingestDemoRecordings, RECORDINGS_PACKAGE } from '../ingest/demo-recordings.ts';
 import { seedCatalog } from '../ingest/pipeline.ts';
 import type { Services } from '../services.ts';
 import { DEFAULT_SEED } from './seed.ts';
@@ -56,9 +57,27 @@ export async function prepareFirstStart(
       if (total > first) {
         const { added } = await seedCatalog(services, { from: first, count: total, seed: DEFAULT_SEED, signal: stop });
         if (stop.aborted) return;
-        log.info({ added, total: await services.catalog.size() }, 'demo catalog complete');
       }
+      await addRecordings(services, log, stop);
+      if (stop.aborted) return;
+      log.info({ total: await services.catalog.size() }, 'demo catalog complete');
       await rm(marker, { force: true });
     },
   };
+}
+
+/**
+ * The real recordings of the demo catalog, after the synthesized sounds and through the same
+ * ingest (an optional package: without it the demo catalog is synthesized only, and the log says so).
+ */
+async function addRecordings(services: Services, log: FastifyBaseLogger, stop: AbortSignal): Promise<void> {
+  if (services.config.demoRecordings === 0) return;
+  const recordings = (await findDemoRecordings()).slice(0, services.config.demoRecordings);
+  if (recordings.length === 0) {
+    log.info(`no real recordings for the demo catalog: the optional package ${RECORDINGS_PACKAGE} is not installed`);
+    return;
+  }
+  const result = await ingestDemoRecordings(services, recordings, { signal: stop });
+  if (stop.aborted) return;
+  log.info({ added: result.added, updated: result.updated, failed: result.failed }, 'real CC0 recordings (Sonic Pi\'s samples, from Freesound) added to the demo catalog');
 }
