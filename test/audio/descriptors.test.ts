@@ -4,19 +4,9 @@ import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES, DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
 import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
+import { seededRandom as random } from './helpers/signals.ts';
 
 const RATE = 44_100;
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `seconds` of mono audio: `before` seconds of silence, then `sample(t)` for t from 0. */
 function audio(seconds: number, before: number, sample: (t: number) => number): PcmAudio {

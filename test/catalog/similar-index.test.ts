@@ -2,17 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DESCRIPTOR_LENGTH as D, DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
 import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../audio/helpers/signals.ts';
 
 /** `count` vectors around 200 centres, as sounds of a few hundred kinds would be. */
 function clustered(count: number, next: () => number): number[][] {

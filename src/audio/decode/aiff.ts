@@ -4,6 +4,7 @@ import { yieldToEventLoop } from './audio-stream.ts';
 import type { ByteSource } from './byte-source.ts';
 import { DecodeError } from './decode-error.ts';
 import { readAiffHeader, type AiffLayout } from './aiff-header.ts';
+import { deinterleave } from './pcm.ts';
 
 /** About a megabyte of sample bytes per chunk, whatever the channel count. */
 const CHUNK_BYTES = 1 << 20;
@@ -48,15 +49,7 @@ async function* readAiffChunks(source: ByteSource, layout: AiffLayout): AsyncGen
 function deinterleaveAiff(bytes: Uint8Array, layout: AiffLayout, frames: number): Float32Array[] {
   const { channelCount, bytesPerSample, littleEndian } = layout;
   const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const read = sampleReader(data, bytesPerSample, littleEndian);
-  const frameBytes = channelCount * bytesPerSample;
-  const channels: Float32Array[] = [];
-  for (let c = 0; c < channelCount; c++) {
-    const channel = new Float32Array(frames);
-    for (let i = 0, offset = c * bytesPerSample; i < frames; i++, offset += frameBytes) channel[i] = read(offset);
-    channels.push(channel);
-  }
-  return channels;
+  return deinterleave(frames, channelCount, bytesPerSample, sampleReader(data, bytesPerSample, littleEndian));
 }
 
 function sampleReader(data: DataView, bytesPerSample: number, le: boolean): (offset: number) => number {

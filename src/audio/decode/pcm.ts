@@ -17,3 +17,15 @@ export function concatPcm(chunks: readonly PcmAudio[], sampleRate: number, chann
 export function pcmLength(audio: PcmAudio): number {
   return audio.channels[0]?.length ?? 0;
 }
+
+/** Interleaved frames to one array per channel; `read(offset)` gives the sample at a byte offset. */
+export function deinterleave(frames: number, channelCount: number, bytesPerSample: number, read: (offset: number) => number): Float32Array[] {
+  const frameBytes = channelCount * bytesPerSample;
+  const channels: Float32Array[] = [];
+  for (let c = 0; c < channelCount; c++) {
+    const channel = new Float32Array(frames);
+    for (let i = 0, offset = c * bytesPerSample; i < frames; i++, offset += frameBytes) channel[i] = read(offset);
+    channels.push(channel);
+  }
+  return channels;
+}

@@ -1,3 +1,4 @@
+import { deinterleave } from './pcm.ts';
 import type { WavFormat } from './wav-format.ts';
 
 /**
@@ -7,15 +8,7 @@ import type { WavFormat } from './wav-format.ts';
 export function deinterleaveWav(bytes: Uint8Array, format: WavFormat, frames: number): Float32Array[] {
   const { channelCount, bytesPerSample } = format;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const frameBytes = channelCount * bytesPerSample;
-  const read = sampleReader(format, view);
-  const channels: Float32Array[] = [];
-  for (let c = 0; c < channelCount; c++) {
-    const channel = new Float32Array(frames);
-    for (let i = 0, offset = c * bytesPerSample; i < frames; i++, offset += frameBytes) channel[i] = read(offset);
-    channels.push(channel);
-  }
-  return channels;
+  return deinterleave(frames, channelCount, bytesPerSample, sampleReader(format, view));
 }
 
 function sampleReader(format: WavFormat, view: DataView): (offset: number) => number {
