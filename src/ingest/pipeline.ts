@@ -53,11 +53,24 @@ export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWri
   const progress = options.progress ?? silentProgress;
   progress.start(files.length);
   const pool = new WorkerPool(options.workers);
+  // Content hashes first: a file whose content an earlier file of this run also has is taken once
+  // that one is done, so the later file's metadata is the one kept, as the dry run says, however
+  // the files interleave. (Files start in order, so waiting for an earlier one never deadlocks.)
+  const hashes = await hashInOrder(files, pool.size * 2, options.signal);
+  const latestWithContent = new Map<string, Promise<unknown>>();
   try {
     await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
       const record: IngestedFile = { file, action: 'failed' };
+      const hash = hashes[order]!;
+      const earlier = typeof hash === 'string' ? latestWithContent.get(hash) : undefined;
+      const turn = (async () => {
+        await earlier;
+        if (typeof hash !== 'string') throw hash;
+        return ingestFile(services, pool, file, hash, options.encoding ?? {}, record);
+      })();
+      if (typeof hash === 'string') latestWithContent.set(hash, turn.catch(() => {}));
       try {
-        const outcome = await ingestFile(services, pool, file, options.encoding ?? {}, record);
+        const outcome = await turn;
         summary[outcome]++;
         record.action = outcome;
       } catch (error) {
@@ -161,12 +174,20 @@ async function decide(
 class IngestFailure extends Error {}
 
 /** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
+/** Each file's content hash, or the error that kept it from being read, in the files' order. */
+async function hashInOrder(files: string[], lanes: number, signal: AbortSignal | undefined): Promise<Array<string | Error>> {
+  const hashes: Array<string | Error> = new Array(files.length);
+  await forEachConcurrently(files.map((file, order) => ({ file, order })), lanes, signal, async ({ file, order }) => {
+    hashes[order] = await hashFile(file).then(({ hash }) => hash, (error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  });
+  return hashes;
+}
+
 async function ingestFile(
-  services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, encoding: Mp3EncodeOptions, record: IngestedFile,
+  services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions, record: IngestedFile,
 ): Promise<'added' | 'updated'> {
   const { metadata, sources, notes } = await readMetadata(file);
   Object.assign(record, { metadata, sources }, notes.length > 0 && { notes });
-  const { hash } = await hashFile(file);
   const known = await services.catalogWriter.updateMetadata(hash, metadata);
   if (known) {
     record.id = known.id;

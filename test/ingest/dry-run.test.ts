@@ -53,7 +53,7 @@ describe('ingest --dry-run: what would be added, updated or refused, with nothin
     return run;
   };
 
-  test('dry-run.first: each file\'s action, id, metadata and audio; nothing written; ingest then does exactly that', async () => {
+  test('dry-run.first: each file\'s action, id, metadata and audio; nothing written; ingest then does exactly that, the later of two equal files last', async () => {
     const before = await filesUnder(server.dataDir);
     const missing = file('no-such-file.wav');
     const run = await dryRun(missing, '--json');
@@ -85,9 +85,9 @@ describe('ingest --dry-run: what would be added, updated or refused, with nothin
     const real = await runCli(['ingest', folder, '--json'], env);
     assert.equal(real.status, 0, real.stderr);
     assert.deepEqual({ added: real.json.added, updated: real.json.updated, failed: real.json.failed.length }, { added: 2, updated: 1, failed: 2 });
-    const rows = await server.services.database.db.selectFrom('sounds').select(['id', 'name']).orderBy('id').execute();
-    assert.deepEqual(rows.map((row) => row.id), [knock.id, tone.id].sort());
-    assert.equal(rows.find((row) => row.id === knock.id)!.name, 'Door Knock');
+    // The copy comes after the original, so its metadata is the one kept, as the plan said.
+    const rows = await server.services.database.db.selectFrom('sounds').select(['id', 'name']).orderBy('name').execute();
+    assert.deepEqual(rows, [{ id: knock.id, name: 'Door Knock' }, { id: tone.id, name: 'Tone Copy' }]);
   });
 
   test('dry-run.known: content already in the catalog is an update of its sound; the text form says it wrote nothing', async () => {
@@ -95,10 +95,32 @@ describe('ingest --dry-run: what would be added, updated or refused, with nothin
     const lines = run.stdout.trim().split('\n');
     const ids = new Map((await server.services.database.db.selectFrom('sounds').select(['id', 'name']).execute()).map((row) => [row.name, row.id]));
     assert.ok(lines.some((line) => line.startsWith(`update  ${file('door-knock.wav')}: sound ${ids.get('Door Knock')} gets "Door Knock", SFX, tags: door, knock`)), run.stdout);
-    const toneId = ids.get('Tone') ?? ids.get('Tone Copy');
+    const toneId = ids.get('Tone Copy');
     assert.ok(lines.some((line) => line.startsWith(`update  ${file('tone.wav')}: sound ${toneId} gets "Tone"`)), run.stdout);
     assert.ok(lines.some((line) => line.startsWith(`update  ${file('tone_copy.wav')}: sound ${toneId} gets "Tone Copy"`)), run.stdout);
     assert.ok(lines.some((line) => line.startsWith(`refuse  ${file('corrupt.wav')}: `)), run.stdout);
     assert.equal(lines.at(-1), 'would add 0, update 3, refuse 2 (dry run: nothing was written)');
+  });
+});
+
+describe('ingest: files with the same content', () => {
+  test('ingest.same-content: the last of several equal files in order gives the metadata, however the files interleave', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'sound-catalog-same-'));
+    const server = await startServer();
+    try {
+      const wav = encodeWavFloat32({ sampleRate: RATE, channels: [sine(RATE, 660, -15, RATE / 3)] });
+      for (let n = 1; n <= 8; n++) {
+        await writeFile(path.join(folder, `echo-${n}.wav`), wav);
+        await writeFile(path.join(folder, `echo-${n}.json`), JSON.stringify({ name: `Echo ${n}`, tags: [`take${n}`] }));
+      }
+      const run = await runCli(['ingest', folder, '--json'], { SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual({ added: run.json.added, updated: run.json.updated, failed: run.json.failed.length }, { added: 1, updated: 7, failed: 0 });
+      const rows = await server.services.database.db.selectFrom('sounds').select(['name', 'tags']).execute();
+      assert.deepEqual(rows.map((row) => row.name), ['Echo 8']);
+    } finally {
+      await server.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
