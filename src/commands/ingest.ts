@@ -1,5 +1,6 @@
 import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import { mp3Mode } from '../audio/encode/mp3-options.ts';
+import type { SoundMetadata } from '../catalog/writer.ts';
 import type { Config } from '../config.ts';
 import { createProgress } from '../ingest/progress.ts';
 import type { MetadataSources } from '../ingest/metadata.ts';
@@ -59,8 +60,7 @@ function encodingOptions(vbrQuality: string | boolean | undefined, bitrate: stri
 /** One line of a dry run: the action, the file, and what would be stored. */
 function describePlan(plan: PlannedFile): string {
   if (plan.action === 'refuse') return `refuse  ${plan.file}: ${plan.reason}`;
-  const { name, category, tags } = plan.metadata!;
-  const what = `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}`;
+  const what = describeMetadata(plan.metadata!);
   if (plan.action === 'update') return `update  ${plan.file}: sound ${plan.id} gets ${what}${plan.reason ? ` (${plan.reason})` : ''}`;
   const audio = plan.audio!;
   return `add     ${plan.file}: ${what} (${audio.format}, ${audio.duration.toFixed(2)} s, ${audio.sampleRate} Hz, ${audio.channels} ch) as ${plan.id}`;
@@ -70,9 +70,12 @@ function describePlan(plan: PlannedFile): string {
 function describeIngested(file: IngestedFile): string {
   const action = file.action.padEnd(7);
   if (!file.metadata) return `${action} ${file.file}: ${file.reason}`;
-  const { name, category, tags } = file.metadata;
-  const what = `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}`;
-  return `${action} ${file.file}: ${what}${file.id ? ` as ${file.id}` : ''}${file.reason ? ` (${file.reason})` : ''}`;
+  return `${action} ${file.file}: ${describeMetadata(file.metadata)}${file.id ? ` as ${file.id}` : ''}${file.reason ? ` (${file.reason})` : ''}`;
+}
+
+/** `"Name", CATEGORY, tags: a, b`: what a file is stored as. */
+function describeMetadata({ name, category, tags }: SoundMetadata): string {
+  return `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}`;
 }
 
 /** `--verbose`: which source gave each field (sidecar, id3, vorbis, bext, info, ixml, aiff, ucs, file name, default), and ignored tags. */

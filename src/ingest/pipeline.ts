@@ -53,12 +53,12 @@ export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWri
   const progress = options.progress ?? silentProgress;
   progress.start(files.length);
   const pool = new WorkerPool(options.workers);
-  // Content hashes first: a file whose content an earlier file of this run also has is taken once
-  // that one is done, so the later file's metadata is the one kept, as the dry run says, however
-  // the files interleave. (Files start in order, so waiting for an earlier one never deadlocks.)
-  const hashes = await hashInOrder(files, pool.size * 2, options.signal);
-  const latestWithContent = new Map<string, Promise<unknown>>();
   try {
+    // Content hashes first: a file whose content an earlier file of this run also has is taken
+    // once that one is done, so the later file's metadata is the one kept, as the dry run says,
+    // however the files interleave. (Files start in order, so waiting never deadlocks.)
+    const hashes = await hashInOrder(files, pool.size * 2, options.signal);
+    const latestWithContent = new Map<string, Promise<unknown>>();
     await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
       const record: IngestedFile = { file, action: 'failed' };
       const hash = hashes[order]!;
@@ -74,7 +74,7 @@ export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWri
         summary[outcome]++;
         record.action = outcome;
       } catch (error) {
-        record.reason = error instanceof IngestFailure || error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}`;
+        record.reason = failureReason(error);
         summary.failed.push({ file, reason: record.reason });
       }
       done[order] = record;
@@ -123,26 +123,24 @@ export async function planIngest(services: Pick<Services, 'catalogWriter'>, path
   const progress = options.progress ?? silentProgress;
   progress.start(files.length);
   const pool = new WorkerPool(options.workers);
-  const firstWithContent = new Map<string, { file: string; order: number }>();
-  const hashes: Array<string | null> = new Array(files.length).fill(null);
   try {
-    // Hashes first, in order: which file of a run is first with its content is then known.
+    // Hashes first, as ingest takes them: which file of a run is first with its content is then known.
+    const hashes = await hashInOrder(files, pool.size * 2, options.signal);
+    const firstWithContent = new Map<string, number>();
+    hashes.forEach((hash, order) => {
+      if (typeof hash === 'string' && !firstWithContent.has(hash)) firstWithContent.set(hash, order);
+    });
     await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
       try {
         const { metadata, sources, notes } = await readMetadata(file);
-        hashes[order] = (await hashFile(file)).hash;
-        planned[order] = { file, action: 'add', metadata, sources, ...(notes.length > 0 && { notes }) };
+        const hash = hashes[order]!;
+        if (typeof hash !== 'string') throw hash;
+        const first = firstWithContent.get(hash)!;
+        const decided = await decide(services, pool, file, hash, first === order ? null : files[first]!);
+        planned[order] = { file, metadata, sources, ...(notes.length > 0 && { notes }), ...decided };
       } catch (error) {
-        planned[order] = { file, action: 'refuse', reason: error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}` };
+        planned[order] = { file, action: 'refuse', reason: failureReason(error) };
       }
-    });
-    hashes.forEach((hash, order) => {
-      if (hash !== null && !firstWithContent.has(hash)) firstWithContent.set(hash, { file: files[order]!, order });
-    });
-    await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ order }) => {
-      const plan = planned[order];
-      const hash = hashes[order];
-      if (plan?.action === 'add' && typeof hash === 'string') Object.assign(plan, await decide(services, pool, plan.file, hash, order, firstWithContent.get(hash)!));
       progress.advance();
     });
   } finally {
@@ -158,12 +156,13 @@ export async function planIngest(services: Pick<Services, 'catalogWriter'>, path
   };
 }
 
+/** What ingest would do with a file: `earlier` is the file before it in this run with the same content, if any. */
 async function decide(
-  services: Pick<Services, 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, order: number, first: { file: string; order: number },
-): Promise<Partial<PlannedFile>> {
+  services: Pick<Services, 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, earlier: string | null,
+): Promise<Pick<PlannedFile, 'action' | 'id' | 'reason' | 'audio'>> {
   const known = await services.catalogWriter.findByContent(hash);
   if (known) return { action: 'update', id: known.id };
-  if (first.order !== order) return { action: 'update', id: soundIdFor(hash), reason: `same content as ${first.file}, added before it in this run` };
+  if (earlier !== null) return { action: 'update', id: soundIdFor(hash), reason: `same content as ${earlier}, added before it in this run` };
   const probe = await pool.run({ kind: 'probe', sourcePath: file });
   if (!probe.ok) return { action: 'refuse', reason: probe.reason };
   if (probe.kind !== 'probe') throw new Error('unexpected worker result');
@@ -173,7 +172,11 @@ async function decide(
 
 class IngestFailure extends Error {}
 
-/** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
+/** The reason a file is reported failed: ours as they are, anything else marked as unexpected. */
+function failureReason(error: unknown): string {
+  return error instanceof IngestFailure || error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}`;
+}
+
 /** Each file's content hash, or the error that kept it from being read, in the files' order. */
 async function hashInOrder(files: string[], lanes: number, signal: AbortSignal | undefined): Promise<Array<string | Error>> {
   const hashes: Array<string | Error> = new Array(files.length);
@@ -183,6 +186,7 @@ async function hashInOrder(files: string[], lanes: number, signal: AbortSignal |
   return hashes;
 }
 
+/** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
 async function ingestFile(
   services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions, record: IngestedFile,
 ): Promise<'added' | 'updated'> {

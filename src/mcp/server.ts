@@ -6,7 +6,7 @@ import { SERVER_INSTRUCTIONS } from './field-guide.ts';
 import { soundPrompts } from './prompts/index.ts';
 import { registerSoundResources } from './resources/sound-resource.ts';
 import type { SoundTool, ToolContext } from './tool.ts';
-import { errorResult, quotaExceededResult, successResult } from './tool-result.ts';
+import { errorResult, INTERNAL_ERROR_MESSAGE, quotaExceededResult, successResult } from './tool-result.ts';
 import { soundTools } from './tools/index.ts';
 
 const SERVER_INFO = { name: 'sound-catalog', title: 'Sound Catalog', version: '1.0.0' };
@@ -51,6 +51,6 @@ async function callTool(tool: SoundTool, args: unknown, requestId: string | numb
     // Domain messages are written for users; anything else stays in the log, as on REST.
     if (error instanceof DomainError) return errorResult(error.message);
     context.log.error({ err: error, tool: tool.name }, 'MCP tool failed');
-    return errorResult('Internal error; the failure was logged. Try again later.');
+    return errorResult(INTERNAL_ERROR_MESSAGE);
   }
 }

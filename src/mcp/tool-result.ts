@@ -4,6 +4,9 @@ import type { ToolAnswer } from './tool.ts';
 
 /** The three kinds of answer a tool call gets. Errors are results, never broken sessions. */
 
+/** What a client is told of a failure that is not its own: the details stay in the log. */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error; the failure was logged. Try again later.';
+
 /** The text first (clients that read one item read that one), then audio, then resource links. */
 export function successResult(answer: ToolAnswer<Record<string, unknown>>): CallToolResult {
   return {

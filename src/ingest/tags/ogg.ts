@@ -1,3 +1,4 @@
+import { concatAll } from '../../audio/decode/byte-source.ts';
 import type { RawTags } from './fields.ts';
 import { MAX_CHUNKS, MAX_TAG_BYTES, TagError, type TagFile } from './tag-file.ts';
 import { readVorbisComment } from './vorbis.ts';
@@ -32,7 +33,7 @@ export async function readOggComments(file: TagFile): Promise<RawTags | null> {
       current.push(body.subarray(offset, offset + value));
       offset += value;
       if (value < 255) {
-        packets.push(join(current));
+        packets.push(concatAll(current));
         current = [];
       }
     }
@@ -47,14 +48,4 @@ export async function readOggComments(file: TagFile): Promise<RawTags | null> {
 
 function startsWith(bytes: Uint8Array, text: string): boolean {
   return bytes.length >= text.length && [...text].every((ch, i) => bytes[i] === ch.charCodeAt(0));
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

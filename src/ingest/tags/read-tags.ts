@@ -39,8 +39,9 @@ export async function readEmbeddedTags(filePath: string): Promise<EmbeddedTags> 
 
 async function readTags(file: TagFile): Promise<EmbeddedTags> {
   // MP3s (and some FLACs) start with ID3v2 tags; the first one is what MP3 taggers write.
+  const firstTag = id3v2TagLength(await file.read(0, ID3V2_HEADER_BYTES));
   let audioStart = 0;
-  let length = id3v2TagLength(await file.read(0, ID3V2_HEADER_BYTES));
+  let length = firstTag;
   for (let tags = 0; length > 0 && audioStart < file.size && tags < MAX_CHUNKS; tags++) {
     audioStart += length;
     length = id3v2TagLength(await file.read(audioStart, ID3V2_HEADER_BYTES));
@@ -49,7 +50,7 @@ async function readTags(file: TagFile): Promise<EmbeddedTags> {
   const format = sniffFormat(head, head.length < SNIFF_BYTES) ?? (audioStart > 0 ? 'mp3' : null);
   switch (format) {
     case 'mp3':
-      return audioStart > 0 ? fromId3(await file.read(0, Math.min(id3v2TagLength(await file.read(0, ID3V2_HEADER_BYTES)), MAX_TAG_BYTES))) : none();
+      return firstTag > 0 ? fromId3(await file.read(0, Math.min(firstTag, MAX_TAG_BYTES))) : none();
     case 'flac':
       return single('vorbis', await readFlacComments(file, audioStart));
     case 'ogg':

@@ -6,7 +6,7 @@ import { QUOTA_EXCEEDED } from '../json-rpc.ts';
 import { SOUND_URI_TEMPLATE } from '../sound-links.ts';
 import { storedMp3Base64 } from '../stored-audio.ts';
 import type { ToolContext } from '../tool.ts';
-import { quotaExceededMessage } from '../tool-result.ts';
+import { INTERNAL_ERROR_MESSAGE, quotaExceededMessage } from '../tool-result.ts';
 import { listSoundResources } from './sound-pages.ts';
 
 /**
@@ -57,6 +57,6 @@ async function guarded<T>(context: ToolContext, work: () => Promise<T>): Promise
   } catch (error) {
     if (error instanceof McpError) throw error;
     context.log.error({ err: error }, 'MCP resource request failed');
-    throw new McpError(ErrorCode.InternalError, 'Internal error; the failure was logged. Try again later.');
+    throw new McpError(ErrorCode.InternalError, INTERNAL_ERROR_MESSAGE);
   }
 }
