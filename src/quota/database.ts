@@ -4,11 +4,14 @@ import type { UsageHistory } from './usage-history.ts';
 /**
  * Daily counters for a single instance (SQLite, or PostgreSQL without Redis). The count lives in
  * this process, starting from what the usage history holds for the day: checking and counting is
- * one synchronous step, so it is exact under any number of concurrent requests and costs no
- * database write per request. Several instances need a shared counter: REDIS_URL.
+ * one synchronous step, so it is exact under any number of concurrent requests. A request allowed
+ * is committed to the history before `consume` resolves, together with the others of the same
+ * event-loop turn, so a crash never forgets a request that was answered. Several instances need a
+ * shared counter: REDIS_URL.
  *
  * Measured (bench/, search at 12,000 sounds): one upsert per request cost a quarter of the
- * request rate, mostly in WAL writes and checkpoints.
+ * request rate, mostly in WAL writes and checkpoints; one transaction per turn costs far less
+ * (BENCHMARKS.md, "Durable quota counts").
  */
 export class InProcessQuotaCounter implements QuotaCounter {
   /**
@@ -31,6 +34,7 @@ export class InProcessQuotaCounter implements QuotaCounter {
     if (entry.count >= limit) return { allowed: false, limit, remaining: 0, reset };
     entry.count++;
     this.history.add(accountId, keyId, day);
+    await this.history.committed();
     return { allowed: true, limit, remaining: limit - entry.count, reset };
   }
 

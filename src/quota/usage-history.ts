@@ -1,15 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 
-/** How often counted requests are written to the database. */
+/** How often counted requests are written to the database when nobody waits for them. */
 const FLUSH_INTERVAL_MS = 1000;
 
 /**
  * Requests per account and per key per UTC day, in the database: what the dashboard's usage chart
- * and key list show. Whichever counter enforces the quota (in this process, or Redis) adds each
- * request it allows here; the additions are written every second and on close, as additions, so
- * several processes never overwrite each other. A process killed outright loses at most its last
- * second of history (never of enforcement, when Redis counts).
+ * and key list show, and where the in-process quota counter starts from. Whichever counter
+ * enforces the quota (in this process, or Redis) adds each request it allows here; the additions
+ * are written as additions, so several processes never overwrite each other.
+ *
+ * The in-process counter waits for `committed()` before its request is answered, so a process
+ * killed outright has written every request it answered. The Redis counter keeps the count
+ * itself and lets the history be written every second.
  */
 export class UsageHistory {
   /** Additions not yet written, by day, then account (or key). */
@@ -17,6 +20,8 @@ export class UsageHistory {
   private keys = new Map<string, Map<string, number>>();
   /** Flushes run one after another, so waiting for the latest waits for all before it. */
   private flushing: Promise<void> = Promise.resolve();
+  /** The write that takes this event-loop turn's additions, while one is due. */
+  private nextCommit: Promise<void> | undefined;
   private readonly flushTimer: NodeJS.Timeout;
 
   constructor(private readonly db: Db) {
@@ -28,6 +33,19 @@ export class UsageHistory {
   add(accountId: string, keyId: string, day: string): void {
     addTo(this.accounts, day, accountId, 1);
     addTo(this.keys, day, keyId, 1);
+  }
+
+  /**
+   * Resolves once what was added so far is committed. The additions of one event-loop turn go in
+   * one transaction, written once the turn's I/O is handled (setImmediate): under load one commit
+   * carries many requests, so durability costs a transaction per turn, not per request.
+   */
+  committed(): Promise<void> {
+    this.nextCommit ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.nextCommit = undefined;
+      return this.flush();
+    });
+    return this.nextCommit;
   }
 
   /** Requests written for an account on each of the given days (YYYY-MM-DD), 0 where none. */
