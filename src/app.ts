@@ -1,25 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { registerCors } from './api/cors.ts';
 import { registerDocs } from './api/docs.ts';
 import { registerErrorHandling } from './api/errors.ts';
 import { registerEndpoints } from './api/endpoint.ts';
 import { registerHealth } from './api/health.ts';
+import { boundShutdown, capConnections, SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './api/limits.ts';
 import { registerOpenApi } from './api/openapi.ts';
 import { soundEndpoints } from './api/sounds/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
 import { OneLinePerRequest } from './logging.ts';
+import type { TrustProxy } from './config.ts';
 import type { Services } from './services.ts';
 
 export interface AppOptions {
   /** pino options, or false for silence (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** Tests shorten the server's timeouts; the defaults are in api/limits.ts. */
+  limits?: Partial<ServerLimits>;
 }
 
 /** Builds the HTTP application from its services. Listening is the caller's business. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const limits: ServerLimits = { ...SERVER_LIMITS, maxConnections: services.config.maxConnections, ...options.limits };
   const app = Fastify({
+    ...serverOptionsOf(limits),
     logger: options.logger ?? false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -27,7 +34,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
     requestIdHeader: false,
     logController: new OneLinePerRequest(),
-    trustProxy: false,
+    // request.ip (sign-in throttling, the log line) comes from X-Forwarded-For only as TRUST_PROXY says.
+    trustProxy: trustProxyOf(services.config.trustProxy),
     routerOptions: { maxParamLength: 200 },
     // A path the router cannot read (bad percent-encoding, an over-long id) names nothing that
     // exists: 404 in our error shape (403 for media, where any altered URL is refused), never a
@@ -39,6 +47,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       return reply.code(500).send({ error: 'Internal server error' });
     },
   });
+  capConnections(app, limits.maxConnections);
+  boundShutdown(app, limits.shutdownGraceMs);
+  await registerCors(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -54,4 +65,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerMcp(app, { ...api, files, renditions });
   registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
   return app;
+}
+
+/**
+ * Fastify (from 5.12.1) trusts nobody when given a bare hop count, since a client that reaches the
+ * server directly can write X-Forwarded-For itself. TRUST_PROXY's hop count is documented for a
+ * server that only its proxies can reach (README, "Behind a proxy"), so the count is applied here:
+ * the socket's address is hop 0, the address its proxy added hop 1, and so on.
+ */
+function trustProxyOf(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }

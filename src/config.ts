@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -7,7 +8,8 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   SOUND_CATALOG_DATA: z.string().min(1).default('./data'),
   PUBLIC_URL: z.url().optional(),
-  SIGNING_SECRET: z.string().min(16, 'SIGNING_SECRET must be at least 16 characters').optional(),
+  SIGNING_SECRET: z.string().optional().refine((value) => value === undefined || value.split(',').every((secret) => secret.length >= 16),
+    'each comma-separated SIGNING_SECRET must be at least 16 characters'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
   SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
@@ -15,6 +17,8 @@ const environmentSchema = z.object({
   SOUND_CATALOG_DEMO_RECORDINGS: z.coerce.number().int().min(0).max(100_000).default(1000),
   SOUND_CATALOG_MIGRATE: z.enum(['0', '1']).default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().trim().optional().transform(parseTrustProxy),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
 });
 
 export interface Config {
@@ -38,7 +42,17 @@ export interface Config {
   /** Whether opening the database brings its schema up to date (else `sound-catalog migrate` does). */
   migrate: boolean;
   logLevel: string;
+  /**
+   * Whom to believe about the client's address in X-Forwarded-For: false (nobody: the address is
+   * the socket's), a hop count (that many proxies stand in front), or the proxies' addresses and
+   * CIDR ranges. app.ts hands it to Fastify's `trustProxy`.
+   */
+  trustProxy: TrustProxy;
+  /** Open connections the server accepts at once; more are closed as they arrive (api/limits.ts). */
+  maxConnections: number;
 }
+
+export type TrustProxy = false | number | string[];
 
 export class ConfigError extends Error {}
 
@@ -63,9 +77,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoRecordings: e.SOUND_CATALOG_DEMO_RECORDINGS,
     migrate: e.SOUND_CATALOG_MIGRATE === '1',
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    maxConnections: e.MAX_CONNECTIONS,
   };
 }
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+}
+
+/** Names proxy-addr (Fastify's) knows for whole ranges: 127.0.0.0/8 and ::1, 169.254/16 and fe80::/10, private ranges. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset or 0 is off; a whole number is a hop count; anything else a comma list of
+ * addresses, CIDR ranges or named ranges. `true` is refused: it would believe an X-Forwarded-For
+ * that any client can write, so anyone could pick the address sign-in throttling counts them by.
+ */
+function parseTrustProxy(value: string | undefined, context: z.RefinementCtx): TrustProxy {
+  if (value === undefined || value === '0') return false;
+  if (/^\d{1,3}$/.test(value)) return Number(value);
+  if (value.toLowerCase() === 'true') {
+    context.addIssue({ code: 'custom', message: 'true would believe X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or their addresses' });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    context.addIssue({ code: 'custom', message: `"${wrong}" is not a hop count, an IP address, a CIDR range or one of loopback, linklocal, uniquelocal` });
+    return z.NEVER;
+  }
+  return entries;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }

@@ -28,6 +28,8 @@ export class OneLinePerRequest extends LogController {
       method: request.method,
       path: queryAt === -1 ? request.url : request.url.slice(0, queryAt),
       status: reply.statusCode,
+      // The client's address: the socket's, or X-Forwarded-For's as TRUST_PROXY allows.
+      ip: request.ip,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request failed');

@@ -32,6 +32,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   // PUBLIC_URL wins; otherwise the address we listen on, known for sure only after listen().
   let listeningUrl = `http://${config.host}:${config.port}`;
   const baseUrl = () => config.publicUrl ?? listeningUrl;
+  // Made before anything is opened: a secret it refuses stops the start with nothing to close.
+  const signer = new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock);
   const database = await openDatabase(config);
   const accountStore = new AccountStore(database.db);
   const usageHistory = new UsageHistory(database.db);
@@ -54,7 +56,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     accounts: new AccountService(accountStore, clock),
     quota,
     usageHistory,
-    signer: new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock),
+    signer,
     // Its own secret: a dashboard token never shares a key with a media signature.
     csrfSecret: readOrCreateSecret(config.dataDir, 'csrf-secret'),
     sessions: new SessionStore(database.db, clock),

@@ -1,6 +1,7 @@
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { backgroundLogStream } from '../logging.ts';
+import { logRedaction } from '../log-redaction.ts';
 import { createServices } from '../wiring.ts';
 import { parse } from './cli.ts';
 import { prepareFirstStart } from './first-start.ts';
@@ -14,7 +15,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     logger: {
       level: config.logLevel,
       stream: backgroundLogStream(),
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      ...logRedaction,
     },
   });
   log = app.log;
@@ -45,7 +46,8 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   const address = await app.listen({ port: config.port, host: config.host });
   services.listeningAt(address);
   const base = services.baseUrl();
-  app.log.info({ address }, 'listening');
+  // TRUST_PROXY decides which address sign-in throttling counts: the operator can check it here.
+  app.log.info({ address, trustProxy: config.trustProxy, maxConnections: config.maxConnections }, 'listening');
   process.stderr.write(
     `\nSound Catalog is listening on ${address}\n`
     + `  API reference   ${base}/docs\n`

@@ -5,6 +5,8 @@ export type Disposition = 'stream' | 'download';
 
 /** Signed URLs live one hour (API document, "Limits"). */
 export const SIGNED_URL_TTL_SECONDS = 3600;
+/** As config.ts asks of SIGNING_SECRET; here for each secret of the list, so "secret," adds no empty key. */
+const SECRET_MIN_LENGTH = 16;
 
 export interface SignedMedia {
   url: string;
@@ -30,6 +32,10 @@ export class MediaSigner {
     private readonly clock: () => number,
   ) {
     if (secrets.length === 0) throw new Error('at least one signing secret is needed');
+    // An empty or short secret (from "a,b" with a stray comma) would let anyone sign URLs.
+    if (secrets.some((secret) => secret.length < SECRET_MIN_LENGTH)) {
+      throw new Error(`each signing secret in SIGNING_SECRET must be at least ${SECRET_MIN_LENGTH} characters`);
+    }
     // Buffers: createHmac takes a Buffer key faster than a string one (~20%, measured in process).
     this.keys = secrets.map((secret) => ({ kid: keyIdOf(secret), secret: Buffer.from(secret) }));
   }
@@ -44,7 +50,7 @@ export class MediaSigner {
       const both = this.signBoth(soundId);
       return disposition === 'stream' ? both.stream : both.download;
     }
-    const expiresAt = Math.floor(this.clock() / 1000) + SIGNED_URL_TTL_SECONDS;
+    const expiresAt = expiryFrom(this.clock());
     const { kid, secret } = this.keys[0]!;
     const mac = hmac(secret, `${soundId}\n${expiresAt}\n${rendition}`);
     const sig = halfFor(disposition, mac);
@@ -54,7 +60,7 @@ export class MediaSigner {
 
   /** The stream and the download URL of one sound, from one HMAC. */
   signBoth(soundId: string): Record<Disposition, SignedMedia> {
-    const expiresAt = Math.floor(this.clock() / 1000) + SIGNED_URL_TTL_SECONDS;
+    const expiresAt = expiryFrom(this.clock());
     const { kid, secret } = this.keys[0]!;
     const mac = hmac(secret, `${soundId}\n${expiresAt}`);
     // kid and the base64url signatures need no escaping; the id is escaped.
@@ -66,9 +72,14 @@ export class MediaSigner {
     };
   }
 
+  /**
+   * Whether a URL's parts are ones `sign` wrote. A parameter given twice arrives as an array and is
+   * refused. An id holding the messages' separator could make one message look like another.
+   */
   verify(soundId: string, query: { d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string }): Verdict {
     const { d, exp, kid, sig } = query;
-    if ((d !== 'stream' && d !== 'download') || !exp || !/^\d{1,12}$/.test(exp) || !sig) return { ok: false, reason: 'invalid' };
+    if ((d !== 'stream' && d !== 'download') || typeof exp !== 'string' || !/^\d{1,12}$/.test(exp)) return { ok: false, reason: 'invalid' };
+    if (typeof sig !== 'string' || sig === '' || soundId.includes('\n')) return { ok: false, reason: 'invalid' };
     const key = this.keys.find((candidate) => candidate.kid === kid);
     if (!key) return { ok: false, reason: 'invalid' };
     const choice = renditionOf(query);
@@ -83,6 +94,14 @@ export class MediaSigner {
     if (expiresAt * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
     return { ok: true, expiresAt, choice };
   }
+}
+
+/**
+ * The second a URL made now expires: rounded up, so that it lives at least the full hour the
+ * answers' `expires_in` promises, even when made mid-second.
+ */
+function expiryFrom(now: number): number {
+  return Math.ceil(now / 1000) + SIGNED_URL_TTL_SECONDS;
 }
 
 /** A rendition's URL parameters, in one canonical form (empty for the catalog's own file). */
