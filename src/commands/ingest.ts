@@ -24,19 +24,23 @@ export async function ingestCommand(args: string[], config: Config): Promise<voi
         // Without --verbose the output stays as it was before sources existed.
         const files = verbose ? plan.files : plan.files.map(({ sources: _sources, notes: _notes, ...rest }) => rest);
         const lines = plan.files.map((planned) => [describePlan(planned), ...(verbose ? describeSources(planned) : [])].join('\n'));
+        const skipping = plan.skipped.length > 0 ? `, skip ${plan.skipped.length}` : '';
         output.result(
-          { dryRun: true, added: plan.added, updated: plan.updated, failed: plan.failed, files },
-          [...lines, `would add ${plan.added}, update ${plan.updated}, refuse ${plan.failed.length} (dry run: nothing was written)`].join('\n'),
+          { dryRun: true, added: plan.added, updated: plan.updated, failed: plan.failed, skipped: plan.skipped, files },
+          [...lines, `would add ${plan.added}, update ${plan.updated}, refuse ${plan.failed.length}${skipping} (dry run: nothing was written)`].join('\n'),
         );
         return;
       }
       const summary = await ingestPaths(services, positionals, { progress: createProgress('files'), signal: interrupt.signal, encoding });
       if (interrupt.signal.aborted) throw new UsageError(`interrupted: ${summary.added} added and ${summary.updated} updated before the stop`);
       const failures = summary.failed.map((failure) => `  failed: ${failure.file}: ${failure.reason}`);
+      const skips = summary.skipped.map((skip) => `  skipped: ${skip.file}: ${skip.reason}`);
+      // The count line stays as it was when nothing is skipped (scripts read it).
+      const skipping = summary.skipped.length > 0 ? `, skipped ${summary.skipped.length}` : '';
       const perFile = verbose ? summary.files.map((file) => [describeIngested(file), ...describeSources(file)].join('\n')) : [];
       output.result(
-        { added: summary.added, updated: summary.updated, failed: summary.failed, ...(verbose && { files: summary.files }) },
-        [`added ${summary.added}, updated ${summary.updated}, failed ${summary.failed.length}`, ...failures, ...perFile].join('\n'),
+        { added: summary.added, updated: summary.updated, failed: summary.failed, skipped: summary.skipped, ...(verbose && { files: summary.files }) },
+        [`added ${summary.added}, updated ${summary.updated}, failed ${summary.failed.length}${skipping}`, ...failures, ...(verbose ? [] : skips), ...perFile].join('\n'),
       );
     });
   } finally {
@@ -60,6 +64,7 @@ function encodingOptions(vbrQuality: string | boolean | undefined, bitrate: stri
 /** One line of a dry run: the action, the file, and what would be stored. */
 function describePlan(plan: PlannedFile): string {
   if (plan.action === 'refuse') return `refuse  ${plan.file}: ${plan.reason}`;
+  if (plan.action === 'skip') return `skip    ${plan.file}: ${plan.reason}`;
   const what = describeMetadata(plan.metadata!);
   if (plan.action === 'update') return `update  ${plan.file}: sound ${plan.id} gets ${what}${plan.reason ? ` (${plan.reason})` : ''}`;
   const audio = plan.audio!;

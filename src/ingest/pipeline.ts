@@ -13,12 +13,14 @@ export interface IngestSummary {
   added: number;
   updated: number;
   failed: Array<{ file: string; reason: string }>;
+  /** Files found or given that are clearly not audio (a .txt, .DS_Store), with why; see walk.ts. */
+  skipped: Array<{ file: string; reason: string }>;
 }
 
 /** What ingest did with one file, and where its metadata came from (`ingest --verbose`). */
 export interface IngestedFile {
   file: string;
-  action: 'added' | 'updated' | 'failed';
+  action: 'added' | 'updated' | 'failed' | 'skipped';
   id?: string;
   reason?: string;
   metadata?: SoundMetadata;
@@ -46,8 +48,8 @@ export interface PipelineOptions {
  * metadata updated), then decode → encode → measure in worker threads, then file, then row.
  */
 export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWriter'>, paths: string[], options: PipelineOptions = {}): Promise<IngestResult> {
-  const { files, missing } = await findAudioFiles(paths);
-  const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing] };
+  const { files, missing, skipped } = await findAudioFiles(paths);
+  const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing], skipped };
   const done: IngestedFile[] = new Array(files.length);
   await services.files.prepareScratchFolder();
   const progress = options.progress ?? silentProgress;
@@ -86,16 +88,17 @@ export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWri
     progress.finish();
   }
   const missingFiles = missing.map(({ file, reason }): IngestedFile => ({ file, action: 'failed', reason }));
-  return { ...summary, files: [...missingFiles, ...done.filter((record) => record !== undefined)] };
+  const skippedFiles = skipped.map(({ file, reason }): IngestedFile => ({ file, action: 'skipped', reason }));
+  return { ...summary, files: [...missingFiles, ...done.filter((record) => record !== undefined), ...skippedFiles] };
 }
 
 /** One file of a dry run: what ingest would do with it, with the metadata it would store. */
 export interface PlannedFile {
   file: string;
-  action: 'add' | 'update' | 'refuse';
+  action: 'add' | 'update' | 'refuse' | 'skip';
   /** The sound's id: the one it would get (add), or the one whose metadata it would replace (update). */
   id?: string;
-  /** Why it would be refused; for an update of content that comes earlier in the same run, which file. */
+  /** Why it would be refused or skipped; for an update of content that comes earlier in the same run, which file. */
   reason?: string;
   metadata?: SoundMetadata;
   /** Where each field of the metadata came from (shown with --verbose). */
@@ -118,7 +121,7 @@ export interface IngestPlan extends IngestSummary {
  * update of the first.
  */
 export async function planIngest(services: Pick<Services, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {}): Promise<IngestPlan> {
-  const { files, missing } = await findAudioFiles(paths);
+  const { files, missing, skipped } = await findAudioFiles(paths);
   const planned: PlannedFile[] = new Array(files.length);
   const progress = options.progress ?? silentProgress;
   progress.start(files.length);
@@ -152,7 +155,12 @@ export async function planIngest(services: Pick<Services, 'catalogWriter'>, path
     added: decided.filter((plan) => plan.action === 'add').length,
     updated: decided.filter((plan) => plan.action === 'update').length,
     failed: [...missing, ...decided.filter((plan) => plan.action === 'refuse').map((plan) => ({ file: plan.file, reason: plan.reason! }))],
-    files: [...missing.map(({ file, reason }) => ({ file, action: 'refuse' as const, reason })), ...decided],
+    skipped,
+    files: [
+      ...missing.map(({ file, reason }) => ({ file, action: 'refuse' as const, reason })),
+      ...decided,
+      ...skipped.map(({ file, reason }) => ({ file, action: 'skip' as const, reason })),
+    ],
   };
 }
 

@@ -62,7 +62,7 @@ test('aiff.text and unknown chunks before the sound data are skipped', async () 
 test('aiff.errors: other compressions are named, bad headers and cut data are DecodeErrors', async () => {
   const tone = [noise(1000, 0.5, 7)];
   await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'ulaw' }), /^unsupported AIFF-C compression: 'ulaw' \(µ-law\)$/);
-  await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'fl32', bits: 32 }), /^unsupported AIFF-C compression: 'fl32' \(32-bit float\)$/);
+  await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'ima4' }), /^unsupported AIFF-C compression: 'ima4' \(IMA ADPCM\)$/);
   await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'zzzz' }), /^unsupported AIFF-C compression: 'zzzz'$/);
   await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, soundFirst: true }), /^AIFF sound data comes before its COMM chunk$/);
   await assertRejects(writeAiff({ sampleRate: 0, channels: tone }), /^AIFF has a zero sample rate$/);

@@ -125,7 +125,7 @@ describe('ingest', () => {
     await writeFile(path.join(folder, 'glass_break-small.json'), JSON.stringify({ name: 'Glass Break Tiny', tags: ['glass'], sample: false }));
     const result = await runCli(['ingest', path.join(folder, 'glass_break-small.wav'), path.join(folder, 'nested'), '--json'], env);
     assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(result.json, { added: 0, updated: hasFfmpeg ? 5 : 2, failed: [] });
+    assert.deepEqual(result.json, { added: 0, updated: hasFfmpeg ? 5 : 2, failed: [], skipped: [] });
     // Another process's change reaches the server's search index within a second.
     const { data, pagination } = await eventually(async () => (await server.get('/api/v1/sounds?q=glass', { key })).json(),
       (answer) => answer.data[0]?.name === 'Glass Break Tiny', 1000, 'the new metadata is searchable');

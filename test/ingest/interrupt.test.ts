@@ -58,7 +58,7 @@ describe('ingest: interrupted and options', () => {
 
     const rerun = await runCli(['ingest', path.join(folder, 'wavs'), '--json'], env);
     assert.equal(rerun.status, 0, rerun.stderr);
-    assert.deepEqual(rerun.json, { added: FILES - before.length, updated: before.length, failed: [] });
+    assert.deepEqual(rerun.json, { added: FILES - before.length, updated: before.length, failed: [], skipped: [] });
     const afterRows = await rows();
     assert.equal(afterRows.length, FILES);
     assert.equal(new Set(afterRows.map((row) => row.content_hash)).size, FILES);
@@ -75,14 +75,14 @@ describe('ingest: interrupted and options', () => {
     await writeFile(path.join(twins, 'twin-b.wav'), bytes);
     const result = await runCli(['ingest', twins, '--json'], env);
     assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(result.json, { added: 1, updated: 1, failed: [] });
+    assert.deepEqual(result.json, { added: 1, updated: 1, failed: [], skipped: [] });
     assert.equal((await rows()).filter((row) => row.name.startsWith('Twin')).length, 1);
   });
 
   test('ingest.progress: without a terminal, progress is reported in plain lines on standard error', async () => {
     const result = await runCli(['ingest', path.join(folder, 'wavs', 'noise-00.wav'), '--json'], env);
     assert.match(result.stderr, /^1\/1 files .*\n$/m);
-    assert.deepEqual(result.json, { added: 0, updated: 1, failed: [] });
+    assert.deepEqual(result.json, { added: 0, updated: 1, failed: [], skipped: [] });
   });
 
   test('ingest.quality: --bitrate encodes at a constant rate; bad values are refused', async () => {

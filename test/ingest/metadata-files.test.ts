@@ -131,7 +131,7 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
   test('tagged.output: without --verbose the output is exactly as before; the text form lists sources and notes', async () => {
     const quiet = await runCli(['ingest', folder, '--json'], env);
     assert.equal(quiet.status, 0, quiet.stderr);
-    assert.deepEqual(quiet.json, { added: 0, updated: fileCount(), failed: [] });
+    assert.deepEqual(quiet.json, { added: 0, updated: fileCount(), failed: [], skipped: [] });
     const plan = await runCli(['ingest', '--dry-run', folder, '--json'], env);
     assert.ok(plan.json.files.every((planned: object) => !('sources' in planned) && !('notes' in planned)));
 

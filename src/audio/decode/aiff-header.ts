@@ -5,6 +5,8 @@ import { DecodeError } from './decode-error.ts';
 export interface AiffLayout {
   channelCount: number;
   sampleRate: number;
+  /** Signed integers (left-justified), unsigned 8-bit ('raw '), or IEEE floats (AIFF-C 'fl32', 'fl64'). */
+  encoding: 'pcm' | 'unsigned' | 'float';
   /** Bytes one sample of one channel occupies (sample size rounded up to whole bytes; values are left-justified). */
   bytesPerSample: number;
   /** AIFF-C 'sowt' stores little-endian samples; everything else we read is big-endian. */
@@ -16,11 +18,27 @@ export interface AiffLayout {
 const MAX_CHANNELS = 256;
 const MAX_SAMPLE_RATE = 1_536_000;
 const MAX_COMM_BYTES = 4096;
-/** AIFF-C compression types, by the name a person knows them by; only NONE, twos and sowt are plain PCM. */
+/**
+ * AIFF-C compression types that hold uncompressed samples: NONE and twos (big-endian integers),
+ * sowt (little-endian), in24/in32 (big-endian integers of that size), raw (unsigned 8-bit), and
+ * fl32/fl64 (big-endian IEEE floats, as Apple's tools and ffmpeg write float AIFF).
+ */
+const UNCOMPRESSED: Record<string, { encoding: AiffLayout['encoding']; littleEndian: boolean; bits?: number }> = {
+  NONE: { encoding: 'pcm', littleEndian: false },
+  twos: { encoding: 'pcm', littleEndian: false },
+  sowt: { encoding: 'pcm', littleEndian: true },
+  in24: { encoding: 'pcm', littleEndian: false, bits: 24 },
+  in32: { encoding: 'pcm', littleEndian: false, bits: 32 },
+  'raw ': { encoding: 'unsigned', littleEndian: false, bits: 8 },
+  fl32: { encoding: 'float', littleEndian: false, bits: 32 },
+  FL32: { encoding: 'float', littleEndian: false, bits: 32 },
+  fl64: { encoding: 'float', littleEndian: false, bits: 64 },
+  FL64: { encoding: 'float', littleEndian: false, bits: 64 },
+};
+/** Other AIFF-C compression types, by the name a person knows them by. */
 const COMPRESSION_NAMES: Record<string, string> = {
-  ulaw: 'µ-law', ULAW: 'µ-law', alaw: 'A-law', ALAW: 'A-law', ima4: 'IMA ADPCM', fl32: '32-bit float', FL32: '32-bit float',
-  fl64: '64-bit float', FL64: '64-bit float', 'GSM ': 'GSM', MAC3: 'MACE 3:1', MAC6: 'MACE 6:1', Qclp: 'QUALCOMM PureVoice',
-  QDMC: 'QDesign Music', QDM2: 'QDesign Music 2',
+  ulaw: 'µ-law', ULAW: 'µ-law', alaw: 'A-law', ALAW: 'A-law', ima4: 'IMA ADPCM', 'GSM ': 'GSM', MAC3: 'MACE 3:1', MAC6: 'MACE 6:1',
+  Qclp: 'QUALCOMM PureVoice', QDMC: 'QDesign Music', QDM2: 'QDesign Music 2',
 };
 
 /**
@@ -73,17 +91,16 @@ function readComm(body: Uint8Array, isAifc: boolean): AiffLayout {
   if (channelCount > MAX_CHANNELS) throw new DecodeError(`unsupported AIFF: ${channelCount} channels`);
   if (!(sampleRate > 0)) throw new DecodeError('AIFF has a zero sample rate');
   if (sampleRate > MAX_SAMPLE_RATE) throw new DecodeError(`unsupported AIFF sample rate: ${sampleRate} Hz`);
-  if (sampleSize < 1 || sampleSize > 32) throw new DecodeError(`unsupported AIFF: ${sampleSize}-bit samples`);
-  let littleEndian = false;
-  if (isAifc) {
-    const compression = ascii(body, 18, 4);
-    if (compression === 'sowt') littleEndian = true;
-    else if (compression !== 'NONE' && compression !== 'twos') {
-      const name = COMPRESSION_NAMES[compression];
-      throw new DecodeError(`unsupported AIFF-C compression: '${printable(compression)}'${name ? ` (${name})` : ''}`);
-    }
+  const compression = isAifc ? ascii(body, 18, 4) : 'NONE';
+  const stored = UNCOMPRESSED[compression];
+  if (!stored) {
+    const name = COMPRESSION_NAMES[compression];
+    throw new DecodeError(`unsupported AIFF-C compression: '${printable(compression)}'${name ? ` (${name})` : ''}`);
   }
-  return { channelCount, sampleRate, bytesPerSample: Math.ceil(sampleSize / 8), littleEndian, frames };
+  // The types that fix the sample size win over COMM's field (some writers leave it at 16 or 0).
+  const bits = stored.bits ?? sampleSize;
+  if (stored.encoding !== 'float' && (bits < 1 || bits > 32)) throw new DecodeError(`unsupported AIFF: ${sampleSize}-bit samples`);
+  return { channelCount, sampleRate, encoding: stored.encoding, bytesPerSample: Math.ceil(bits / 8), littleEndian: stored.littleEndian, frames };
 }
 
 /**

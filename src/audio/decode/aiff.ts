@@ -9,7 +9,7 @@ import { deinterleave } from './pcm.ts';
 /** About a megabyte of sample bytes per chunk, whatever the channel count. */
 const CHUNK_BYTES = 1 << 20;
 
-/** AIFF and AIFF-C with uncompressed PCM (NONE, twos, and little-endian sowt), 1 to 32 bits. */
+/** AIFF and AIFF-C with uncompressed samples: integers of 1 to 32 bits (NONE, twos, sowt, in24, in32, raw) and floats (fl32, fl64). */
 export async function openAiffStream(source: ByteSource): Promise<AudioStream> {
   const layout = await readAiffHeader(source);
   return {
@@ -47,12 +47,14 @@ async function* readAiffChunks(source: ByteSource, layout: AiffLayout): AsyncGen
  * value whatever the declared bit depth, as ffmpeg reads them.
  */
 function deinterleaveAiff(bytes: Uint8Array, layout: AiffLayout, frames: number): Float32Array[] {
-  const { channelCount, bytesPerSample, littleEndian } = layout;
+  const { channelCount, bytesPerSample } = layout;
   const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return deinterleave(frames, channelCount, bytesPerSample, sampleReader(data, bytesPerSample, littleEndian));
+  return deinterleave(frames, channelCount, bytesPerSample, sampleReader(data, layout));
 }
 
-function sampleReader(data: DataView, bytesPerSample: number, le: boolean): (offset: number) => number {
+function sampleReader(data: DataView, { encoding, bytesPerSample, littleEndian: le }: AiffLayout): (offset: number) => number {
+  if (encoding === 'float') return bytesPerSample === 8 ? (o) => data.getFloat64(o, le) : (o) => data.getFloat32(o, le);
+  if (encoding === 'unsigned') return (o) => (data.getUint8(o) - 128) / 128;
   switch (bytesPerSample) {
     case 1:
       return (o) => data.getInt8(o) / 128;

@@ -54,9 +54,16 @@ async function skipId3v2Tags(source: ByteSource): Promise<boolean> {
 function unrecognisedReason(fileName: string | undefined): string {
   const extension = fileName?.match(/\.([a-z0-9]{1,5})$/i)?.[1]?.toLowerCase();
   const expected: Record<string, string> = { wav: 'RIFF/WAVE header', flac: 'FLAC header', ogg: 'Ogg header', mp3: 'MPEG audio frames', aif: 'FORM/AIFF header', aiff: 'FORM/AIFF header', aifc: 'FORM/AIFF header' };
+  if (extension && NOT_DECODED[extension]) return `unsupported audio format: ${NOT_DECODED[extension]}`;
   const hint = extension && expected[extension] ? ` (named .${extension} but has no ${expected[extension]})` : '';
   return `not a recognised audio file${hint}`;
 }
+
+/** Audio formats known by their extension that are not decoded (those with a header are named by sniffing). */
+const NOT_DECODED: Record<string, string> = {
+  aac: 'AAC', m4a: 'MP4/M4A', mp4: 'MP4/M4A', alac: 'ALAC', wma: 'WMA', opus: 'Opus', ac3: 'AC-3', mp2: 'MPEG layer II',
+  amr: 'AMR', dsf: 'DSD', sd2: 'Sound Designer II', mka: 'Matroska audio',
+};
 
 async function* closingWhenDone(chunks: AsyncIterable<PcmAudio>, source: ByteSource): AsyncGenerator<PcmAudio> {
   try {

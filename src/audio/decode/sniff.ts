@@ -41,9 +41,21 @@ export function unsupportedFormatReason(head: Uint8Array): string | null {
   if (ascii(head, 0, 5) === '#!AMR') return 'unsupported audio format: AMR';
   if (magic === 'wvpk') return 'unsupported audio format: WavPack';
   if (magic === 'MAC ') return "unsupported audio format: Monkey's Audio";
+  if (magic === '.snd') return 'unsupported audio format: Sun/NeXT AU';
+  if (magic === 'riff' && ascii(head, 24, 4) === 'wave') return 'unsupported audio format: Sony Wave64';
   return null;
 }
 
 function ascii(bytes: Uint8Array, start: number, length: number): string {
   return String.fromCharCode(...bytes.subarray(start, start + length));
+}
+
+/**
+ * Whether a file's first bytes (32 are enough) are the header of an audio format, decodable or
+ * not: ingest tries such a file whatever its name. MPEG audio without an ID3 tag has no header
+ * to go by and is not recognised here.
+ */
+export function looksLikeAudio(head: Uint8Array): boolean {
+  const format = sniffFormat(head, false);
+  return (format !== null && format !== 'mp3') || ascii(head, 0, 3) === 'ID3' || unsupportedFormatReason(head) !== null;
 }
