@@ -6,6 +6,7 @@ import { callerOf } from './caller.ts';
 import { INTERNAL_ERROR, jsonRpcError } from './json-rpc.ts';
 import { buildMcpServer } from './server.ts';
 import { RequestQuota } from './request-quota.ts';
+import { refuseInvalidParams } from './request-params.ts';
 
 /**
  * Answers one POST /mcp, statelessly: a fresh server and transport per request (the SDK refuses
@@ -31,6 +32,7 @@ export async function serveMcpPost(request: FastifyRequest, reply: FastifyReply,
   });
   try {
     await server.connect(transport);
+    refuseInvalidParams(transport, request.log);
     await transport.handleRequest(request.raw, response, request.body);
   } catch (error) {
     request.log.error({ err: error }, 'MCP request failed');
