@@ -1,13 +1,16 @@
+import { withoutApiKeys } from './accounts/api-key.ts';
+
 /**
  * The kinds of failure services report. The HTTP layer maps each kind to a status in one place
- * (api/errors.ts); the command line prints the message. Messages are safe to show to a user.
+ * (api/errors.ts); the command line prints the message. Messages are safe to show to a user: one
+ * that repeats the caller's input (an id) never repeats an API key pasted into it.
  */
 export class DomainError extends Error {
   constructor(
     readonly kind: 'not_found' | 'conflict' | 'limit' | 'unauthorized' | 'forbidden',
     message: string,
   ) {
-    super(message);
+    super(withoutApiKeys(message));
   }
 }
 

@@ -1,3 +1,5 @@
+import { withoutApiKeys } from './accounts/api-key.ts';
+
 /**
  * What the server's log lines must never hold, as pino options. Credentials travel in headers
  * (x-api-key, cookies) and in signed URLs' queries, none of which the request line logs; these
@@ -14,11 +16,6 @@ export const logRedaction = {
   hooks: { streamWrite: redactSecrets },
 };
 
-/**
- * An API key's shape (accounts/api-key.ts), also with its `_` percent-encoded as a path may have
- * it: the display prefix, then what only the holder knows.
- */
-const API_KEY = /(sc(?:_|%5[Ff])[0-9A-Za-z]{8})[0-9A-Za-z]{41}/g;
 const SIGNATURE = /([?&]sig=)[^&"\s\\]+/g;
 
 /**
@@ -27,5 +24,5 @@ const SIGNATURE = /([?&]sig=)[^&"\s\\]+/g;
  * regular-expression scans of a line of a few hundred characters.
  */
 export function redactSecrets(line: string): string {
-  return line.replace(API_KEY, '$1…').replace(SIGNATURE, '$1[redacted]');
+  return withoutApiKeys(line).replace(SIGNATURE, '$1[redacted]');
 }

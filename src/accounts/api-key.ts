@@ -40,6 +40,17 @@ export function hashApiKey(key: string): string {
   return sha256(key).toString('hex');
 }
 
+/** A key inside other text, also with its `_` percent-encoded as a path may carry it. */
+const KEY_IN_TEXT = new RegExp(`(sc(?:_|%5[Ff])[0-9A-Za-z]{8})[0-9A-Za-z]{${SECRET_LENGTH + CHECKSUM_LENGTH - 8}}`, 'g');
+
+/**
+ * The text with every key-shaped part cut to its display prefix (what the dashboard shows, enough
+ * to tell which key it was): for what repeats a client's input, error messages and log lines.
+ */
+export function withoutApiKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, '$1…');
+}
+
 export function displayPrefix(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }

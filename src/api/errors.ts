@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { withoutApiKeys } from '../accounts/api-key.ts';
 import { DomainError } from '../errors.ts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../shapes/answers.ts';
@@ -29,5 +30,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // Fastify's own client errors (malformed URL, body too large, ...): keep the status, our shape.
     return reply.code(status).send({ error: error.message });
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: withoutApiKeys(`Route ${request.method} ${request.url.split('?')[0]} not found`) }));
 }

@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { withoutApiKeys } from '../../accounts/api-key.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { QUOTA_EXCEEDED } from '../json-rpc.ts';
 import { SOUND_URI_TEMPLATE } from '../sound-links.ts';
@@ -44,7 +45,7 @@ async function readSound(uri: URL, id: string, requestId: string | number, conte
   }
   const { catalog, signer, files } = context.services;
   const stored = await catalog.findById(id);
-  if (!stored) throw new McpError(ErrorCode.InvalidParams, `Sound ${id} not found`);
+  if (!stored) throw new McpError(ErrorCode.InvalidParams, withoutApiKeys(`Sound ${id} not found`));
   const json = { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(toSound(stored, signer)) };
   if (stored.duration > MAX_BLOB_SECONDS) return { contents: [json] };
   return { contents: [json, { uri: uri.href, mimeType: 'audio/mpeg', blob: await storedMp3Base64(files, stored.fileKey) }] };
