@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaServices } from '../services.ts';
 import send from '@fastify/send';
 import { isRendition } from './renditions.ts';
+import type { Verdict } from './signing.ts';
 
 interface MediaRequest {
   Params: { file: string };
@@ -19,8 +20,9 @@ export function registerMediaRoute(app: FastifyInstance, services: MediaServices
 }
 
 async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices) {
-  const id = request.params.file.replace(/\.mp3$/, '');
-  const verdict = services.signer.verify(id, request.query);
+  // Every URL handed out names `ID.mp3`: any other file name is a changed URL.
+  const id = /^(.+)\.mp3$/.exec(request.params.file)?.[1] ?? '';
+  const verdict: Verdict = id === '' ? { ok: false, reason: 'invalid' } : services.signer.verify(id, request.query);
   if (!verdict.ok) {
     const message = verdict.reason === 'expired' ? 'This link has expired' : 'This link is not valid';
     return reply.code(403).header('cache-control', 'no-store').send({ error: message });

@@ -46,8 +46,9 @@ function decodeValue(text: string): string {
 }
 
 /**
- * What a URL asks the media route for: the sound id (the path segment decoded, one `.mp3` off)
- * and every value given for a signed parameter; null when the path names no media route.
+ * What a URL asks the media route for: the file (the path segment decoded, which must end in
+ * `.mp3` as every URL the service hands out does) and every value given for a signed parameter;
+ * null when the path names no media route.
  */
 function meaningOf(target: string): string | null {
   const [path, query = ''] = splitOnce(target, '?');
@@ -66,7 +67,7 @@ function meaningOf(target: string): string | null {
     const key = decodeValue(name);
     if (SIGNED_PARAMS.includes(key)) (values[key] ??= []).push(value === undefined ? '' : decodeValue(value));
   }
-  return JSON.stringify([file.replace(/\.mp3$/, ''), ...SIGNED_PARAMS.map((name) => values[name] ?? [])]);
+  return JSON.stringify([file, ...SIGNED_PARAMS.map((name) => values[name] ?? [])]);
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {

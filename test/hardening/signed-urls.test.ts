@@ -96,6 +96,8 @@ describe('hardening: signed media URLs', () => {
       await assertRefused(urlOf(server.url, { ...one, id: `${first.id}.mp3` }));
       await assertRefused(urlOf(server.url, { ...one, id: first.id.toUpperCase() }));
       await assertRefused(urlOf(server.url, { ...one, id: `${first.id}\n` }));
+      // Every URL handed out names ID.mp3: the id alone is another URL.
+      await assertRefused(urlOf(server.url, one).replace('.mp3?', '?'));
     }
   });
 
