@@ -12,9 +12,8 @@
  * one query asked over and over (secondary). The server's resident memory is sampled every
  * 200 ms throughout; its peak is reported.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -22,6 +21,7 @@ import SQLite from 'better-sqlite3';
 import { fillCatalog } from './fill-catalog.ts';
 import { createBenchKeys } from './processes.ts';
 import { extensionMix, generator, neverAskedQuery, queryMix, type Generator } from './query-mix.ts';
+import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -135,42 +135,10 @@ function soundIds(dataDir: string, count: number): string[] {
   return rows;
 }
 
-/**
- * README's rule for --max-old-space-size: 64 MB and 0.45 MB per 1,000 sounds, at least 128, in
- * steps of 64. Without a bound V8 lets the old generation grow to several times what is live
- * between full collections under load (100,000 sounds: 359 MB peak over 40 s, 207 MB with 128).
- */
-function heapBoundMb(sounds: number): number {
-  return Math.max(128, Math.ceil((64 + (0.45 * sounds) / 1000) / 64) * 64);
-}
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** The node arguments of package.json's start script (`node [FLAGS...] bin/sound-catalog.js serve`), without `serve`. */
-function startArguments(): string[] {
-  const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
-  if (command !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
-  return args.filter((arg) => arg !== 'serve').map((arg) => (arg.startsWith('bin/') ? path.join(root, arg) : arg));
-}
-
-async function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logFile: string }> {
-  // Output goes to a file, not a pipe that this busy process would drain late.
-  const logFile = path.join(tmpdir(), `sound-catalog-bench-${process.pid}-${Date.now()}.log`);
-  const log = await open(logFile, 'w');
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', log.fd, log.fd] });
-  await log.close();
-  for (let waited = 0; waited < 600_000; waited += 100) {
-    const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await readFile(logFile, 'utf8'));
-    if (match) return { child, url: match[1]!, logFile };
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the server did not start: ${await readFile(logFile, 'utf8')}`);
 }
 
 function sampleMemory(pid: number): { now(): number; stop(): number } {
@@ -183,9 +151,4 @@ function sampleMemory(pid: number): { now(): number; stop(): number } {
     }, () => {});
   }, 200);
   return { now: () => last, stop: () => (clearInterval(timer), peak) };
-}
-
-async function residentMemoryMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
