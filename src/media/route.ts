@@ -43,9 +43,13 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
 
   // @fastify/send does the file part (Range, If-Range, conditional GET, ETag, HEAD). Its path is
   // a file key from the database (or made from the content hash), never anything from the URL.
-  const file = await send(request.raw, `/${fileKey}`, {
-    root: services.files.root, contentType: false, cacheControl: false, dotfiles: 'deny', index: false,
-  });
+  const sendOptions = { root: services.files.root, contentType: false, cacheControl: false, dotfiles: 'deny', index: false } as const;
+  let file = await send(request.raw, `/${fileKey}`, sendOptions);
+  if (file.type === 'error' && file.statusCode === 416 && /^bytes=-\d*[1-9]\d*$/.test(request.headers.range ?? '')) {
+    // A suffix longer than the file asks for all of it (RFC 9110, 14.1.2); @fastify/send refuses it.
+    request.raw.headers.range = 'bytes=0-';
+    file = await send(request.raw, `/${fileKey}`, sendOptions);
+  }
   if (file.type === 'error') {
     const status = file.statusCode;
     if (status === 404) return reply.code(404).send({ error: `Sound ${id} not found` });

@@ -51,6 +51,11 @@ describe('signed media', () => {
     assert.deepEqual(new Uint8Array(await partial.arrayBuffer()), bytes.slice(10, 20));
     const suffix = await fetch(url, { headers: { range: 'bytes=-5' } });
     assert.deepEqual(new Uint8Array(await suffix.arrayBuffer()), bytes.slice(-5));
+    // A suffix longer than the file is all of it (RFC 9110): players ask for a fixed tail.
+    const longSuffix = await fetch(url, { headers: { range: `bytes=-${bytes.length + 4096}` } });
+    assert.equal(longSuffix.status, 206);
+    assert.equal(longSuffix.headers.get('content-range'), `bytes 0-${bytes.length - 1}/${bytes.length}`);
+    assert.deepEqual(new Uint8Array(await longSuffix.arrayBuffer()), bytes);
     const open = await fetch(url, { headers: { range: `bytes=${bytes.length - 3}-` } });
     assert.deepEqual(new Uint8Array(await open.arrayBuffer()), bytes.slice(-3));
     const outside = await fetch(url, { headers: { range: `bytes=${bytes.length}-` } });
