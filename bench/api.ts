@@ -1,5 +1,6 @@
 /**
- * API benchmark: `npm run bench` (node --import tsx bench/api.ts [sizes...]; default 12000 100000).
+ * API benchmark: `npm run bench` (node --import tsx bench/api.ts [sizes...]; default 12000 100000;
+ * BENCH_ROUNDS, BENCH_SECONDS and BENCH_ONLY, below, narrow a run).
  * For each catalog size: fills a fresh data folder (bench/fill-catalog.ts), starts the real
  * server in a child process exactly as `npm start` does (logs to a file) and drives it with
  * autocannon, 50 connections, from this process. Every scenario, a bare Fastify route included,
@@ -25,6 +26,8 @@ import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './ser
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** BENCH_ONLY=realistic,repeated: only the scenarios whose names hold one of these words (hello-world always runs). */
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? [];
 const CONNECTIONS = 50;
 const DISTINCT_QUERIES = 20_000;
 const root = path.resolve(import.meta.dirname, '..');
@@ -62,7 +65,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const download = (r: Generator) => `/api/v1/sounds/${r.zipf(ids)}/download`;
   const extensions = extensionMix(random, DISTINCT_QUERIES);
   const similar = (r: Generator) => `/api/v1/sounds/${r.zipf(ids)}/similar?limit=${r.pick([5, 10, 10, 20, 50])}`;
-  const scenarios: Scenario[] = [
+  const allScenarios: Scenario[] = [
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, path: '/' },
     {
       name: `realistic mix: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf), 10% downloads`, url: server.url,
@@ -85,6 +88,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     },
     { name: 'one query asked over and over (secondary)', url: server.url, next: () => withKey('/api/v1/sounds?q=laser%20short&tags=game&sort=duration&order=asc') },
   ];
+  const scenarios = allScenarios.filter((scenario, n) => n === 0 || ONLY.length === 0 || ONLY.some((word) => scenario.name.includes(word)));
 
   const memory = sampleMemory(server.child.pid!);
   const runs = new Map<string, Run[]>(scenarios.map((scenario) => [scenario.name, []]));
