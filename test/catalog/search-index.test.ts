@@ -19,10 +19,13 @@ describe('search index', () => {
   ];
   for (const { name, min, max, runs } of cases) test(`search-index.reference, ${name}: every search, sample list and popular list agree with plain filtering and sorting, before and after changes`, () => {
     fc.assert(fc.property(fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }), changeArb, fc.array(filtersArb, { minLength: 20, maxLength: 20 }), sampleFiltersArb,
-      (generated, changes, searches, sampleFilters) => {
+      fc.nat({ max: 2 * max }),
+      (generated, changes, searches, sampleFilters, reserved) => {
         const rows = new Map<number, CatalogRecord>();
         generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
         const index = new SearchIndex();
+        // Room reserved as a start does from the catalog's size: too little, enough or too much.
+        index.expect(reserved);
         index.load([...rows.values()]);
         index.loaded();
         let nextSeq = generated.length + 1;

@@ -17,12 +17,12 @@ export class DurationIndex {
   private bounds = new Float64Array(0);
   private below: Uint32Array[] = [];
 
-  /** Chooses the bounds from the durations of a first load (sorted ascending). */
-  reset(sortedDurations: number[], capacity: number): void {
+  /** Chooses the bounds from the durations of `count` sounds, `durationAt(rank)` in ascending order. */
+  reset(count: number, durationAt: (rank: number) => number, capacity: number): void {
     const bounds = new Set<number>();
     for (let k = 1; k < BUCKETS; k++) {
-      const value = sortedDurations[Math.floor((k * sortedDurations.length) / BUCKETS)];
-      if (value !== undefined) bounds.add(value);
+      const rank = Math.floor((k * count) / BUCKETS);
+      if (rank < count) bounds.add(durationAt(rank));
     }
     this.bounds = Float64Array.from([...bounds].sort((a, b) => a - b));
     this.below = [...this.bounds].map(() => new Uint32Array((capacity + 31) >>> 5));

@@ -16,7 +16,7 @@ export class SortOrder {
 
   constructor(private readonly compare: Compare) {}
 
-  /** Sorts these positions from scratch (a first load, or a large batch of new sounds). */
+  /** Sorts these positions from scratch (a first load, or a large batch of new sounds); sorts `positions` in place. */
   rebuild(positions: number[], capacity: number): void {
     positions.sort(this.compare);
     this.order = new Uint32Array(Math.max(capacity, positions.length));

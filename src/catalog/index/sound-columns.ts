@@ -33,7 +33,7 @@ export class SoundColumns {
 
   /** Appends a sound; returns its position. */
   append(record: CatalogRecord): number {
-    if (this.size === this.capacity) this.reserve(Math.max(1024, this.capacity * 2));
+    if (this.size === this.capacity) this.resize(Math.max(1024, this.capacity * 2));
     const doc = this.size++;
     this.set(doc, record);
     return doc;
@@ -94,7 +94,25 @@ export class SoundColumns {
     return text;
   }
 
-  private reserve(capacity: number): void {
+  /**
+   * Room for `capacity` sounds, made at once before a first load that knows the catalog's size:
+   * growing by doubling left up to half the columns spare, and held both copies while it copied.
+   */
+  reserve(capacity: number): void {
+    if (capacity <= this.capacity) return;
+    if (this.size === 0) {
+      // The text columns too: grown one sound at a time they are copied again and again.
+      this.ids = new Array<string>(capacity);
+      this.names = new Array<string>(capacity);
+      this.lowerNames = new Array<string>(capacity);
+      this.descriptions = new Array<string | null>(capacity);
+      this.tags = new Array<string[]>(capacity);
+      this.licenses = new Array<string | null>(capacity);
+    }
+    this.resize(capacity);
+  }
+
+  private resize(capacity: number): void {
     this.capacity = capacity;
     this.category = grown(this.category, capacity);
     this.alive = grown(this.alive, capacity);
