@@ -13,9 +13,9 @@
  *
  * Needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL, or the local defaults).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -26,6 +26,7 @@ import { createServices } from '../src/wiring.ts';
 import { fillCatalog } from './fill-catalog.ts';
 import { cpuByPid, createBenchKeys, pidsOf } from './processes.ts';
 import { generator, queryMix } from './query-mix.ts';
+import { startChild } from './server-process.ts';
 
 const SOUNDS = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -182,18 +183,4 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const logFile = path.join(tmpdir(), `sound-catalog-scale-${process.pid}-${Date.now()}.log`);
-  const log = await open(logFile, 'w');
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', log.fd, log.fd] });
-  await log.close();
-  for (let waited = 0; waited < 600_000; waited += 100) {
-    const match = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await readFile(logFile, 'utf8'));
-    if (match) return { child, url: match[1]! };
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the server did not start: ${await readFile(logFile, 'utf8')}`);
 }
