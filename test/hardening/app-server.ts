@@ -1,14 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOptions } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import type { AppOptions } from '../../src/app.ts';
 import type { Services } from '../../src/services.ts';
-import { createServices } from '../../src/wiring.ts';
-import { backendEnv, prepareBackend, removeBackend } from '../helpers/backend.ts';
+import { startServer } from '../helpers/server.ts';
 
 export interface AppServer {
   url: string;
@@ -23,19 +17,14 @@ export interface AppServer {
 }
 
 /**
- * Like startServer (test/helpers/server.ts), with what it leaves out: the app's limits (short
- * timeouts for the slow-client tests) and its log lines, kept in memory.
+ * startServer (test/helpers/server.ts) with the app's limits (short timeouts for the slow-client
+ * tests) and its log lines, kept in memory.
  */
 export async function startAppServer(options: { env?: Record<string, string>; limits?: AppOptions['limits'] } = {}): Promise<AppServer> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-hardening-'));
-  await prepareBackend(dataDir);
-  const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...options.env });
-  const services = await createServices(config);
   const lines: Array<Record<string, unknown>> = [];
   const stream = { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) };
-  const app = await buildApp(services, { logger: { level: 'info', stream }, limits: options.limits });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  services.listeningAt(url);
+  const server = await startServer({ env: options.env, app: { logger: { level: 'info', stream }, limits: options.limits } });
+  const { url, app, services } = server;
   return {
     url,
     port: Number(new URL(url).port),
@@ -43,15 +32,9 @@ export async function startAppServer(options: { env?: Record<string, string>; li
     services,
     logLines: () => lines,
     async proKey() {
-      const account = await services.accounts.createAccount(`pro-${randomBytes(4).toString('hex')}@example.com`, 'pro');
-      return (await services.accounts.createKey(account.id, 'test')).key;
+      return (await server.account('pro')).key;
     },
-    async close() {
-      await app.close();
-      await services.close();
-      await rm(dataDir, { recursive: true, force: true });
-      await removeBackend(dataDir);
-    },
+    close: () => server.close(),
   };
 }
 

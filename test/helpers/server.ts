@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { PlanName } from '../../src/accounts/plans.ts';
 import type { Account } from '../../src/accounts/store.ts';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Services } from '../../src/services.ts';
 import { createServices } from '../../src/wiring.ts';
@@ -38,13 +38,13 @@ export interface TestServer {
  * Starts the real app on a free port, over a fresh SQLite file in a temporary data folder, or
  * over the data folder of an earlier server (`dataDir`), as a restart would.
  */
-export async function startServer(options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string; app?: AppOptions } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
   const clock = options.clock ?? new TestClock();
   await prepareBackend(dataDir);
   const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...options.env });
   const services = await createServices(config, { clock: clock.read });
-  const app = await buildApp(services);
+  const app = await buildApp(services, options.app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   services.listeningAt(url);
   return {
