@@ -15,8 +15,8 @@ export class WorkerPool {
 
   constructor(size = Math.max(1, availableParallelism())) {
     this.size = size;
-    // Compiled (dist/), the worker module runs as it is; from sources, worker-entry.js registers tsx first.
-    const entry = import.meta.url.endsWith('.js') ? './worker.js' : './worker-entry.js';
+    // Compiled (dist/), workers start from worker-thread.js; from sources, worker-entry.js registers tsx first.
+    const entry = import.meta.url.endsWith('.js') ? './worker-thread.js' : './worker-entry.js';
     this.piscina = new Piscina({ filename: new URL(entry, import.meta.url).href, minThreads: size, maxThreads: size, execArgv: [] });
   }
 
