@@ -1,17 +1,10 @@
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { looksLikeAudio } from '../audio/decode/sniff.ts';
+import { looksLikeAudio, UNDECODED_AUDIO_EXTENSIONS } from '../audio/decode/sniff.ts';
 
 /** Extensions of the formats ingest decodes (.bwf and .rf64 are WAV). */
 const AUDIO_EXTENSIONS = new Set(['.mp3', '.wav', '.wave', '.bwf', '.rf64', '.flac', '.ogg', '.oga', '.aif', '.aiff', '.aifc']);
-/**
- * Extensions of audio formats ingest does not decode. Such files are still tried, so that they
- * are reported in `failed` with the format named: the operator learns to convert them.
- */
-const OTHER_AUDIO_EXTENSIONS = new Set([
-  '.m4a', '.mp4', '.aac', '.alac', '.caf', '.wma', '.opus', '.wv', '.ape', '.amr', '.au', '.snd', '.w64', '.mp2', '.ac3', '.mka', '.dsf', '.sd2',
-]);
 const SIDECAR_ALONE = 'not audio (.json: a sidecar is read only with an audio file of the same name)';
 /** Bytes read from a file with another extension to see whether it is audio all the same. */
 const MAGIC_BYTES = 32;
@@ -57,7 +50,8 @@ export async function findAudioFiles(paths: string[]): Promise<WalkResult> {
       continue;
     }
     const extension = path.extname(file).toLowerCase();
-    if (AUDIO_EXTENSIONS.has(extension) || OTHER_AUDIO_EXTENSIONS.has(extension)) result.files.push(file);
+    // Formats we cannot decode are tried too, so that `failed` names the format.
+    if (AUDIO_EXTENSIONS.has(extension) || UNDECODED_AUDIO_EXTENSIONS.has(extension.slice(1))) result.files.push(file);
     // Exactly `.json`: that is the name the metadata reader looks for beside NAME.EXT.
     else if (path.extname(file) === '.json') sidecarCandidates.push(file);
     else await sortByContent(file, path.extname(file), result);

@@ -7,7 +7,7 @@ import { openFlacStream } from './flac.ts';
 import { ID3V2_HEADER_BYTES, id3v2TagLength } from './id3.ts';
 import { openMp3Stream } from './mp3.ts';
 import { openOggStream } from './ogg.ts';
-import { SNIFF_BYTES, sniffFormat, unsupportedFormatReason } from './sniff.ts';
+import { SNIFF_BYTES, sniffFormat, UNDECODED_AUDIO_EXTENSIONS, unsupportedFormatReason } from './sniff.ts';
 import { openWavStream } from './wav.ts';
 
 const OPENERS: Record<AudioFormat, (source: ByteSource) => Promise<AudioStream>> = {
@@ -54,16 +54,11 @@ async function skipId3v2Tags(source: ByteSource): Promise<boolean> {
 function unrecognisedReason(fileName: string | undefined): string {
   const extension = fileName?.match(/\.([a-z0-9]{1,5})$/i)?.[1]?.toLowerCase();
   const expected: Record<string, string> = { wav: 'RIFF/WAVE header', flac: 'FLAC header', ogg: 'Ogg header', mp3: 'MPEG audio frames', aif: 'FORM/AIFF header', aiff: 'FORM/AIFF header', aifc: 'FORM/AIFF header' };
-  if (extension && NOT_DECODED[extension]) return `unsupported audio format: ${NOT_DECODED[extension]}`;
+  const undecoded = extension && UNDECODED_AUDIO_EXTENSIONS.get(extension);
+  if (undecoded) return `unsupported audio format: ${undecoded}`;
   const hint = extension && expected[extension] ? ` (named .${extension} but has no ${expected[extension]})` : '';
   return `not a recognised audio file${hint}`;
 }
-
-/** Audio formats known by their extension that are not decoded (those with a header are named by sniffing). */
-const NOT_DECODED: Record<string, string> = {
-  aac: 'AAC', m4a: 'MP4/M4A', mp4: 'MP4/M4A', alac: 'ALAC', wma: 'WMA', opus: 'Opus', ac3: 'AC-3', mp2: 'MPEG layer II',
-  amr: 'AMR', dsf: 'DSD', sd2: 'Sound Designer II', mka: 'Matroska audio',
-};
 
 async function* closingWhenDone(chunks: AsyncIterable<PcmAudio>, source: ByteSource): AsyncGenerator<PcmAudio> {
   try {
