@@ -3,6 +3,8 @@ import type { Db } from '../db/index.ts';
 
 /** How often counted requests are written to the database when nobody waits for them. */
 const FLUSH_INTERVAL_MS = 1000;
+/** Rows per upsert: 3 parameters each stays far below SQLite's (32,766) and PostgreSQL's (65,535) limits. */
+const ROWS_PER_STATEMENT = 1000;
 
 /**
  * Requests per account and per key per UTC day, in the database: what the dashboard's usage chart
@@ -89,18 +91,8 @@ export class UsageHistory {
     this.keys = new Map();
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const [day, ofDay] of accounts) {
-          for (const [accountId, count] of ofDay) {
-            await sql`INSERT INTO usage_daily (account_id, day, count) VALUES (${accountId}, ${day}, ${count})
-              ON CONFLICT (account_id, day) DO UPDATE SET count = usage_daily.count + excluded.count`.execute(trx);
-          }
-        }
-        for (const [day, ofDay] of keys) {
-          for (const [keyId, count] of ofDay) {
-            await sql`INSERT INTO key_usage_daily (key_id, day, count) VALUES (${keyId}, ${day}, ${count})
-              ON CONFLICT (key_id, day) DO UPDATE SET count = key_usage_daily.count + excluded.count`.execute(trx);
-          }
-        }
+        await addCounts(trx, 'usage_daily', 'account_id', accounts);
+        await addCounts(trx, 'key_usage_daily', 'key_id', keys);
       });
     } catch (error) {
       // Nothing was written: put the additions back for the next flush.
@@ -108,6 +100,19 @@ export class UsageHistory {
       for (const [day, ofDay] of keys) for (const [id, count] of ofDay) addTo(this.keys, day, id, count);
       throw error;
     }
+  }
+}
+
+/**
+ * Adds the counts to a table in one statement: a flush under load carries the requests of many
+ * accounts and keys, and one upsert per row cost a statement each (built by Kysely, run by the
+ * database) where one multi-row upsert costs one.
+ */
+async function addCounts(db: Db, table: 'usage_daily' | 'key_usage_daily', idColumn: 'account_id' | 'key_id', counts: Map<string, Map<string, number>>): Promise<void> {
+  const rows = [...counts].flatMap(([day, ofDay]) => [...ofDay].map(([id, count]) => sql`(${id}, ${day}, ${count})`));
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    await sql`INSERT INTO ${sql.table(table)} (${sql.ref(idColumn)}, day, count) VALUES ${sql.join(rows.slice(start, start + ROWS_PER_STATEMENT))}
+      ON CONFLICT (${sql.ref(idColumn)}, day) DO UPDATE SET count = ${sql.table(table)}.count + excluded.count`.execute(db);
   }
 }
 

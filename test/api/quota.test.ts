@@ -75,6 +75,24 @@ describe('quota', () => {
     assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15']), [5]);
   });
 
+  test('quota.many-owners: requests of 30 accounts and 60 keys in flight together are each written to their own account and key', async () => {
+    const owners = await Promise.all(Array.from({ length: 30 }, async () => {
+      const { account, key } = await server.account('enterprise');
+      const second = await server.services.accounts.createKey(account.id, 'second');
+      const first = (await server.services.accounts.listKeys(account.id)).find((record) => record.name === 'test')!;
+      return { account, keys: [{ key, id: first.id, requests: 2 }, { key: second.key, id: second.record.id, requests: 3 }] };
+    }));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
+    const requests = owners.flatMap(({ keys }) => keys.flatMap(({ key, requests }) => Array.from({ length: requests }, () => key)));
+    const statuses = await Promise.all(requests.map((key) => statusOf(`${server.url}/api/v1/sounds/popular?limit=1`, key, agent)));
+    agent.destroy();
+    assert.deepEqual(new Set(statuses), new Set([200]));
+    for (const { account, keys } of owners) {
+      assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15']), [5]);
+      for (const { id, requests } of keys) assert.deepEqual(await server.services.usageHistory.keyUsage(id, ['2026-06-15']), [requests]);
+    }
+  });
+
   test('quota.midnight-flush: counts from both sides of midnight, written in one flush, land on their own days', async () => {
     const { account, key } = await server.account('enterprise');
     const keyId = (await server.services.accounts.listKeys(account.id))[0]!.id;

@@ -5,6 +5,7 @@ import * as dashboard from './002_dashboard.ts';
 import * as catalogChanges from './003_catalog_changes.ts';
 import * as descriptors from './004_descriptors.ts';
 import * as descriptorsV2 from './005_descriptors_v2.ts';
+import * as listIndexes from './006_drop_list_indexes.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '003_catalog_changes': catalogChanges,
   '004_descriptors': descriptors,
   '005_descriptors_v2': descriptorsV2,
+  '006_drop_list_indexes': listIndexes,
 };
