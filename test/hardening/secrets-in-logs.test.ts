@@ -106,7 +106,7 @@ describe('hardening: secrets never reach the logs, error bodies or the API docum
           assert.equal((await call('media range', media, { headers: { range: 'bytes=0-9' } })).status, 206);
           assert.equal((await call('media head', media, { method: 'HEAD' })).status, 200);
           assert.equal((await call('media moved to another sound', media.replace(id, id === ids[0] ? ids[1]! : ids[0]!))).status, 403);
-          // The first letter of the signature changed to another (a fixed '_' would be no change once in 64 runs).
+          // The signature's first letter changed to another: a fixed '_' left one signature in 64 unchanged.
           const changed = media.replace(/sig=(.)/, (_whole, first: string) => `sig=${first === '_' ? '-' : '_'}`);
           assert.equal((await call('media with a changed signature', changed)).status, 403);
         }
