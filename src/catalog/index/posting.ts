@@ -150,7 +150,7 @@ export class Posting implements DocSet {
 }
 
 /** A copy of `array` with room for `capacity` elements. */
-export function grown<T extends Uint32Array | Uint8Array | Float64Array>(array: T, capacity: number): T {
+export function grown<T extends Uint32Array | Int32Array | Uint16Array | Uint8Array | Float64Array>(array: T, capacity: number): T {
   const larger = new (array.constructor as new (length: number) => T)(Math.max(capacity, 4));
   larger.set(array);
   return larger;

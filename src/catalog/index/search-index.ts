@@ -51,7 +51,7 @@ export class SearchIndex {
       downloads: new SortOrder(byNumber(() => c.downloads)),
       created_at: new SortOrder(byNumber(() => c.created)),
       duration: new SortOrder(byNumber(() => c.duration)),
-      name: new SortOrder((a, b) => (c.names[a]! < c.names[b]! ? -1 : c.names[a]! > c.names[b]! ? 1 : c.compareIds(a, b))),
+      name: new SortOrder((a, b) => byText(c.name(a), c.name(b)) || c.compareIds(a, b)),
     };
     this.pages = new PageReader(this.orders, () => c.duration, () => this.matches, this.pool);
   }
@@ -71,6 +71,7 @@ export class SearchIndex {
   }
 
   loaded(): void {
+    this.columns.trim();
     this.rebuildOrders();
     this.similarity.prepare();
   }
@@ -138,9 +139,9 @@ export class SearchIndex {
     const items: Sound[] = [];
     let total = 0;
     for (const doc of this.sampleList()) {
-      if (filters.tags.length > 0 && !c.tags[doc]!.some((tag) => filters.tags.includes(tag))) continue;
+      if (filters.tags.length > 0 && !c.tags.get(doc).some((tag) => filters.tags.includes(tag))) continue;
       if (filters.words.length > 0) {
-        const text = `${c.names[doc]} ${c.descriptions[doc] ?? ''}`.toLowerCase();
+        const text = `${c.name(doc)} ${c.descriptions.get(doc) ?? ''}`.toLowerCase();
         if (!filters.words.every((word) => text.includes(word))) continue;
       }
       if (total++ < filters.limit) items.push(c.sound(doc));
@@ -197,7 +198,7 @@ export class SearchIndex {
     const perScore = new Uint32Array(filters.words.length * BEST_WORD_SCORE + 1);
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
-      const score = relevanceOf(c.lowerNames[doc]!, c.tags[doc]!, c.descriptions[doc]!, filters.words);
+      const score = relevanceOf(c.lowerNames.get(doc)!, c.tags.get(doc), c.descriptions.get(doc), filters.words);
       scores[i] = score;
       perScore[score]!++;
     }
@@ -244,19 +245,15 @@ export class SearchIndex {
       facets.category = Object.fromEntries(CATEGORIES.map((name, i) => [name, counts[i]!])) as Record<Category, number>;
     }
     if (wanted.includes('tags')) {
-      // Tags are shared strings (sound-columns.ts): one Map lookup per tag of each match.
-      const counts = new Map<string, { count: number }>();
-      if (!docs) for (const [tag, posting] of this.tags) counts.set(tag, { count: posting.count });
+      const counts: Array<{ tag: string; count: number }> = [];
+      if (!docs) for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.count });
       else {
-        for (const doc of docs) {
-          for (const tag of c.tags[doc]!) {
-            const entry = counts.get(tag);
-            if (entry) entry.count++;
-            else counts.set(tag, { count: 1 });
-          }
-        }
+        // Tags are numbered (sound-columns.ts): a count per number, then the tags counted.
+        const perNumber = new Uint32Array(c.tags.shared.texts.length);
+        for (const doc of docs) for (const number of c.tags.numbersOf(doc)) perNumber[number]!++;
+        perNumber.forEach((count, number) => count > 0 && counts.push({ tag: c.tags.shared.texts[number]!, count }));
       }
-      facets.tags = Array.from(counts, ([tag, { count }]) => ({ tag, count }))
+      facets.tags = counts
         .filter(({ count }) => count > 0)
         .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
         .slice(0, TOP_TAG_FACETS);
@@ -355,7 +352,7 @@ export class SearchIndex {
     // A sound's download count only goes up: a row read before a download this process already
     // put in (countedDownload) is older news.
     if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
-    const before = { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.names[doc]!, sample: c.sample[doc]! };
+    const before = { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]! };
     c.set(doc, record);
     this.similarity.set(doc, record.descriptors ?? null);
     if (c.duration[doc] !== before.duration) {
@@ -363,14 +360,14 @@ export class SearchIndex {
       this.durations.add(doc, c.duration[doc]!);
     }
     // A download changes only a count: the postings stay as they are.
-    if (c.text(doc) !== before.text || c.tags[doc]!.join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
+    if (c.text(doc) !== before.text || c.tags.get(doc).join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
       this.unindex(doc, before);
       this.index(doc);
     }
     if (c.downloads[doc] !== before.downloads) this.orders.downloads.move(doc);
     if (c.created[doc] !== before.created) this.orders.created_at.move(doc);
     if (c.duration[doc] !== before.duration) this.orders.duration.move(doc);
-    if (c.names[doc] !== before.name) this.orders.name.move(doc);
+    if (c.name(doc) !== before.name) this.orders.name.move(doc);
     if (c.sample[doc] !== before.sample || c.sample[doc] === 1) this.sampleIds = null;
   }
 
@@ -379,7 +376,7 @@ export class SearchIndex {
     if (doc === undefined) return;
     this.positions[seq] = 0;
     const c = this.columns;
-    this.unindex(doc, { text: c.text(doc), tags: c.tags[doc]!, category: c.category[doc]! });
+    this.unindex(doc, { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
     this.columns.alive[doc] = 0;
     this.aliveBits[doc >>> 5]! &= ~(1 << (doc & 31));
@@ -393,7 +390,7 @@ export class SearchIndex {
     const c = this.columns;
     this.text.add(doc, c.text(doc), c.capacity);
     if (c.category[doc] !== 0) this.categories[c.category[doc]! - 1]!.add(doc, c.capacity);
-    for (const tag of c.tags[doc]!) {
+    for (const tag of c.tags.get(doc)) {
       let posting = this.tags.get(tag);
       if (posting === undefined) this.tags.set(tag, (posting = new Posting()));
       posting.add(doc, c.capacity);
@@ -415,7 +412,14 @@ export class SearchIndex {
     const alive: number[] = [];
     for (let doc = 0; doc < this.columns.size; doc++) if (this.columns.alive[doc] === 1) alive.push(doc);
     // One list, sorted again for each order: a copy per order was 8 MB each at a million sounds.
-    for (const field of SORT_FIELDS) this.orders[field].rebuild(alive, this.columns.capacity);
+    for (const field of SORT_FIELDS) {
+      if (field !== 'name') this.orders[field].rebuild(alive, this.columns.capacity);
+    }
+    // Names are read out of their column once for the sort, not twice per comparison.
+    const c = this.columns;
+    const names = new Array<string>(c.size);
+    for (const doc of alive) names[doc] = c.name(doc);
+    this.orders.name.rebuild(alive, c.capacity, (a, b) => byText(names[a]!, names[b]!) || c.compareIds(a, b));
     this.chooseDurationBounds();
   }
 
@@ -444,4 +448,9 @@ export class SearchIndex {
     this.pages.reserve(capacity);
     this.aliveBits = grown(this.aliveBits, (capacity + 31) >>> 5);
   }
+}
+
+/** Two texts in JavaScript's order of strings (UTF-16 code units), as the API's name sort. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -16,9 +16,12 @@ export class SortOrder {
 
   constructor(private readonly compare: Compare) {}
 
-  /** Sorts these positions from scratch (a first load, or a large batch of new sounds); sorts `positions` in place. */
-  rebuild(positions: number[], capacity: number): void {
-    positions.sort(this.compare);
+  /**
+   * Sorts these positions from scratch (a first load, or a large batch of new sounds); sorts
+   * `positions` in place. `compare` may be a faster comparison of the same order.
+   */
+  rebuild(positions: number[], capacity: number, compare: Compare = this.compare): void {
+    positions.sort(compare);
     this.order = new Uint32Array(Math.max(capacity, positions.length));
     this.order.set(positions);
     this.size = positions.length;

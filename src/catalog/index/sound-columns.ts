@@ -2,22 +2,27 @@ import type { Category, Sound } from '../sound.ts';
 import { CATEGORIES } from '../sound.ts';
 import type { CatalogRecord } from '../change-feed.ts';
 import { grown } from './posting.ts';
+import { SharedStrings, StringListColumn, TextColumn } from './text-column.ts';
 
 /**
  * The sounds of the index, a column per field and a position per sound: numbers in typed arrays,
- * text in plain arrays (a page's sounds are made from them when asked). Repeated strings (tags,
- * licences) are kept once. A position is never reused; a removed sound is marked not alive.
+ * text as UTF-8 bytes outside the heap (text-column.ts), tags and licences as numbers of strings
+ * kept once. A page's sounds are made from them when asked. A position is never reused; a
+ * removed sound is marked not alive.
  */
 export class SoundColumns {
   size = 0;
   capacity = 0;
+  /** Ids stay strings: every sort's tiebreak compares them, and a comparison must not decode. */
   ids: string[] = [];
-  names: string[] = [];
+  readonly names = new TextColumn();
   /** Names in lower case, for scoring relevance without lowering them per query. */
-  lowerNames: string[] = [];
-  descriptions: Array<string | null> = [];
-  tags: string[][] = [];
-  licenses: Array<string | null> = [];
+  readonly lowerNames = new TextColumn();
+  readonly descriptions = new TextColumn();
+  readonly tags = new StringListColumn();
+  private readonly licenseTexts = new SharedStrings();
+  /** The licence's number in licenseTexts, plus one; 0 for none. */
+  private licenses = new Uint32Array(0);
   category = new Uint8Array(0);
   alive = new Uint8Array(0);
   sample = new Uint8Array(0);
@@ -29,7 +34,6 @@ export class SoundColumns {
   tail = new Float64Array(0);
   lufs = new Float64Array(0);
   truePeak = new Float64Array(0);
-  private readonly strings = new Map<string, string>();
 
   /** Appends a sound; returns its position. */
   append(record: CatalogRecord): number {
@@ -41,11 +45,11 @@ export class SoundColumns {
 
   set(doc: number, record: CatalogRecord): void {
     this.ids[doc] = record.id;
-    this.names[doc] = record.name;
-    this.lowerNames[doc] = record.name.toLowerCase();
-    this.descriptions[doc] = record.description;
-    this.tags[doc] = record.tags.map((tag) => this.shared(tag));
-    this.licenses[doc] = record.license === null ? null : this.shared(record.license);
+    this.names.set(doc, record.name);
+    this.lowerNames.set(doc, record.name.toLowerCase());
+    this.descriptions.set(doc, record.description);
+    this.tags.set(doc, record.tags);
+    this.licenses[doc] = record.license === null ? 0 : this.licenseTexts.numberOf(record.license) + 1;
     this.category[doc] = record.category === null ? 0 : CATEGORIES.indexOf(record.category) + 1;
     this.alive[doc] = 1;
     this.sample[doc] = record.isSample ? 1 : 0;
@@ -64,11 +68,11 @@ export class SoundColumns {
     const category = this.category[doc]!;
     return {
       id: this.ids[doc]!,
-      name: this.names[doc]!,
-      description: this.descriptions[doc]!,
-      tags: this.tags[doc]!,
+      name: this.name(doc),
+      description: this.descriptions.get(doc),
+      tags: this.tags.get(doc),
       category: category === 0 ? null : (CATEGORIES[category - 1] as Category),
-      license: this.licenses[doc]!,
+      license: this.license(doc),
       duration: this.duration[doc]!,
       timing: { onset_ms: orNull(this.onset[doc]!), peak_ms: orNull(this.peak[doc]!), tail_ms: orNull(this.tail[doc]!) },
       loudness: { integrated_lufs: orNull(this.lufs[doc]!), true_peak_db: orNull(this.truePeak[doc]!) },
@@ -77,21 +81,23 @@ export class SoundColumns {
     };
   }
 
+  name(doc: number): string {
+    return this.names.get(doc)!;
+  }
+
+  license(doc: number): string | null {
+    const number = this.licenses[doc]!;
+    return number === 0 ? null : this.licenseTexts.texts[number - 1]!;
+  }
+
   /** Lower-case name, description and tags, separated by spaces: what `q` words are found in. */
   text(doc: number): string {
-    return [this.names[doc], this.descriptions[doc] ?? '', ...this.tags[doc]!].join(' ').toLowerCase();
+    return [this.name(doc), this.descriptions.get(doc) ?? '', ...this.tags.get(doc)].join(' ').toLowerCase();
   }
 
   /** Ties in every sort order are broken by id, in the direction of the sort. */
   compareIds(a: number, b: number): number {
     return this.ids[a]! < this.ids[b]! ? -1 : 1;
-  }
-
-  private shared(text: string): string {
-    const known = this.strings.get(text);
-    if (known !== undefined) return known;
-    this.strings.set(text, text);
-    return text;
   }
 
   /**
@@ -101,19 +107,27 @@ export class SoundColumns {
   reserve(capacity: number): void {
     if (capacity <= this.capacity) return;
     if (this.size === 0) {
-      // The text columns too: grown one sound at a time they are copied again and again.
+      // The ids too: grown one sound at a time they are copied again and again.
       this.ids = new Array<string>(capacity);
-      this.names = new Array<string>(capacity);
-      this.lowerNames = new Array<string>(capacity);
-      this.descriptions = new Array<string | null>(capacity);
-      this.tags = new Array<string[]>(capacity);
-      this.licenses = new Array<string | null>(capacity);
     }
     this.resize(capacity);
   }
 
+  /** Gives back the spare room of the text columns once a first load is in. */
+  trim(): void {
+    this.names.trim();
+    this.lowerNames.trim();
+    this.descriptions.trim();
+    this.tags.trim();
+  }
+
   private resize(capacity: number): void {
     this.capacity = capacity;
+    this.names.reserve(capacity);
+    this.lowerNames.reserve(capacity);
+    this.descriptions.reserve(capacity);
+    this.tags.reserve(capacity);
+    this.licenses = grown(this.licenses, capacity);
     this.category = grown(this.category, capacity);
     this.alive = grown(this.alive, capacity);
     this.sample = grown(this.sample, capacity);
