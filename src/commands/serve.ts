@@ -38,6 +38,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   }
   // The search index is built before the first request, not by it.
   const built = await services.catalog.start();
+  services.database.checkpointInBackground((reason) => app.log.warn({ reason }, 'SQLite checkpoints are back on the event loop: the checkpointer thread failed'));
   app.log.info(built, 'search index built');
   if (built.described < built.sounds) {
     app.log.warn({ undescribed: built.sounds - built.described },

@@ -12,6 +12,12 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: SqlDialect;
+  /**
+   * For the server: SQLite's WAL checkpoints, with their fsyncs, run on a thread of their own
+   * from now on, not in the commits of the event loop. Should that thread fail, the commits
+   * checkpoint again and `onFailure` is told why. Nothing to do on PostgreSQL.
+   */
+  checkpointInBackground(onFailure: (reason: string) => void): void;
   close(): Promise<void>;
 }
 

@@ -56,5 +56,5 @@ export function openPostgres(url: string): DatabaseHandle {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: postgresDialect, close: () => db.destroy() };
+  return { db, dialect: postgresDialect, checkpointInBackground: () => undefined, close: () => db.destroy() };
 }

@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { DatabaseHandle } from '../index.ts';
 import type { Database } from '../schema.ts';
 import type { SqlDialect } from './types.ts';
+
+/** SQLite's own WAL size, in pages, at which a commit checkpoints. */
+const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
@@ -58,7 +62,54 @@ export function openSqlite(file: string): DatabaseHandle {
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  return { db, dialect: sqliteDialect, close: () => db.destroy() };
+  let checkpointer: { stop(): Promise<void> } | null = null;
+  return {
+    db,
+    dialect: sqliteDialect,
+    checkpointInBackground(onFailure) {
+      checkpointer ??= startCheckpointer(connection, file, onFailure);
+    },
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** How often the checkpointer moves the WAL into the database file: under load, a few hundred pages each time. */
+const CHECKPOINT_INTERVAL_MS = 200;
+
+/**
+ * Checkpoints from a worker thread (sqlite-checkpointer.js) instead of the commits of this
+ * connection. Should the worker fail, this connection checkpoints again as SQLite's default has it.
+ */
+function startCheckpointer(connection: SQLite.Database, file: string, onFailure: (reason: string) => void): { stop(): Promise<void> } {
+  const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS } });
+  connection.pragma('wal_autocheckpoint = 0');
+  let running = true;
+  const fallBack = (reason: string) => {
+    if (!running || !connection.open) return;
+    running = false;
+    connection.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    void worker.terminate();
+    onFailure(reason);
+  };
+  worker.on('message', (message: { failed?: string }) => message.failed !== undefined && fallBack(message.failed));
+  worker.on('error', (error) => fallBack(error.message));
+  worker.on('exit', (code) => fallBack(`the checkpointer thread ended (status ${code})`));
+  // The worker alone never keeps the process alive.
+  worker.unref();
+  return {
+    async stop() {
+      if (!running) return;
+      running = false;
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      // Held again while it finishes, or the process could end before the wait does.
+      worker.ref();
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
 }
 
 /**
