@@ -9,7 +9,7 @@ import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import { BEST_WORD_SCORE, relevanceOf } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
-import { SortOrder } from './sort-order.ts';
+import { byText, SortOrder } from './sort-order.ts';
 import { SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
 
@@ -86,7 +86,11 @@ export class SearchIndex {
       else this.update(known, record);
     }
     if (added.length > REBUILD_BATCH) this.rebuildOrders();
-    else for (const doc of added) for (const field of SORT_FIELDS) this.orders[field].insert(doc);
+    else {
+      // The id order first: the others break their ties with it.
+      for (const doc of added) this.columns.byId.insert(doc);
+      for (const doc of added) for (const field of SORT_FIELDS) this.orders[field].insert(doc);
+    }
   }
 
   /**
@@ -352,7 +356,7 @@ export class SearchIndex {
     // A sound's download count only goes up: a row read before a download this process already
     // put in (countedDownload) is older news.
     if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
-    const before = { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]! };
+    const before = { id: c.id(doc), text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]! };
     c.set(doc, record);
     this.similarity.set(doc, record.descriptors ?? null);
     if (c.duration[doc] !== before.duration) {
@@ -368,6 +372,11 @@ export class SearchIndex {
     if (c.created[doc] !== before.created) this.orders.created_at.move(doc);
     if (c.duration[doc] !== before.duration) this.orders.duration.move(doc);
     if (c.name(doc) !== before.name) this.orders.name.move(doc);
+    if (c.id(doc) !== before.id) {
+      // Every order breaks its ties by id.
+      c.byId.move(doc);
+      for (const field of SORT_FIELDS) this.orders[field].move(doc);
+    }
     if (c.sample[doc] !== before.sample || c.sample[doc] === 1) this.sampleIds = null;
   }
 
@@ -378,6 +387,7 @@ export class SearchIndex {
     const c = this.columns;
     this.unindex(doc, { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
+    this.columns.byId.remove(doc);
     this.columns.alive[doc] = 0;
     this.aliveBits[doc >>> 5]! &= ~(1 << (doc & 31));
     this.durations.remove(doc, c.duration[doc]!);
@@ -411,6 +421,8 @@ export class SearchIndex {
   private rebuildOrders(): void {
     const alive: number[] = [];
     for (let doc = 0; doc < this.columns.size; doc++) if (this.columns.alive[doc] === 1) alive.push(doc);
+    // The id order first: the others break their ties with it.
+    this.columns.rebuildById(alive);
     // One list, sorted again for each order: a copy per order was 8 MB each at a million sounds.
     for (const field of SORT_FIELDS) {
       if (field !== 'name') this.orders[field].rebuild(alive, this.columns.capacity);
@@ -448,9 +460,4 @@ export class SearchIndex {
     this.pages.reserve(capacity);
     this.aliveBits = grown(this.aliveBits, (capacity + 31) >>> 5);
   }
-}
-
-/** Two texts in JavaScript's order of strings (UTF-16 code units), as the API's name sort. */
-function byText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -81,3 +81,8 @@ export class SortOrder {
     if (this.rank.length < capacity) this.rank = grown(this.rank, capacity * 2);
   }
 }
+
+/** Two texts in JavaScript's order of strings (UTF-16 code units): the API's order of names and ids. */
+export function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -2,6 +2,7 @@ import type { Category, Sound } from '../sound.ts';
 import { CATEGORIES } from '../sound.ts';
 import type { CatalogRecord } from '../change-feed.ts';
 import { grown } from './posting.ts';
+import { byText, SortOrder } from './sort-order.ts';
 import { SharedStrings, StringListColumn, TextColumn } from './text-column.ts';
 
 /**
@@ -13,8 +14,12 @@ import { SharedStrings, StringListColumn, TextColumn } from './text-column.ts';
 export class SoundColumns {
   size = 0;
   capacity = 0;
-  /** Ids stay strings: every sort's tiebreak compares them, and a comparison must not decode. */
-  ids: string[] = [];
+  readonly ids = new TextColumn();
+  /**
+   * The sounds in id order: every sort order breaks ties by id, and comparing two places in this
+   * order is cheaper than reading two ids out of their column. Kept up to date by the index.
+   */
+  readonly byId = new SortOrder((a, b) => byText(this.id(a), this.id(b)));
   readonly names = new TextColumn();
   /** Names in lower case, for scoring relevance without lowering them per query. */
   readonly lowerNames = new TextColumn();
@@ -44,7 +49,7 @@ export class SoundColumns {
   }
 
   set(doc: number, record: CatalogRecord): void {
-    this.ids[doc] = record.id;
+    this.ids.set(doc, record.id);
     this.names.set(doc, record.name);
     this.lowerNames.set(doc, record.name.toLowerCase());
     this.descriptions.set(doc, record.description);
@@ -67,7 +72,7 @@ export class SoundColumns {
   sound(doc: number): Sound {
     const category = this.category[doc]!;
     return {
-      id: this.ids[doc]!,
+      id: this.id(doc),
       name: this.name(doc),
       description: this.descriptions.get(doc),
       tags: this.tags.get(doc),
@@ -79,6 +84,10 @@ export class SoundColumns {
       numDownloads: this.downloads[doc]!,
       isSample: this.sample[doc] === 1,
     };
+  }
+
+  id(doc: number): string {
+    return this.ids.get(doc)!;
   }
 
   name(doc: number): string {
@@ -97,7 +106,14 @@ export class SoundColumns {
 
   /** Ties in every sort order are broken by id, in the direction of the sort. */
   compareIds(a: number, b: number): number {
-    return this.ids[a]! < this.ids[b]! ? -1 : 1;
+    return this.byId.rank[a]! - this.byId.rank[b]!;
+  }
+
+  /** Sorts these positions into byId from scratch, each id read out of its column once. */
+  rebuildById(positions: number[]): void {
+    const ids = new Array<string>(this.size);
+    for (const doc of positions) ids[doc] = this.id(doc);
+    this.byId.rebuild(positions, this.capacity, (a, b) => byText(ids[a]!, ids[b]!));
   }
 
   /**
@@ -106,15 +122,12 @@ export class SoundColumns {
    */
   reserve(capacity: number): void {
     if (capacity <= this.capacity) return;
-    if (this.size === 0) {
-      // The ids too: grown one sound at a time they are copied again and again.
-      this.ids = new Array<string>(capacity);
-    }
     this.resize(capacity);
   }
 
   /** Gives back the spare room of the text columns once a first load is in. */
   trim(): void {
+    this.ids.trim();
     this.names.trim();
     this.lowerNames.trim();
     this.descriptions.trim();
@@ -123,6 +136,7 @@ export class SoundColumns {
 
   private resize(capacity: number): void {
     this.capacity = capacity;
+    this.ids.reserve(capacity);
     this.names.reserve(capacity);
     this.lowerNames.reserve(capacity);
     this.descriptions.reserve(capacity);
