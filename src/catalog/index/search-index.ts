@@ -10,7 +10,7 @@ import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './p
 import { BEST_WORD_SCORE, relevanceOf } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
 import { byText, SortOrder } from './sort-order.ts';
-import { SoundColumns } from './sound-columns.ts';
+import { searchText, SoundColumns } from './sound-columns.ts';
 import { TextIndex } from './text-index.ts';
 
 /** More new sounds than this in one batch are sorted in from scratch rather than one by one. */
@@ -342,7 +342,8 @@ export class SearchIndex {
     if (record.seq >= this.positions.length) this.positions = grown(this.positions, Math.max(1024, Math.ceil(record.seq * 1.25)));
     this.positions[record.seq] = doc + 1;
     this.reserveScratch();
-    this.index(doc);
+    // From the record's own strings: reading them back out of their columns costs a load time.
+    this.index(doc, searchText(record.name, record.description, record.tags), record.tags);
     this.aliveBits[doc >>> 5]! |= 1 << (doc & 31);
     this.durations.add(doc, record.duration);
     this.similarity.set(doc, record.descriptors ?? null);
@@ -366,7 +367,7 @@ export class SearchIndex {
     // A download changes only a count: the postings stay as they are.
     if (c.text(doc) !== before.text || c.tags.get(doc).join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
       this.unindex(doc, before);
-      this.index(doc);
+      this.index(doc, c.text(doc), c.tags.get(doc));
     }
     if (c.downloads[doc] !== before.downloads) this.orders.downloads.move(doc);
     if (c.created[doc] !== before.created) this.orders.created_at.move(doc);
@@ -396,11 +397,12 @@ export class SearchIndex {
     this.sampleIds = null;
   }
 
-  private index(doc: number): void {
+  /** Puts a sound in the postings of its text (searchText), tags and category. */
+  private index(doc: number, text: string, tags: string[]): void {
     const c = this.columns;
-    this.text.add(doc, c.text(doc), c.capacity);
+    this.text.add(doc, text, c.capacity);
     if (c.category[doc] !== 0) this.categories[c.category[doc]! - 1]!.add(doc, c.capacity);
-    for (const tag of c.tags.get(doc)) {
+    for (const tag of tags) {
       let posting = this.tags.get(tag);
       if (posting === undefined) this.tags.set(tag, (posting = new Posting()));
       posting.add(doc, c.capacity);

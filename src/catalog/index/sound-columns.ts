@@ -101,7 +101,7 @@ export class SoundColumns {
 
   /** Lower-case name, description and tags, separated by spaces: what `q` words are found in. */
   text(doc: number): string {
-    return [this.name(doc), this.descriptions.get(doc) ?? '', ...this.tags.get(doc)].join(' ').toLowerCase();
+    return searchText(this.name(doc), this.descriptions.get(doc), this.tags.get(doc));
   }
 
   /** Ties in every sort order are broken by id, in the direction of the sort. */
@@ -158,4 +158,9 @@ export class SoundColumns {
 
 function orNull(value: number): number | null {
   return Number.isNaN(value) ? null : value;
+}
+
+/** Lower-case name, description and tags, separated by spaces: what `q` words are found in. */
+export function searchText(name: string, description: string | null, tags: string[]): string {
+  return [name, description ?? '', ...tags].join(' ').toLowerCase();
 }
