@@ -17,12 +17,19 @@ const INSIDE = 0;
 /** The highest score one word can have. */
 export const BEST_WORD_SCORE = 1 + FIELD_NAME * 3 + WHOLE;
 
+/** The rest of a sound's text, read only for a word its name does not hold. */
+export interface OtherFields {
+  tags(): string[];
+  description(): string | null;
+}
+
 /**
  * The score of one sound for lower-case words that all occur in its text (0 for a word found
  * nowhere). The name comes in lower case (the index keeps it so), tags are lower case already.
  */
-export function relevanceOf(lowerName: string, tags: string[], description: string | null, words: string[]): number {
+export function relevanceOf(lowerName: string, other: OtherFields, words: string[]): number {
   let total = 0;
+  let tags: string[] | null = null;
   let lowerDescription: string | null = null;
   for (const word of words) {
     let best = placeIn(lowerName, word);
@@ -30,12 +37,13 @@ export function relevanceOf(lowerName: string, tags: string[], description: stri
       total += 1 + FIELD_NAME * 3 + best;
       continue;
     }
+    tags ??= other.tags();
     for (const tag of tags) best = Math.max(best, placeIn(tag, word));
     if (best >= 0) {
       total += 1 + FIELD_TAG * 3 + best;
       continue;
     }
-    lowerDescription ??= (description ?? '').toLowerCase();
+    lowerDescription ??= (other.description() ?? '').toLowerCase();
     best = placeIn(lowerDescription, word);
     if (best >= 0) total += 1 + FIELD_DESCRIPTION * 3 + best;
   }

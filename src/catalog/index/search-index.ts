@@ -200,9 +200,12 @@ export class SearchIndex {
     // Up to 9 per word, and q may hold a hundred words: 16 bits.
     const scores = new Uint16Array(docs.length);
     const perScore = new Uint32Array(filters.words.length * BEST_WORD_SCORE + 1);
+    // Tags and description are read out of their columns only for a word the name does not hold.
+    let doc = 0;
+    const other = { tags: () => c.tags.get(doc), description: () => c.descriptions.get(doc) };
     for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!;
-      const score = relevanceOf(c.lowerNames.get(doc)!, c.tags.get(doc), c.descriptions.get(doc), filters.words);
+      doc = docs[i]!;
+      const score = relevanceOf(c.lowerNames.get(doc)!, other, filters.words);
       scores[i] = score;
       perScore[score]!++;
     }
