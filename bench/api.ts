@@ -18,10 +18,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import SQLite from 'better-sqlite3';
 import { fillCatalog } from './fill-catalog.ts';
-import { createBenchKeys } from './processes.ts';
-import { extensionMix, generator, neverAskedQuery, queryMix, type Generator } from './query-mix.ts';
+import { createBenchKeys, soundIds } from './processes.ts';
+import { extensionMix, generator, neverAskedQuery, queryMix, realisticRequest, type Generator } from './query-mix.ts';
 import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -69,7 +68,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, path: '/' },
     {
       name: `realistic mix: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf), 10% downloads`, url: server.url,
-      next: () => withKey(random.next() < 0.1 ? download(random) : random.zipf(mix)),
+      next: () => withKey(realisticRequest(random, mix, ids)),
     },
     {
       name: 'no query repeated (every search new), 10% downloads', url: server.url,
@@ -131,13 +130,6 @@ async function measure(scenario: Scenario): Promise<Run> {
   return { rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors, non2xx: run.non2xx };
 }
 
-/** Ids to download, most downloaded first (a Zipf pick then favours the popular ones). */
-function soundIds(dataDir: string, count: number): string[] {
-  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), { readonly: true });
-  const rows = db.prepare('SELECT id FROM sounds ORDER BY random() LIMIT ?').pluck().all(count) as string[];
-  db.close();
-  return rows;
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

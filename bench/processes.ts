@@ -1,5 +1,7 @@
 /** What the benchmarks share: CPU time read from /proc, and the API keys they send. */
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 
@@ -38,4 +40,12 @@ export async function createBenchKeys(env: Record<string, string>, prefix: strin
   }
   await services.close();
   return keys;
+}
+
+/** Ids of the data folder's sounds in a random order, `count` of them or all: what downloads and details ask for (a Zipf pick then makes a few popular). */
+export function soundIds(dataDir: string, count = -1): string[] {
+  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), { readonly: true });
+  const ids = db.prepare('SELECT id FROM sounds ORDER BY random() LIMIT ?').pluck().all(count) as string[];
+  db.close();
+  return ids;
 }

@@ -33,6 +33,11 @@ export function queryMix(random: Generator, count: number): string[] {
   return [...seen];
 }
 
+/** The realistic mix's next request: a download one time in ten (of `ids`, with Zipf), else a search of `mix` (with Zipf). */
+export function realisticRequest(random: Generator, mix: string[], ids: string[]): string {
+  return random.next() < 0.1 ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix);
+}
+
 /** A search path never returned before by this function (for a mix where no query repeats). */
 export function neverAskedQuery(random: Generator, asked: Set<string>): string {
   for (;;) {

@@ -24,7 +24,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 import { fillCatalog } from './fill-catalog.ts';
-import { cpuByPid, createBenchKeys, pidsOf } from './processes.ts';
+import { cpuByPid, createBenchKeys, pidsOf, soundIds } from './processes.ts';
 import { generator, queryMix } from './query-mix.ts';
 import { startChild } from './server-process.ts';
 
@@ -160,12 +160,6 @@ async function insertRows(client: pg.Client, table: string, columns: string[], r
   }
 }
 
-function soundIds(folder: string, count: number): string[] {
-  const db = new SQLite(path.join(folder, 'catalog.sqlite'), { readonly: true });
-  const rows = db.prepare('SELECT id FROM sounds ORDER BY random() LIMIT ?').pluck().all(count) as string[];
-  db.close();
-  return rows;
-}
 
 function withSchema(url: string, schema: string): string {
   const parsed = new URL(url);

@@ -6,8 +6,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import SQLite from 'better-sqlite3';
 import { fillCatalog } from './fill-catalog.ts';
+import { soundIds } from './processes.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -41,12 +41,6 @@ export async function buildCatalog(dataDir: string, audio: number, filled: numbe
   return { ids: soundIds(dataDir), audioIds, seedSeconds, fillSeconds };
 }
 
-function soundIds(dataDir: string): string[] {
-  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), { readonly: true });
-  const ids = db.prepare('SELECT id FROM sounds ORDER BY random()').pluck().all() as string[];
-  db.close();
-  return ids;
-}
 
 /**
  * Signs up through the dashboard's form, has the operator move the account to Enterprise (the
