@@ -110,6 +110,34 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     await app.close();
   });
 
+  test('throttle.sign-in: an email holding NUL is a wrong sign-in like any other, its failures counted apart', async () => {
+    // PostgreSQL stores no NUL: the failure log once refused the whole statement and the page was a 500.
+    const client = new WebClient(server.url);
+    assert.equal((await client.signIn('\u0000', '\u0000')).status, 401);
+    assert.equal((await client.signIn(`${uniqueEmail()}\u0000`, 'wrong password here')).status, 401);
+    const app = Fastify();
+    app.register(formBody);
+    app.register(async (scope) => {
+      const throttle = await addSignInThrottle(scope, server.services.signInFailures);
+      scope.post('/fail', async (request) => {
+        await throttle.recordFailure(request, true);
+        return {};
+      });
+      scope.post('/wait', async (request) => ({ wait: await throttle.waitSeconds(request, true) }));
+    });
+    const send = async (path: string, address: string, email: string) => (await app.inject({
+      method: 'POST', url: path, remoteAddress: address, payload: new URLSearchParams({ email }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })).json() as { wait?: number };
+    const plain = uniqueEmail();
+    const withNul = plain.replace('@', '\u0000@');
+    for (let i = 0; i < 10; i++) await send('/fail', `10.1.0.${i}`, withNul);
+    assert.ok((await send('/wait', '10.1.0.99', withNul)).wait! > 0, 'the email with NUL is throttled');
+    assert.equal((await send('/wait', '10.1.0.99', plain)).wait, 0, 'the email without it is not');
+    server.clock.advance(15 * 60 * 1000 + 1000);
+    await app.close();
+  });
+
   test('throttle.sign-up: refused sign-ups for taken emails are limited per address', async () => {
     const taken = uniqueEmail();
     await new WebClient(server.url).signUp(taken);

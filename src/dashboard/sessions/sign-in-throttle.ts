@@ -2,6 +2,7 @@ import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor }
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../../accounts/store.ts';
 import type { Db } from '../../db/index.ts';
+import { storable } from '../../db/text.ts';
 
 /** 10 failed sign-ins per 15 minutes, counted separately per client address and per email. */
 export const SIGN_IN_RULE = { failures: 10, windowMs: 15 * 60 * 1000 };
@@ -108,4 +109,12 @@ function emailOf(request: FastifyRequest): string {
   return typeof email === 'string' ? email : '';
 }
 
-const emailKey = (email: string) => `email:${normalizeEmail(email)}`;
+/**
+ * The failure log's subject for an email. An email holding the NUL character (never an account's:
+ * no stored text can hold it) is written escaped, under a prefix of its own, so that PostgreSQL
+ * can store it and it names no other email's failures.
+ */
+function emailKey(email: string): string {
+  const normalized = normalizeEmail(email);
+  return storable(normalized) ? `email:${normalized}` : `email-escaped:${JSON.stringify(normalized)}`;
+}
