@@ -160,7 +160,6 @@ async function insertRows(client: pg.Client, table: string, columns: string[], r
   }
 }
 
-
 function withSchema(url: string, schema: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('options', `-c search_path=${schema}`);

@@ -41,7 +41,6 @@ export async function buildCatalog(dataDir: string, audio: number, filled: numbe
   return { ids: soundIds(dataDir), audioIds, seedSeconds, fillSeconds };
 }
 
-
 /**
  * Signs up through the dashboard's form, has the operator move the account to Enterprise (the
  * CLI, so that the catalog pages open), then signs in afresh: the session cookie the pages are

@@ -14,6 +14,28 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
   });
   after(() => server.close());
 
+  /**
+   * The dashboard's throttle (@fastify/rate-limit over the shared failure log) in an app of its
+   * own, so requests can come from any address: /fail records a failed sign-in, /wait reads the wait.
+   */
+  const throttleApp = () => {
+    const app = Fastify();
+    app.register(formBody);
+    app.register(async (scope) => {
+      const throttle = await addSignInThrottle(scope, server.services.signInFailures);
+      scope.post('/fail', async (request) => {
+        await throttle.recordFailure(request, true);
+        return {};
+      });
+      scope.post('/wait', async (request) => ({ wait: await throttle.waitSeconds(request, true) }));
+    });
+    const send = async (path: string, address: string, email: string) => (await app.inject({
+      method: 'POST', url: path, remoteAddress: address, payload: new URLSearchParams({ email }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })).json() as { wait?: number };
+    return { app, send };
+  };
+
   test('csrf.security: a form without a token changes nothing and is answered 403', async () => {
     const email = uniqueEmail();
     const client = new WebClient(server.url);
@@ -82,22 +104,7 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
   });
 
   test('throttle.sign-in: an email is counted across addresses, an address across emails', async () => {
-    // The dashboard's throttle (@fastify/rate-limit over the shared failure log) in an app of its
-    // own, so requests can come from any address.
-    const app = Fastify();
-    app.register(formBody);
-    app.register(async (scope) => {
-      const throttle = await addSignInThrottle(scope, server.services.signInFailures);
-      scope.post('/fail', async (request) => {
-        await throttle.recordFailure(request, true);
-        return {};
-      });
-      scope.post('/wait', async (request) => ({ wait: await throttle.waitSeconds(request, true) }));
-    });
-    const send = async (path: string, address: string, email: string) => (await app.inject({
-      method: 'POST', url: path, remoteAddress: address, payload: new URLSearchParams({ email }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })).json() as { wait?: number };
+    const { app, send } = throttleApp();
     const email = uniqueEmail();
     for (let i = 0; i < 10; i++) await send('/fail', `10.0.0.${i}`, email);
     assert.ok((await send('/wait', '10.0.0.99', ` ${email.toUpperCase()}`)).wait! > 0, 'a new address (or another spelling) does not reset the email');
@@ -115,20 +122,7 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     const client = new WebClient(server.url);
     assert.equal((await client.signIn('\u0000', '\u0000')).status, 401);
     assert.equal((await client.signIn(`${uniqueEmail()}\u0000`, 'wrong password here')).status, 401);
-    const app = Fastify();
-    app.register(formBody);
-    app.register(async (scope) => {
-      const throttle = await addSignInThrottle(scope, server.services.signInFailures);
-      scope.post('/fail', async (request) => {
-        await throttle.recordFailure(request, true);
-        return {};
-      });
-      scope.post('/wait', async (request) => ({ wait: await throttle.waitSeconds(request, true) }));
-    });
-    const send = async (path: string, address: string, email: string) => (await app.inject({
-      method: 'POST', url: path, remoteAddress: address, payload: new URLSearchParams({ email }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })).json() as { wait?: number };
+    const { app, send } = throttleApp();
     const plain = uniqueEmail();
     const withNul = plain.replace('@', '\u0000@');
     for (let i = 0; i < 10; i++) await send('/fail', `10.1.0.${i}`, withNul);

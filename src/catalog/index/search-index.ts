@@ -360,27 +360,24 @@ export class SearchIndex {
     // A sound's download count only goes up: a row read before a download this process already
     // put in (countedDownload) is older news.
     if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
-    const before = { id: c.id(doc), text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]! };
+    const before = { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]! };
     c.set(doc, record);
     this.similarity.set(doc, record.descriptors ?? null);
     if (c.duration[doc] !== before.duration) {
       this.durations.remove(doc, before.duration);
       this.durations.add(doc, c.duration[doc]!);
     }
-    // A download changes only a count: the postings stay as they are.
-    if (c.text(doc) !== before.text || c.tags.get(doc).join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
+    // A download changes only a count: the postings stay as they are. What the sound holds now
+    // is the record's, not read back out of the columns.
+    const text = searchText(record.name, record.description, record.tags);
+    if (text !== before.text || record.tags.join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
       this.unindex(doc, before);
-      this.index(doc, c.text(doc), c.tags.get(doc));
+      this.index(doc, text, record.tags);
     }
     if (c.downloads[doc] !== before.downloads) this.orders.downloads.move(doc);
     if (c.created[doc] !== before.created) this.orders.created_at.move(doc);
     if (c.duration[doc] !== before.duration) this.orders.duration.move(doc);
-    if (c.name(doc) !== before.name) this.orders.name.move(doc);
-    if (c.id(doc) !== before.id) {
-      // Every order breaks its ties by id.
-      c.byId.move(doc);
-      for (const field of SORT_FIELDS) this.orders[field].move(doc);
-    }
+    if (record.name !== before.name) this.orders.name.move(doc);
     if (c.sample[doc] !== before.sample || c.sample[doc] === 1) this.sampleIds = null;
   }
 

@@ -17,7 +17,8 @@ export class SoundColumns {
   readonly ids = new TextColumn();
   /**
    * The sounds in id order: every sort order breaks ties by id, and comparing two places in this
-   * order is cheaper than reading two ids out of their column. Kept up to date by the index.
+   * order is cheaper than reading two ids out of their column. Kept up to date by the index;
+   * a sound's id never changes (its row key and id are fixed when it is stored).
    */
   readonly byId = new SortOrder((a, b) => byText(this.id(a), this.id(b)));
   readonly names = new TextColumn();
