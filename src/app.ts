@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerCors } from './api/cors.ts';
-import { registerDocs } from './api/docs.ts';
+import { registerDocs, registerDocument } from './api/docs.ts';
 import { registerErrorHandling } from './api/errors.ts';
 import { registerEndpoints } from './api/endpoint.ts';
 import { registerHealth } from './api/health.ts';
@@ -49,7 +49,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   capConnections(app, limits.maxConnections);
   boundShutdown(app, limits.shutdownGraceMs);
-  await registerCors(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -59,8 +58,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
   registerHealth(app, () => services.ready());
-  registerEndpoints(app, soundEndpoints, api);
-  registerMediaRoute(app, { catalog, signer, files, renditions, clock });
+  // What a page on another site may fetch, in a scope of its own with @fastify/cors (api/cors.ts):
+  // the routes outside it (the API-key endpoints, /mcp, the dashboard) run no CORS hook at all,
+  // which cost a search 5% of its throughput for headers it never sends (BENCHMARKS.md, issue 13).
+  await app.register(async (crossOrigin) => {
+    await registerCors(crossOrigin);
+    registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);
+    registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, clock });
+    registerDocument(crossOrigin);
+  });
+  registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);
   await registerDocs(app);
   registerMcp(app, { ...api, files, renditions });
   registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });

@@ -33,7 +33,11 @@ const OPEN: FastifyCorsOptions = {
 /** No CORS headers at all; a preflight falls through to the usual 404, and the browser stops. */
 const CLOSED: FastifyCorsOptions = { origin: false };
 
-/** @fastify/cors on every route, opened per request for the public paths only. */
+/**
+ * @fastify/cors in the scope it is given (app.ts gives it the cross-origin routes alone), opened
+ * per request for the public paths only. Its preflight route answers OPTIONS for every path, so
+ * the path decides there too.
+ */
 export async function registerCors(app: FastifyInstance): Promise<void> {
   await app.register(cors, {
     delegator: (request: FastifyRequest, callback) => callback(null, isCrossOriginPath(request.url) ? OPEN : CLOSED),
