@@ -1,19 +1,23 @@
 /**
  * Writing one search answer, in process:  node --import tsx bench/serializer.ts
- * fastify-type-provider-zod's serializer (zod encode, then JSON.stringify) against Fastify's
- * compiled serializer (fast-json-stringify) given the JSON Schema of the same zod schema, on pages
- * of 20 and 100 sounds as the search endpoint sends them. Prints microseconds per answer.
+ * fastify-type-provider-zod's serializer (zod encode, then JSON.stringify), Fastify's compiled
+ * serializer (fast-json-stringify) given the JSON Schema of the same zod schema, and plain
+ * JSON.stringify (what 200 answers are written with: api/serializer.ts), on pages of 20 and 100
+ * sounds as the search endpoint sends them. Prints microseconds per answer. What this cannot show:
+ * fast-json-stringify's answer is a string of many joined pieces, flattened only when written,
+ * and the pieces are garbage the server's collector pays for (BENCHMARKS.md, issue 13).
  */
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { compileSerializer } from '../src/api/serializer.ts';
+import { compileSchemaWriter } from '../src/api/serializer.ts';
 import { paginationSchema, soundSchema, type SoundBody } from '../src/shapes/schemas.ts';
 
 const schema = z.object({ data: z.array(soundSchema), pagination: paginationSchema });
 const route = { schema, method: 'GET', url: '/api/v1/sounds', httpStatus: '200' };
 const writers = {
   'type-provider (zod encode + JSON.stringify)': serializerCompiler(route),
-  'fast-json-stringify (Fastify default)': compileSerializer(route),
+  'fast-json-stringify (Fastify default)': compileSchemaWriter(schema),
+  'JSON.stringify': (body: unknown) => JSON.stringify(body),
 };
 
 function sound(i: number): SoundBody {

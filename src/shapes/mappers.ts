@@ -1,13 +1,27 @@
-import type { Sound } from '../catalog/sound.ts';
+import type { Facets, Loudness, Sound, Timing } from '../catalog/sound.ts';
 import type { MediaSigner } from '../media/signing.ts';
-import type { PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody } from './schemas.ts';
+import type {
+  FacetsBody, LoudnessBody, PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody, TimingBody,
+} from './schemas.ts';
 
 /**
  * Domain sounds to API bodies. URLs are signed here, at the moment of answering.
  * Each body is one object literal with all its fields, not a spread of another: a search page
- * maps 20 to 100 of these per request, and literals of one shape are what V8 builds and the
- * serializer reads fastest.
+ * maps 20 to 100 of these per request, and literals of one shape are what V8 builds and writes
+ * fastest. Answers are written with JSON.stringify (api/serializer.ts), so a body must hold its
+ * schema's fields and nothing else: a literal typed by the schema cannot have more, and a domain
+ * object handed over whole must have exactly the fields of its body, checked below.
  */
+
+/** true when A and B have the same fields, of the same types. */
+type SameFields<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : false) : false;
+/** Fails to compile when a domain object passed into a body whole gains or loses a field. */
+export type PassedWhole = [
+  Expect<SameFields<Timing, TimingBody>>,
+  Expect<SameFields<Loudness, LoudnessBody>>,
+  Expect<SameFields<Facets, FacetsBody>>,
+];
+type Expect<T extends true> = T;
 
 export function toSoundSummary(sound: Sound, signer: MediaSigner): SoundSummaryBody {
   return {
