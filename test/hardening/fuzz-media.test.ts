@@ -5,7 +5,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { addRealSound, tone } from '../mcp/real-sounds.ts';
 import {
-  assertClean, assertJsonError, describeRequest, fuzzHeaders, fuzzSettings, rawRequest, wireQuery, wireSegment, wireValue,
+  assertClean, assertJsonError, describeRequest, fuzzHeaders, fuzzSettings, NODE_HEADER_LIMIT, rawRequest, wireQuery, wireSegment, wireValue,
   type RawResponse,
 } from './fuzz-helpers.ts';
 
@@ -173,6 +173,8 @@ describe('fuzz: the signed media route', () => {
       const same = meaningOf(target) === meaningOf(targetOf(toWire(original)));
       if (!same) return assertRefused(response, [403, 404], context);
       assertClean(response, [200], context);
+      // A request head past the parser's limit (long added parameters) is refused before any route.
+      if (response.headBytes > NODE_HEADER_LIMIT) return;
       assert.equal(response.headers['content-type'], 'audio/mpeg', context);
       // A rendition is another file; the catalog's own is served byte for byte.
       if (!/loudness|trim/.test(original)) assert.ok(response.bytes.equals(bytesOf.get(id)!), `other bytes served: ${context}`);
