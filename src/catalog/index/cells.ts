@@ -1,9 +1,9 @@
 /**
  * An inverted file over vectors (the scaled descriptors of similar.ts): k-means centroids
  * trained on a sample, each vector listed under its nearest centroid. A query reads the lists
- * of the few centroids nearest to it instead of every vector, which for a catalog of 100,000
- * sounds is a tenth of the work, and misses few true neighbours (BENCHMARKS.md gives the
- * recall). Vectors added after the build join the list of their nearest centroid.
+ * of the few centroids nearest to it instead of every vector: a small share of the work, missing
+ * few true neighbours (BENCHMARKS.md gives the time and the recall). Vectors added after the
+ * build join the list of their nearest centroid.
  *
  * Building takes a sample and a few k-means rounds, then lists every vector; the listing is done
  * a slice at a time between requests (`step`), so a large catalog never stalls the server.
@@ -15,8 +15,13 @@ const STEP_VECTORS = 1000;
 const SAMPLE_PER_CELL = 8;
 const MIN_SAMPLE = 2048;
 const ROUNDS = 4;
-/** More cells make lists shorter but each query reads more centroids and training takes longer. */
-const MAX_CELLS = 1024;
+/**
+ * About √n cells: more cells make lists shorter, but each query reads more centroids, and training
+ * and listing take longer. At 100,000 sounds √n cells instead of √n / 2 halved a query's time at
+ * the same recall (bench/similar-index.ts, BENCHMARKS.md); the cap keeps a large catalog's cells,
+ * listed before the server answers, about where √n / 2 had them (500 at 1,000,000 sounds).
+ */
+const MAX_CELLS = 512;
 
 export class Cells {
   readonly count: number;
@@ -38,7 +43,7 @@ export class Cells {
     capacity: number,
     random: () => number = Math.random,
   ) {
-    this.count = Math.max(1, Math.min(MAX_CELLS, Math.round(Math.sqrt(docs.length) / 2)));
+    this.count = Math.max(1, Math.min(MAX_CELLS, Math.round(Math.sqrt(docs.length))));
     this.centroids = train(vectors, dimensions, sample(docs, Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.count), random), this.count);
     this.lists = Array.from({ length: this.count }, () => []);
     this.cellOf = new Int32Array(capacity).fill(-1);

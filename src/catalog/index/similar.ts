@@ -22,7 +22,7 @@ export interface Neighbour {
 const MIN_ROOT = 1e-6;
 /** Below this many described sounds every one is read (under a millisecond); from it on, cells are built. */
 const CELLS_FROM = 20_000;
-/** Cells read per query (of about √n / 2): the recall this gives is in BENCHMARKS.md. */
+/** Cells read per query (of about √n, cells.ts): the recall this gives is in BENCHMARKS.md. */
 const PROBES = 16;
 
 export class SimilarityIndex {
