@@ -59,7 +59,7 @@ export class MediaSigner {
     }
     const expiresAt = expiryFrom(this.clock());
     const { kid, macKey } = this.keys[0]!;
-    const sig = halfOf(disposition, tag(macKey, `${soundId}\n${expiresAt}\n${rendition}`));
+    const sig = halfOf(disposition, tag(macKey, messageOf(soundId, expiresAt, rendition)));
     const url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?d=${disposition}&${rendition}&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
     return { url, expiresAt };
   }
@@ -68,7 +68,7 @@ export class MediaSigner {
   signBoth(soundId: string): Record<Disposition, SignedMedia> {
     const expiresAt = expiryFrom(this.clock());
     const { kid, macKey } = this.keys[0]!;
-    const both = tag(macKey, `${soundId}\n${expiresAt}`);
+    const both = tag(macKey, messageOf(soundId, expiresAt, ''));
     // kid and the base64url signatures need no escaping; the id is escaped.
     const base = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?d=`;
     const rest = `&exp=${expiresAt}&kid=${kid}&sig=`;
@@ -137,6 +137,11 @@ interface SigningKey {
   macKey: string;
 }
 
+/** What a URL's signature covers: sound id, expiry and, for a rendition, its parameters. Signing and verifying both use it. */
+function messageOf(soundId: string, expiresAt: number | string, rendition: string): string {
+  return rendition === '' ? `${soundId}\n${expiresAt}` : `${soundId}\n${expiresAt}\n${rendition}`;
+}
+
 /** SHA3-512 over the MAC key and the message, in base64url (86 characters). */
 function tag(macKey: string, message: string): string {
   return hash('sha3-512', `${macKey}\n${message}`, 'base64url');
@@ -155,7 +160,7 @@ function halfOf(disposition: Disposition, both: string): string {
  * two URLs shared one HMAC).
  */
 function expectedSignature(key: SigningKey, soundId: string, disposition: Disposition, exp: string, rendition: string, length: number): string {
-  const message = rendition === '' ? `${soundId}\n${exp}` : `${soundId}\n${exp}\n${rendition}`;
+  const message = messageOf(soundId, exp, rendition);
   if (length === 22) {
     const mac = hmac(key.secret, message);
     return (disposition === 'stream' ? mac.subarray(0, 16) : mac.subarray(16)).toString('base64url');
