@@ -25,17 +25,19 @@ export class InProcessQuotaCounter implements QuotaCounter {
 
   constructor(private readonly history: UsageHistory) {}
 
-  async consume(accountId: string, keyId: string, limit: number, now: number): Promise<QuotaDecision> {
+  async consume(accountId: string, keyId: string | null, limit: number, now: number, cost = 1): Promise<QuotaDecision> {
     const day = this.dayOf(now);
     const reset = this.today.endsAt / 1000;
     const known = this.counts.get(day)?.get(accountId);
     const entry = known === undefined || known instanceof Promise ? await (known ?? this.load(accountId, day)) : known;
     // No await between the check and the count: this is what makes the quota exact.
-    if (entry.count >= limit) return { allowed: false, limit, remaining: 0, reset };
-    entry.count++;
-    this.history.add(accountId, keyId, day);
+    if (entry.count + cost > limit) return { allowed: false, limit, remaining: Math.max(0, limit - entry.count), reset };
+    entry.count += cost;
+    // What is left as of this request: read before the commit, while other requests of the turn count too.
+    const remaining = limit - entry.count;
+    this.history.add(accountId, keyId, day, cost);
     await this.history.committed();
-    return { allowed: true, limit, remaining: limit - entry.count, reset };
+    return { allowed: true, limit, remaining, reset };
   }
 
   async ready(): Promise<void> {}

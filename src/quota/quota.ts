@@ -2,7 +2,7 @@
 export interface QuotaDecision {
   allowed: boolean;
   limit: number;
-  /** Requests left today after this one (0 when refused). */
+  /** Requests left today after this one; when refused, what is left (fewer than the cost). */
   remaining: number;
   /** Unix seconds of the next midnight UTC, when the count starts again. */
   reset: number;
@@ -15,7 +15,12 @@ export interface QuotaDecision {
  * history (usage-history.ts), which the dashboard reads.
  */
 export interface QuotaCounter {
-  consume(accountId: string, keyId: string, limit: number, now: number): Promise<QuotaDecision>;
+  /**
+   * Spends `cost` requests of the account's day (1 for an API request or tool call, more for work
+   * that costs more: a new rendition). `keyId` names the API key that spent them, null when no key
+   * did (the dashboard, a signed media URL). Refused when fewer than `cost` are left.
+   */
+  consume(accountId: string, keyId: string | null, limit: number, now: number, cost?: number): Promise<QuotaDecision>;
   /** Resolves when the counter answers; rejects when its backend does not. */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -6,13 +6,13 @@ import type { UsageHistory } from './usage-history.ts';
  * Checks the day's count against the limit and counts the request, in one step on the server, so
  * no two instances can both take the last request. A refused request is not counted. The day's
  * key expires an hour after the next midnight UTC by the caller's clock (ARGV[2]: seconds from
- * now), so a clock a little behind still finds it. Returns the new count, or -1 when refused.
+ * now), so a clock a little behind still finds it. ARGV[3] is the cost. Returns the new count, or -1 - the count when refused.
  */
 const CONSUME = `
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-if count >= tonumber(ARGV[1]) then return -1 end
-count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if count + tonumber(ARGV[3]) > tonumber(ARGV[1]) then return -1 - count end
+count = redis.call('INCRBY', KEYS[1], ARGV[3])
+if count == tonumber(ARGV[3]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return count`;
 
 /** Never hang a request on Redis: a command gets this long, and none waits for a reconnection. */
@@ -25,7 +25,7 @@ const CONNECT_TIMEOUT_MS = 2000;
  * ioredis reconnects by itself and counting resumes.
  */
 export class RedisQuotaCounter implements QuotaCounter {
-  private readonly redis: Redis & { consumeQuota(key: string, limit: number, expiresInSeconds: number): Promise<number> };
+  private readonly redis: Redis & { consumeQuota(key: string, limit: number, expiresInSeconds: number, cost: number): Promise<number> };
 
   private constructor(redis: Redis, private readonly history: UsageHistory) {
     redis.defineCommand('consumeQuota', { numberOfKeys: 1, lua: CONSUME });
@@ -52,13 +52,13 @@ export class RedisQuotaCounter implements QuotaCounter {
     return new RedisQuotaCounter(redis, history);
   }
 
-  async consume(accountId: string, keyId: string, limit: number, now: number): Promise<QuotaDecision> {
+  async consume(accountId: string, keyId: string | null, limit: number, now: number, cost = 1): Promise<QuotaDecision> {
     const day = utcDay(now);
     const reset = nextUtcMidnight(now);
     const expiresIn = reset + 3600 - Math.floor(now / 1000);
-    const count = await this.redis.consumeQuota(`quota:${day}:${accountId}`, limit, expiresIn);
-    if (count < 0) return { allowed: false, limit, remaining: 0, reset };
-    this.history.add(accountId, keyId, day);
+    const count = await this.redis.consumeQuota(`quota:${day}:${accountId}`, limit, expiresIn, cost);
+    if (count < 0) return { allowed: false, limit, remaining: Math.max(0, limit - (-1 - count)), reset };
+    this.history.add(accountId, keyId, day, cost);
     return { allowed: true, limit, remaining: Math.max(0, limit - count), reset };
   }
 

@@ -31,10 +31,10 @@ export class UsageHistory {
     this.flushTimer.unref();
   }
 
-  /** One request allowed for the account, through the key, on the day. */
-  add(accountId: string, keyId: string, day: string): void {
-    addTo(this.accounts, day, accountId, 1);
-    addTo(this.keys, day, keyId, 1);
+  /** `count` requests allowed for the account on the day, through the key (null: not through a key). */
+  add(accountId: string, keyId: string | null, day: string, count = 1): void {
+    addTo(this.accounts, day, accountId, count);
+    if (keyId !== null) addTo(this.keys, day, keyId, count);
   }
 
   /**
