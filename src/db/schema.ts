@@ -14,6 +14,7 @@ export interface Database {
   key_usage_daily: KeyUsageDailyTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_sign_in_failures: DashboardSignInFailuresTable;
+  renditions: RenditionsTable;
 }
 
 export interface SoundsTable {
@@ -105,4 +106,19 @@ export interface DashboardSignInFailuresTable {
   /** `address:<ip>` or `email:<normalized email>`: what a sign-in throttle counts by. */
   subject: string;
   failed_at: string;
+}
+
+/** One stored rendition (media/rendition-store.ts): its file, what it measures, when it was made and last served. */
+export interface RenditionsTable {
+  /** The file store's key of the MP3. */
+  file_key: string;
+  bytes: number;
+  /** Seconds. */
+  duration: number;
+  integrated_lufs: number | null;
+  true_peak_db: number | null;
+  /** ISO-8601 UTC, so it sorts as text on every dialect. */
+  made_at: string;
+  /** Updated in batches, not on every request: the order eviction follows, to within the batch interval. */
+  last_served_at: string;
 }

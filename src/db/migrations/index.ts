@@ -6,6 +6,7 @@ import * as catalogChanges from './003_catalog_changes.ts';
 import * as descriptors from './004_descriptors.ts';
 import * as descriptorsV2 from './005_descriptors_v2.ts';
 import * as listIndexes from './006_drop_list_indexes.ts';
+import * as renditions from './007_renditions.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '004_descriptors': descriptors,
   '005_descriptors_v2': descriptorsV2,
   '006_drop_list_indexes': listIndexes,
+  '007_renditions': renditions,
 };
