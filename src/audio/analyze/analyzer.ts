@@ -87,7 +87,7 @@ class StreamingAnalyzer implements AudioAnalyzer {
     this.finished = true;
     const duration = this.frames / this.sampleRate;
     const timing = this.timing.finish();
-    const loudness = { integrated_lufs: this.loudness.finish(), true_peak_db: this.truePeak.finish() };
+    const loudness = { integrated_lufs: hundredths(this.loudness.finish()), true_peak_db: hundredths(this.truePeak.finish()) };
     return {
       duration,
       timing,
@@ -96,4 +96,12 @@ class StreamingAnalyzer implements AudioAnalyzer {
       descriptors: this.descriptors.finish(),
     };
   }
+}
+
+/**
+ * Loudness and true peak to 0.01 dB: finer than any meter agrees on (EBU Tech 3341 allows 0.1 LU),
+ * so more digits would only be noise that people read, store and compare.
+ */
+function hundredths(value: number | null): number | null {
+  return value === null ? null : Math.round(value * 100) / 100;
 }

@@ -7,6 +7,7 @@ import * as descriptors from './004_descriptors.ts';
 import * as descriptorsV2 from './005_descriptors_v2.ts';
 import * as listIndexes from './006_drop_list_indexes.ts';
 import * as renditions from './007_renditions.ts';
+import * as roundLoudness from './008_round_loudness.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '005_descriptors_v2': descriptorsV2,
   '006_drop_list_indexes': listIndexes,
   '007_renditions': renditions,
+  '008_round_loudness': roundLoudness,
 };
