@@ -8,8 +8,8 @@ import type { Account } from '../../src/accounts/store.ts';
 import { utcDay } from '../../src/quota/quota.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
-import { callTool, connectMcp, postMcp, textOf } from './mcp-client.ts';
-import { addRealSound, tone } from './real-sounds.ts';
+import { callTool, connectMcp, postMcp, textOf } from '../mcp/mcp-client.ts';
+import { addRealSound, tone } from '../mcp/real-sounds.ts';
 
 describe('mcp.quota: each tool call is one request of the daily quota', () => {
   let server: TestServer;
