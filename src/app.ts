@@ -12,6 +12,7 @@ import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
 import { OneLinePerRequest } from './logging.ts';
+import { addUnknownKeyThrottle } from './quota/unknown-keys.ts';
 import type { TrustProxy } from './config.ts';
 import type { Services } from './services.ts';
 
@@ -58,6 +59,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
   registerHealth(app, () => services.ready());
+  // Before the routes that read API keys (REST, MCP): both ask it before a key is looked up.
+  await addUnknownKeyThrottle(app, clock);
   // What a page on another site may fetch, in a scope of its own with @fastify/cors (api/cors.ts):
   // the routes outside it (the API-key endpoints, /mcp, the dashboard) run no CORS hook at all,
   // which cost a search 5% of its throughput for headers it never sends (BENCHMARKS.md, issue 13).

@@ -13,6 +13,17 @@ export interface CreatedKey {
   account: Account;
 }
 
+/**
+ * What a front door (REST, MCP) puts around a key lookup: anyone can make keys that pass the
+ * checksum, so a caller sending many unknown ones is stopped before the database (quota/unknown-keys.ts).
+ */
+export interface KeyLookupGuard {
+  /** Throws when this caller may not have a key looked up now. */
+  beforeLookup(): Promise<void>;
+  /** The key looked up named no active key (unknown or revoked). */
+  unknownKey(): Promise<void>;
+}
+
 export class AccountService {
   private readonly touchedAt = new Map<string, number>();
 
@@ -81,14 +92,20 @@ export class AccountService {
 
   /**
    * Resolves the x-api-key header to its owner, or throws unauthorized/forbidden.
-   * Malformed keys are refused before any lookup.
+   * Malformed keys are refused before any lookup; a well-formed one is looked up only when the
+   * `guard` lets it, and the guard hears of each that named no active key.
    */
-  async authenticate(header: string | undefined): Promise<KeyOwner> {
+  async authenticate(header: string | undefined, guard?: KeyLookupGuard): Promise<KeyOwner> {
     if (header === undefined || header === '') throw unauthorized('Missing API key: send it in the x-api-key header');
+    if (!isWellFormedApiKey(header)) throw unauthorized('Invalid API key');
+    await guard?.beforeLookup();
     // Read on every request (one indexed row by hash): a revoked key or a changed plan counts at
     // once, whichever process changed it.
-    const owner = isWellFormedApiKey(header) ? await this.store.findKeyOwner(hashApiKey(header)) : null;
-    if (!owner) throw unauthorized('Invalid API key');
+    const owner = await this.store.findKeyOwner(hashApiKey(header));
+    if (!owner) {
+      await guard?.unknownKey();
+      throw unauthorized('Invalid API key');
+    }
     if (!owner.account.plan.apiAccess) {
       throw forbidden(`The ${owner.account.plan.label} plan does not include API access; upgrade to Pro or Enterprise`);
     }

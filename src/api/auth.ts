@@ -12,13 +12,14 @@ declare module 'fastify' {
 
 /**
  * Runs before validation on every API-key route: who is calling, may they, and one request of
- * their daily quota. A request refused with 429 is not counted; every later status is.
+ * their daily quota. A request refused with 429 is not counted; every later status is. An address
+ * that sent too many unknown keys is answered 429 before its key is looked up (quota/unknown-keys.ts).
  */
 export async function authenticateAndCount(request: FastifyRequest, reply: FastifyReply, services: ApiServices): Promise<void> {
   const header = request.headers['x-api-key'];
   let owner: KeyOwner;
   try {
-    owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header);
+    owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header, request.server.unknownApiKeys.guardFor(request));
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'forbidden') {
       throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services.baseUrl()) });
