@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -7,10 +8,11 @@ import { readMetadata } from '../../src/ingest/metadata.ts';
 import { readEmbeddedTags } from '../../src/ingest/tags/read-tags.ts';
 import { categoryFromGenre } from '../../src/ingest/tags/fields.ts';
 import { ucsCatIdCount, ucsFromFileName } from '../../src/ingest/tags/ucs.ts';
-import { writeAiff } from '../audio/fixtures/aiff-writer.ts';
-import { ascii, concat, writeWav } from '../audio/fixtures/wav-writer.ts';
+import { writeAiff } from '../audio/helpers/aiff.ts';
+import { needsFfmpeg } from '../audio/helpers/ffmpeg.ts';
+import { ascii, concat, u32, writeWav } from '../audio/helpers/wav.ts';
 import {
-  appendRiffChunk, bextChunk, commentFrame, flacMetadata, id3Tag, infoList, ixmlDocument, oggPages, textFrame, userTextFrame, vorbisComments,
+  appendRiffChunk, bextChunk, commentFrame, flacMetadata, id3Tag, infoList, ixmlDocument, oggPages, textFrame, userTextFrame, vorbisComments, vorbisHeaders,
 } from './helpers/tag-writers.ts';
 
 const tone = () => [Float32Array.from({ length: 400 }, (_, i) => Math.sin(i / 5) * 0.5)];
@@ -41,7 +43,8 @@ describe('tags: metadata read from inside audio files', () => {
       ['APIC', new Uint8Array(3000)],
     ], 3);
     const found = await readEmbeddedTags(await file('v3.mp3', concat([v3, mpegFrames()])));
-    assert.deepEqual(found, { found: [{ source: 'id3', fields: { name: 'Glass Break', description: 'A pane shatters on tile', tags: ['glass', 'break', 'shatter', 'foley'], category: 'SFX' } }], notes: [] });
+    // "(37)" is ID3v1's genre 37, which music-metadata names: Sound Clip.
+    assert.deepEqual(found, { found: [{ source: 'id3', fields: { name: 'Glass Break', description: 'A pane shatters on tile', tags: ['glass', 'break', 'shatter', 'sound clip', 'foley'], category: 'SFX' } }], notes: [] });
 
     const v4 = id3Tag([['TIT2', textFrame('Überflug', 3)], ['TCON', textFrame('Ambient', 1)], ['TXXX', userTextFrame('CatID', 'AMBForst', 3)]], 4);
     const found4 = await readEmbeddedTags(await file('v4.mp3', concat([v4, mpegFrames()])));
@@ -54,9 +57,8 @@ describe('tags: metadata read from inside audio files', () => {
     const expected = { name: 'Forest Night', description: 'Crickets and a distant owl', tags: ['night', 'crickets', 'owl', 'ambient'], category: 'AMBIENT' };
     assert.deepEqual(flac, { found: [{ source: 'vorbis', fields: expected }], notes: [] });
 
-    const identification = concat([Uint8Array.of(1), ascii('vorbis'), new Uint8Array(23)]);
     const longComments = vorbisComments(['TITLE=Forest Night', 'DESCRIPTION=Crickets and a distant owl', 'GENRE=Ambient', 'KEYWORDS=night, crickets, owl', `PADDING=${'x'.repeat(3000)}`]);
-    const ogg = oggPages([identification, concat([Uint8Array.of(3), ascii('vorbis'), longComments, Uint8Array.of(1)])], 4);
+    const ogg = oggPages(vorbisHeaders(longComments), 4);
     const fromOgg = await readEmbeddedTags(await file('c.ogg', ogg));
     assert.deepEqual(fromOgg.found[0], { source: 'vorbis', fields: expected });
   });
@@ -152,18 +154,54 @@ describe('tags: metadata read from inside audio files', () => {
     assert.deepEqual(plain.sources, { name: 'file name', description: 'default', tags: 'default', category: 'default', license: 'default', sample: 'default' });
   });
 
+  test('tags.ffmpeg: `ffmpeg -metadata comment=...` in an MP3 (an ID3 TXXX:comment frame) is the description', needsFfmpeg, async () => {
+    const where = path.join(folder, 'ffmpeg-comment.mp3');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=d=1', '-metadata', 'title=T', '-metadata', 'comment=C', where]);
+    const resolved = await readMetadata(where);
+    assert.deepEqual([resolved.metadata.name, resolved.metadata.description], ['T', 'C']);
+    assert.deepEqual([resolved.sources.name, resolved.sources.description], ['id3', 'id3']);
+    assert.deepEqual(resolved.notes, []);
+  });
+
+  test('tags.bounds: a tag that claims hundreds of megabytes is refused before it is read; covers are skipped', async () => {
+    // Sparse files: the claimed bytes exist, so only the 1 MiB bound keeps them from being read.
+    const sparse = async (name: string, head: Uint8Array) => {
+      const where = await file(name, head);
+      await truncate(where, 300 << 20);
+      return where;
+    };
+    const id3Header = concat([ascii('ID3'), Uint8Array.of(3, 0, 0, 0x7f, 0x7f, 0x7f, 0x7f)]);
+    const infoValue = concat([ascii('INFOINAM'), u32(250 << 20)]);
+    const claims: Array<[string, Promise<string>, RegExp]> = [
+      ['ID3 tag of 256 MiB', sparse('claims.mp3', concat([id3Header, textFrame('x')])), /MP3 tags ignored: a tag of \d+ bytes is larger than 1 MiB/],
+      ['INFO value of 250 MiB', sparse('claims.wav', appendRiffChunk(writeWav({ sampleRate: 8000, channels: tone() }), 'LIST', infoValue)), /WAV tags ignored: a tag of \d+ bytes is larger than 1 MiB/],
+    ];
+    const before = process.memoryUsage().arrayBuffers;
+    for (const [what, where, note] of claims) {
+      const { found, notes } = await readEmbeddedTags(await where);
+      assert.deepEqual(found, [], what);
+      assert.ok(notes.some((text) => note.test(text)), `${what}: ${JSON.stringify(notes)}`);
+    }
+    assert.ok(process.memoryUsage().arrayBuffers - before < 64 << 20, 'no large buffer was allocated');
+
+    // A FLAC picture of 3 MiB before the comments is skipped, not read; the comments still count.
+    const withPicture = await readEmbeddedTags(await file('picture.flac', flacMetadata(vorbisComments(['TITLE=After The Picture']), [[6, new Uint8Array(3 << 20)]])));
+    assert.deepEqual(withPicture, { found: [{ source: 'vorbis', fields: { name: 'After The Picture' } }], notes: [] });
+  });
+
   test('tags.hostile: damaged and oversized tags are notes; the reader never throws and stays fast', async () => {
     const wavWith = (id: string, body: Uint8Array) => appendRiffChunk(writeWav({ sampleRate: 8000, channels: tone() }), id, body);
     const cases: Array<[string, Uint8Array, RegExp]> = [
-      ['frame-too-long.mp3', concat([id3Tag([['TIT2', textFrame('x'), 200_000_000]]), mpegFrames()]), /ID3 frame TIT2 runs past the end of the tag/],
-      ['tag-too-long.mp3', concat([id3Tag([['TIT2', textFrame('Kept')]]).map((b, i) => (i >= 6 && i < 10 ? 0x7f : b)), mpegFrames()]), /ID3 tag cut short/],
-      ['bad-frame-id.mp3', concat([id3Tag([['TIT2', textFrame('Kept')], ['T\u0001!X', textFrame('junk')]]), mpegFrames()]), /damaged ID3 frame at byte \d+/],
-      ['many-comments.flac', flacMetadata(concat([vorbisComments([]).subarray(0, 8), Uint8Array.of(0xff, 0xff, 0xff, 0xff)])), /claims 4294967295 comments/],
-      ['short-comment.flac', flacMetadata(concat([vorbisComments(['TITLE=x']).subarray(0, 16), Uint8Array.of(0xff, 0xff, 0, 0)])), /damaged Vorbis comment block/],
+      ['frame-too-long.mp3', concat([id3Tag([['TIT2', textFrame('x'), 200_000_000]]), mpegFrames()]), /ID3 tag damaged: Illegal ID3v2 tag length/],
+      ['tag-too-long.mp3', concat([id3Tag([['TIT2', textFrame('Kept')]]).map((b, i) => (i >= 6 && i < 10 ? 0x7f : b)), mpegFrames()]), /MP3 tags ignored: .*ID3v2 tag size 268435455 exceeds/],
+      ['bad-frame-id.mp3', concat([id3Tag([['TIT2', textFrame('Kept')], ['T\u0001!X', textFrame('junk')]]), mpegFrames()]), /ID3 tag damaged: Invalid ID3v2.3 frame-header-ID: T\?!X/],
+      ['many-comments.flac', flacMetadata(concat([vorbisComments([]).subarray(0, 8), Uint8Array.of(0xff, 0xff, 0xff, 0xff)])), /FLAC tags ignored/],
       ['huge-ixml.wav', wavWith('iXML', new Uint8Array(2 << 20).fill(0x20)), /iXML chunk ignored: iXML chunk of \d+ bytes is larger than 1 MiB/],
       ['not-ixml.wav', wavWith('iXML', ascii('<html>no</html>')), /iXML chunk ignored: iXML chunk holds no BWFXML document/],
-      ['bad-info.wav', wavWith('LIST', concat([ascii('INFOINAM'), Uint8Array.of(0xff, 0xff, 0, 0), ascii('short')])), /LIST\/INFO INAM runs past the end of its list/],
-      ['huge-ogg.ogg', oggPages([concat([Uint8Array.of(1), ascii('vorbis'), new Uint8Array(23)]), new Uint8Array(2 << 20)]), /Ogg comment packet is larger than 1 MiB/],
+      ['bad-info.wav', wavWith('LIST', concat([ascii('INFOINAM'), Uint8Array.of(0xff, 0xff, 0, 0), ascii('short')])), /WAV tags ignored: one runs past the end of the file/],
+      // Each Ogg page is small; the comment packet they carry together is what is too large.
+      ['huge-ogg.ogg', oggPages(vorbisHeaders(vorbisComments([`PADDING=${'x'.repeat(3 << 20)}`]))), /OGG tags ignored: tags take more than 2 MiB/],
+      ['huge-cover.mp3', concat([id3Tag([['TIT2', textFrame('Covered')], ['APIC', new Uint8Array(3 << 20)]]), mpegFrames()]), /MP3 tags ignored: a tag of \d+ bytes is larger than 1 MiB/],
     ];
     for (const [name, bytes, note] of cases) {
       const resolved = await readMetadata(await file(name, bytes));
@@ -171,6 +209,9 @@ describe('tags: metadata read from inside audio files', () => {
     }
     // What came before a damaged frame is kept.
     assert.equal((await readMetadata(path.join(folder, 'bad-frame-id.mp3'))).metadata.name, 'Kept');
+    // A comment whose length runs past its block: music-metadata reads what is there, which names no field.
+    const shortComment = await readMetadata(await file('short-comment.flac', flacMetadata(concat([vorbisComments(['TITLE=x']).subarray(0, 16), Uint8Array.of(0xff, 0xff, 0, 0)]))));
+    assert.deepEqual([shortComment.metadata.name, shortComment.sources.name, shortComment.metadata.tags], ['Short Comment', 'file name', []]);
 
     // Text that would make a careless parser quadratic, and a file of 20,000 empty chunks.
     const started = performance.now();
@@ -185,7 +226,7 @@ describe('tags: metadata read from inside audio files', () => {
     const sources: Record<string, Uint8Array> = {
       'f.mp3': concat([id3Tag([['TIT2', textFrame('T')], ['COMM', commentFrame('c', '', 1)], ['TXXX', userTextFrame('KEYWORDS', 'a, b')]], 4), mpegFrames()]),
       'f.flac': flacMetadata(vorbisComments(['TITLE=t', 'KEYWORDS=a'])),
-      'f.ogg': oggPages([concat([Uint8Array.of(1), ascii('vorbis'), new Uint8Array(23)]), concat([Uint8Array.of(3), ascii('vorbis'), vorbisComments(['TITLE=t'])])], 2),
+      'f.ogg': oggPages(vorbisHeaders(vorbisComments(['TITLE=t'])), 2),
       'f.wav': appendRiffChunk(writeWav({ sampleRate: 8000, channels: tone(), chunksBeforeData: [['bext', bextChunk('d')], ['LIST', infoList([['INAM', 'n']])]] }), 'iXML', ixmlDocument({ FXNAME: 'x' })),
       'f.aiff': writeAiff({ sampleRate: 8000, channels: tone(), chunksBeforeSound: [['NAME', ascii('n')], ['ANNO', ascii('a')]] }),
     };

@@ -27,7 +27,8 @@ export interface RawTags {
   description?: string;
   /** Keyword lists as written (comma, semicolon or line separated). */
   keywords?: string[];
-  genre?: string;
+  /** Genres as written, one or several. */
+  genres?: string[];
   /** UCS fields some libraries write beside the file name (Soundminer, BaseHead...). */
   catId?: string;
   ucsCategory?: string;
@@ -48,7 +49,7 @@ export function splitKeywords(lists: readonly string[]): string[] {
 
 /**
  * Maps one source's raw fields onto the catalog's: title → name, description, keywords and genre
- * → tags, and a category from a UCS CatID or category name, else from a genre that names one.
+ * → tags, and a category from a UCS CatID or category name, else from the first genre that names one.
  */
 export function toFields(raw: RawTags): FoundFields {
   const fields: FoundFields = {};
@@ -56,17 +57,17 @@ export function toFields(raw: RawTags): FoundFields {
   if (name) fields.name = name;
   const description = cleanText(raw.description, FIELD_LIMITS.description);
   if (description) fields.description = description;
-  const genre = cleanGenre(raw.genre);
+  const genres = (raw.genres ?? []).map(cleanGenre).filter((genre): genre is string => genre !== undefined);
   const entry = raw.catId ? ucsEntry(raw.catId.trim()) : undefined;
-  const ucsCategory = entry?.category ?? (raw.ucsCategory ? ucsCategoryNamed(raw.ucsCategory) : undefined) ?? (genre ? ucsCategoryNamed(genre) : undefined);
+  const ucsCategory = entry?.category ?? (raw.ucsCategory ? ucsCategoryNamed(raw.ucsCategory) : undefined) ?? genres.map(ucsCategoryNamed).find(Boolean);
   const ucsSubCategory = entry?.subCategory ?? (ucsCategory ? cleanText(raw.ucsSubCategory, FIELD_LIMITS.tag) : undefined);
   const tags = splitKeywords([
     ...(raw.keywords ?? []),
-    ...(genre ? [genre] : []),
+    ...genres,
     ...(ucsCategory ? ucsTags(ucsCategory, ucsSubCategory) : []),
   ]);
   if (tags.length > 0) fields.tags = tags;
-  const category = ucsCategory ? catalogCategoryForUcs(ucsCategory) : categoryFromGenre(genre);
+  const category = ucsCategory ? catalogCategoryForUcs(ucsCategory) : genres.map(categoryFromGenre).find(Boolean);
   if (category) fields.category = category;
   return fields;
 }

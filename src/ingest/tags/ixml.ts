@@ -1,5 +1,5 @@
 import type { RawTags } from './fields.ts';
-import { TagError } from './tag-file.ts';
+import { TagError } from './bounded-file.ts';
 import { decodeUtf16, decodeUtf8 } from './text.ts';
 
 /**

@@ -3,7 +3,7 @@
  * frames, Vorbis comment blocks (in FLAC metadata and Ogg pages), and RIFF chunks (bext,
  * LIST/INFO, iXML). Only the bytes each spec fixes; no audio library involved.
  */
-import { ascii, chunkHeader, concat, u32 } from '../../audio/fixtures/wav-writer.ts';
+import { ascii, chunkHeader, concat, u32 } from '../../audio/helpers/wav.ts';
 
 const utf8 = new TextEncoder();
 
@@ -73,30 +73,44 @@ export function flacMetadata(commentBlock: Uint8Array, extraBlocks: Array<[numbe
   return concat([ascii('fLaC'), ...blocks]);
 }
 
-/** Ogg pages carrying `packets` for one stream, at most `maxSegments` lacing values a page (so packets span pages). */
+/**
+ * Ogg pages carrying `packets` for one stream, each packet starting a page (as Vorbis and Opus
+ * require of their headers), at most `maxSegments` lacing values a page (so packets span pages).
+ */
 export function oggPages(packets: Uint8Array[], maxSegments = 255, serial = 0x1234): Uint8Array {
-  const segments: Array<{ value: number; bytes: Uint8Array }> = [];
-  for (const packet of packets) {
-    let offset = 0;
-    for (;;) {
+  const pages: Uint8Array[] = [];
+  packets.forEach((packet, index) => {
+    const segments: Array<{ value: number; bytes: Uint8Array }> = [];
+    for (let offset = 0; ;) {
       const value = Math.min(255, packet.length - offset);
       segments.push({ value, bytes: packet.subarray(offset, offset + value) });
       offset += value;
       if (value < 255) break;
     }
-  }
-  const pages: Uint8Array[] = [];
-  for (let i = 0, sequence = 0; i < segments.length; i += maxSegments, sequence++) {
-    const part = segments.slice(i, i + maxSegments);
-    const header = new Uint8Array(27);
-    const view = new DataView(header.buffer);
-    header.set(ascii('OggS'));
-    view.setUint32(14, serial, true);
-    view.setUint32(18, sequence, true);
-    header[26] = part.length;
-    pages.push(header, Uint8Array.from(part.map((s) => s.value)), ...part.map((s) => s.bytes));
-  }
+    for (let i = 0; i < segments.length; i += maxSegments) {
+      const part = segments.slice(i, i + maxSegments);
+      const header = new Uint8Array(27);
+      const view = new DataView(header.buffer);
+      header.set(ascii('OggS'));
+      // Header type: this page goes on with the previous page's packet; the stream's first page; its last.
+      const last = index === packets.length - 1 && i + maxSegments >= segments.length;
+      header[5] = (i > 0 ? 0x01 : 0) | (pages.length === 0 ? 0x02 : 0) | (last ? 0x04 : 0);
+      view.setUint32(14, serial, true);
+      view.setUint32(18, pages.length / 3, true);
+      header[26] = part.length;
+      pages.push(header, Uint8Array.from(part.map((s) => s.value)), concat(part.map((s) => s.bytes)));
+    }
+  });
   return concat(pages);
+}
+
+/** An Ogg Vorbis stream's three header packets: identification, the given comment block, setup (no audio). */
+export function vorbisHeaders(commentBlock: Uint8Array): Uint8Array[] {
+  return [
+    concat([Uint8Array.of(1), ascii('vorbis'), new Uint8Array(23)]),
+    concat([Uint8Array.of(3), ascii('vorbis'), commentBlock, Uint8Array.of(1)]),
+    concat([Uint8Array.of(5), ascii('vorbis'), new Uint8Array(8)]),
+  ];
 }
 
 // ---- RIFF chunks
