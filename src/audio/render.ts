@@ -1,8 +1,12 @@
 /**
  * Ready-to-use renditions of a delivered MP3: cut to its sound (from onset to tail), cut to a
  * maximum length with a short fade-out (previews), and/or brought to a target integrated
- * loudness with the true peak at or under -1 dBTP, then encoded and measured again, so what is
- * stated about the file is what the file is.
+ * loudness with the true peak at or under -1 dBTP, then encoded to a file and measured on that
+ * file, so what is stated about the file is what the file is.
+ *
+ * Nothing holds the whole sound: the source is decoded in chunks, once to measure its loudness,
+ * then again per attempt through gain and limiter straight into the MP3 file, which is decoded
+ * in chunks to be measured. Memory does not grow with the sound's length.
  *
  * Loudness: the gain is the target minus the measured loudness; where that gain would push the
  * peaks past the ceiling, a look-ahead limiter holds them down. Limiting lowers the loudness and
@@ -10,10 +14,16 @@
  * and ceiling corrected, a few times at most, until it is within TOLERANCE_LU of the target with
  * its true peak at or under MAX_TRUE_PEAK_DB.
  */
-import { analyzeAudio } from './analyze/index.ts';
-import { decodeAudio } from './decode/index.ts';
-import { encodeMp3 } from './encode/index.ts';
-import type { AudioMeasurements, PcmAudio } from './types.ts';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { createAnalyzer } from './analyze/index.ts';
+import { LoudnessMeter } from './analyze/loudness.ts';
+import { openAudioStream } from './decode/index.ts';
+import { createMp3FileEncoder } from './encode/index.ts';
+import { LookAheadLimiter } from './limiter.ts';
+import { amplified, playedAudio, type PlayedPart } from './played-audio.ts';
+import type { Loudness, PcmAudio } from './types.ts';
 
 export const MAX_TRUE_PEAK_DB = -1;
 /** How close to the target a rendition is made (the promise to clients is 0.5 LU). */
@@ -21,43 +31,63 @@ const TOLERANCE_LU = 0.2;
 const ATTEMPTS = 8;
 /** The limiter's first ceiling, below MAX_TRUE_PEAK_DB for the peaks between samples and those encoding adds. */
 const FIRST_CEILING_DB = -1.8;
-const LOOKAHEAD_S = 0.005;
-const RELEASE_S = 0.02;
-/** The fade-out of a sound cut short by `maxMs`: long enough not to click, short enough to keep the sound. */
-const CUT_FADE_S = 0.25;
+/** Bytes read from a file at a time: large enough for few reads, small beside the decoded audio. */
+const READ_BYTES = 1 << 20;
 
-export interface RenditionSpec {
+export interface RenditionSpec extends PlayedPart {
   /** Target integrated loudness, LUFS. */
   loudness?: number;
-  /** Keep only this stretch, in milliseconds from the start. */
-  trim?: { startMs: number; endMs: number };
-  /** Keep at most this many milliseconds (after trim), fading out over the last CUT_FADE_S. */
-  maxMs?: number;
 }
 
-export interface Rendition {
-  mp3: Uint8Array;
-  measurements: AudioMeasurements;
+/** What a rendition file is, measured on its decoded audio. */
+export interface RenditionMeasurements {
+  /** Seconds. */
+  duration: number;
+  loudness: Loudness;
 }
 
-export async function renderRendition(mp3: Uint8Array, spec: RenditionSpec): Promise<Rendition> {
-  let audio: PcmAudio = await decodeAudio(mp3);
-  if (spec.trim) audio = cut(audio, spec.trim.startMs, spec.trim.endMs);
-  // Cut before measuring: the loudness target is for what the listener hears.
-  if (spec.maxMs !== undefined) audio = shorten(audio, spec.maxMs);
-  const measured = analyzeAudio(audio).loudness.integrated_lufs;
-  if (spec.loudness === undefined || measured === null) return encodeAndMeasure(audio);
+/** How one attempt changes the played audio: gain, then the limiter at this ceiling. */
+interface Leveling {
+  gainDb: number;
+  ceilingDb: number;
+}
+
+/**
+ * Makes the rendition of the MP3 at `sourcePath` as a whole, synced file at `outputPath` and
+ * measures it. On failure nothing is left at `outputPath`.
+ */
+export async function renderRendition(sourcePath: string, outputPath: string, spec: RenditionSpec): Promise<RenditionMeasurements> {
+  const attemptPath = `${outputPath}.attempt`;
+  await mkdir(path.dirname(outputPath), { recursive: true });
+  try {
+    return await render(sourcePath, outputPath, attemptPath, spec);
+  } catch (error) {
+    await rm(outputPath, { force: true });
+    throw error;
+  } finally {
+    await rm(attemptPath, { force: true });
+  }
+}
+
+async function render(sourcePath: string, outputPath: string, attemptPath: string, spec: RenditionSpec): Promise<RenditionMeasurements> {
+  // Measured after cutting: the loudness target is for what the listener hears.
+  const measured = spec.loudness === undefined ? null : await playedLoudness(sourcePath, spec);
+  if (spec.loudness === undefined || measured === null) return writeRendition(sourcePath, spec, null, outputPath);
 
   const target = spec.loudness;
   let gainDb = target - measured;
   let ceilingDb = FIRST_CEILING_DB;
-  let best: Rendition | null = null;
+  let best: RenditionMeasurements | null = null;
   let previous: { gainDb: number; lufs: number } | null = null;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const candidate = await encodeAndMeasure(limit(amplify(audio, gainDb), ceilingDb));
-    const { integrated_lufs: lufs, true_peak_db: peak } = candidate.measurements.loudness;
-    if (lufs === null || peak === null) return candidate;
-    if (best === null || isBetter(candidate, best, target)) best = candidate;
+    const candidate = await writeRendition(sourcePath, spec, { gainDb, ceilingDb }, attemptPath);
+    // The best attempt so far is the one at `outputPath`.
+    if (best === null || isBetter(candidate, best, target)) {
+      await rename(attemptPath, outputPath);
+      best = candidate;
+    }
+    const { integrated_lufs: lufs, true_peak_db: peak } = candidate.loudness;
+    if (lufs === null || peak === null) break;
     const peakOk = peak <= MAX_TRUE_PEAK_DB;
     if (peakOk && Math.abs(lufs - target) <= TOLERANCE_LU) break;
     if (!peakOk) ceilingDb -= peak - MAX_TRUE_PEAK_DB + 0.1;
@@ -73,89 +103,58 @@ export async function renderRendition(mp3: Uint8Array, spec: RenditionSpec): Pro
 }
 
 /** A rendition within the peak ceiling beats one over it; then the one nearer the target loudness. */
-function isBetter(a: Rendition, b: Rendition, target: number): boolean {
-  const peakOk = (r: Rendition) => (r.measurements.loudness.true_peak_db ?? -Infinity) <= MAX_TRUE_PEAK_DB;
+function isBetter(a: RenditionMeasurements, b: RenditionMeasurements, target: number): boolean {
+  const peakOk = (r: RenditionMeasurements) => (r.loudness.true_peak_db ?? -Infinity) <= MAX_TRUE_PEAK_DB;
   if (peakOk(a) !== peakOk(b)) return peakOk(a);
-  const miss = (r: Rendition) => Math.abs((r.measurements.loudness.integrated_lufs ?? Infinity) - target);
+  const miss = (r: RenditionMeasurements) => Math.abs((r.loudness.integrated_lufs ?? Infinity) - target);
   return miss(a) < miss(b);
 }
 
-async function encodeAndMeasure(audio: PcmAudio): Promise<Rendition> {
-  const mp3 = await encodeMp3(audio);
-  return { mp3, measurements: analyzeAudio(await decodeAudio(mp3)) };
+/** The integrated loudness of the part the rendition plays, in one streaming pass; null for silence. */
+async function playedLoudness(sourcePath: string, spec: RenditionSpec): Promise<number | null> {
+  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
+  const meter = new LoudnessMeter(source.sampleRate, source.channelCount);
+  for await (const chunk of playedAudio(source.chunks, source.sampleRate, spec)) meter.push(chunk.channels, frameCount(chunk));
+  return meter.finish();
 }
 
-function cut(audio: PcmAudio, startMs: number, endMs: number): PcmAudio {
-  const length = audio.channels[0]?.length ?? 0;
-  const start = Math.max(0, Math.min(length, Math.round((startMs * audio.sampleRate) / 1000)));
-  const end = Math.max(start, Math.min(length, Math.round((endMs * audio.sampleRate) / 1000)));
-  if (end - start === 0) return audio;
-  return { sampleRate: audio.sampleRate, channels: audio.channels.map((channel) => channel.slice(start, end)) };
-}
-
-/** The first `maxMs` of the audio with a linear fade-out at the end; audio already short enough is kept whole. */
-function shorten(audio: PcmAudio, maxMs: number): PcmAudio {
-  const length = Math.round((maxMs * audio.sampleRate) / 1000);
-  if ((audio.channels[0]?.length ?? 0) <= length) return audio;
-  const fade = Math.min(length, Math.round(CUT_FADE_S * audio.sampleRate));
-  const channels = audio.channels.map((channel) => {
-    const kept = channel.slice(0, length);
-    for (let i = 0; i < fade; i++) kept[length - 1 - i] = kept[length - 1 - i]! * (i / fade);
-    return kept;
-  });
-  return { sampleRate: audio.sampleRate, channels };
-}
-
-function amplify(audio: PcmAudio, gainDb: number): PcmAudio {
-  const gain = 10 ** (gainDb / 20);
-  return { sampleRate: audio.sampleRate, channels: audio.channels.map((channel) => channel.map((x) => x * gain)) };
-}
-
-/**
- * A look-ahead limiter: the gain needed to keep each sample under the ceiling is taken as the
- * minimum over the next LOOKAHEAD_S, smoothed over the same span (so the gain is already down
- * when a peak arrives, without a click), and recovers over RELEASE_S. Audio under the ceiling
- * passes unchanged.
- */
-export function limit(audio: PcmAudio, ceilingDb: number): PcmAudio {
-  const { channels, sampleRate } = audio;
-  const length = channels[0]?.length ?? 0;
-  const ceiling = 10 ** (ceilingDb / 20);
-  const needed = new Float64Array(length);
-  let over = false;
-  for (let i = 0; i < length; i++) {
-    let peak = 0;
-    for (const channel of channels) peak = Math.max(peak, Math.abs(channel[i]!));
-    needed[i] = peak > ceiling ? ceiling / peak : 1;
-    if (peak > ceiling) over = true;
+/** One pass: the played part, leveled when asked, encoded straight into a synced file at `path`; then that file measured. */
+async function writeRendition(sourcePath: string, spec: RenditionSpec, leveling: Leveling | null, outputPath: string): Promise<RenditionMeasurements> {
+  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
+  const format = { sampleRate: source.sampleRate, channelCount: source.channelCount };
+  let chunks = playedAudio(source.chunks, source.sampleRate, spec);
+  if (leveling) chunks = limited(amplified(chunks, leveling.gainDb), new LookAheadLimiter(format.sampleRate, format.channelCount, leveling.ceilingDb));
+  const handle = await open(outputPath, 'w');
+  try {
+    const encoder = await createMp3FileEncoder(handle, format);
+    let frames = 0;
+    for await (const chunk of chunks) {
+      frames += frameCount(chunk);
+      await encoder.push(chunk);
+    }
+    if (frames === 0) throw new Error('the rendition would hold no audio');
+    await encoder.finish();
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
-  if (!over) return audio;
-  const span = Math.max(1, Math.round(LOOKAHEAD_S * sampleRate));
-  const ahead = slidingMinimumAhead(needed, span);
-  const release = Math.exp(-1 / (RELEASE_S * sampleRate));
-  const output = channels.map(() => new Float32Array(length));
-  let sum = span; // the average of `ahead` over the last `span` samples, with 1 before the start
-  let gain = 1;
-  for (let i = 0; i < length; i++) {
-    sum += ahead[i]! - (i >= span ? ahead[i - span]! : 1);
-    const smoothed = Math.min(sum / span, ahead[i]!);
-    gain = Math.min(smoothed, release * gain + (1 - release) * smoothed);
-    for (let c = 0; c < channels.length; c++) output[c]![i] = channels[c]![i]! * gain;
-  }
-  return { sampleRate, channels: output };
+  return measureFile(outputPath);
 }
 
-/** result[i] = the smallest of values[i .. i + span - 1] (a monotonic queue, from the end). */
-function slidingMinimumAhead(values: Float64Array, span: number): Float64Array {
-  const result = new Float64Array(values.length);
-  const queue = new Int32Array(values.length);
-  let head = 0;
-  let tail = 0;
-  for (let i = values.length - 1; i >= 0; i--) {
-    while (tail > head && values[queue[tail - 1]!]! >= values[i]!) tail--;
-    queue[tail++] = i;
-    while (queue[head]! >= i + span) head++;
-    result[i] = values[queue[head]!]!;
-  }
-  return result;
+async function* limited(chunks: AsyncIterable<PcmAudio>, limiter: LookAheadLimiter): AsyncGenerator<PcmAudio> {
+  for await (const chunk of chunks) yield limiter.push(chunk);
+  yield limiter.flush();
+}
+
+/** Duration, integrated loudness and true peak of a file, decoded in chunks and measured as analysis measures every sound. */
+async function measureFile(filePath: string): Promise<RenditionMeasurements> {
+  const stream = await openAudioStream(createReadStream(filePath, { highWaterMark: READ_BYTES }), filePath);
+  const analyzer = createAnalyzer(stream.sampleRate, stream.channelCount);
+  for await (const chunk of stream.chunks) analyzer.push(chunk.channels);
+  const { duration, loudness } = analyzer.finish();
+  return { duration, loudness };
+}
+
+function frameCount(chunk: PcmAudio): number {
+  return chunk.channels[0]?.length ?? 0;
 }

@@ -1,22 +1,25 @@
 import type { AudioFormat } from '../audio/decode/index.ts';
 import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import type { SynthSound } from '../audio/synth/index.ts';
-import type { RenditionSpec } from '../audio/render.ts';
+import type { RenditionMeasurements, RenditionSpec } from '../audio/render.ts';
 import type { AudioMeasurements } from '../audio/types.ts';
 
-/** Work sent to a worker thread: ingest's files (probed only, in a dry run) and demo sounds, and the media route's renditions. */
+/**
+ * Work sent to a worker thread: ingest's files (probed only, in a dry run) and demo sounds, and the
+ * media route's renditions (written whole and synced to `outputPath`, never sent back as bytes).
+ */
 export type Job =
   | { id: number; kind: 'file'; sourcePath: string; temporaryPath: string; encoding: Mp3EncodeOptions }
   | { id: number; kind: 'probe'; sourcePath: string }
   | { id: number; kind: 'synth'; seed: string; index: number }
-  | { id: number; kind: 'render'; sourcePath: string; spec: RenditionSpec };
+  | { id: number; kind: 'render'; sourcePath: string; outputPath: string; spec: RenditionSpec };
 
 export type JobResult =
   | { id: number; ok: false; reason: string }
   | { id: number; ok: true; kind: 'file'; mp3Path: string; encoded: boolean; measurements: AudioMeasurements }
   | { id: number; ok: true; kind: 'probe' } & AudioProbe
   | { id: number; ok: true; kind: 'synth'; mp3: Uint8Array; measurements: AudioMeasurements; metadata: Omit<SynthSound, 'audio'> }
-  | { id: number; ok: true; kind: 'render'; mp3: Uint8Array; measurements: AudioMeasurements };
+  | { id: number; ok: true; kind: 'render'; measurements: RenditionMeasurements };
 
 export type JobWithoutId = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 

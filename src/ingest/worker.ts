@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { DecodeError } from '../audio/decode/index.ts';
 import { renderRendition } from '../audio/render.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
@@ -22,8 +21,8 @@ async function run(job: Job): Promise<JobResult> {
   }
   if (job.kind === 'probe') return { id: job.id, ok: true, kind: 'probe', ...(await probeFile(job.sourcePath)) };
   if (job.kind === 'render') {
-    const rendition = await renderRendition(new Uint8Array(await readFile(job.sourcePath)), job.spec);
-    return { id: job.id, ok: true, kind: 'render', ...rendition };
+    const measurements = await renderRendition(job.sourcePath, job.outputPath, job.spec);
+    return { id: job.id, ok: true, kind: 'render', measurements };
   }
   const sound = synthesizeSound(job.seed, job.index);
   const { mp3, measurements } = await encodeAndMeasure(sound.audio);

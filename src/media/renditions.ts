@@ -64,11 +64,12 @@ export class RenditionService {
     if (choice.maxSeconds !== undefined) spec.maxMs = choice.maxSeconds * 1000;
     // One thread: renditions are made once each, and the request threads stay free.
     this.pool ??= new WorkerPool(1);
-    const result = await this.pool.run({ kind: 'render', sourcePath: this.files.localPath(sound.fileKey), spec });
+    const outputPath = this.files.temporaryPath();
+    const result = await this.pool.run({ kind: 'render', sourcePath: this.files.localPath(sound.fileKey), outputPath, spec });
     if (!result.ok) throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
     if (result.kind !== 'render') throw new Error(`rendition of ${sound.id}: unexpected ${result.kind} result`);
     const facts: RenditionFacts = { duration: result.measurements.duration, loudness: result.measurements.loudness };
-    await this.files.put(fileKey, result.mp3);
+    await this.files.putFile(fileKey, outputPath, true);
     await this.files.put(factsKey(fileKey), new TextEncoder().encode(JSON.stringify(facts)));
     return facts;
   }
