@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { AudioMeasurements } from '../audio/types.ts';
 import type { Db } from '../db/index.ts';
@@ -52,6 +53,14 @@ export class CatalogWriter {
   async findByContent(contentHash: string): Promise<{ id: string; name: string } | null> {
     const row = await this.db.selectFrom('sounds').select(['id', 'name']).where('content_hash', '=', contentHash).executeTakeFirst();
     return row ?? null;
+  }
+
+  /** The names that begin with `prefix` (demo names are numbered from them: ingest/demo-names.ts). */
+  async namesStartingWith(prefix: string): Promise<string[]> {
+    // substr rather than LIKE: no wildcard in a name can widen it, and no collation reorders it.
+    const rows = await this.db.selectFrom('sounds').select('name')
+      .where(sql<string>`substr(name, 1, ${[...prefix].length})`, '=', prefix).execute();
+    return rows.map((row) => row.name);
   }
 
   /** Adds a sound, or updates its metadata when the content is known. */

@@ -2,6 +2,7 @@ import { rm, stat } from 'node:fs/promises';
 import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
 import { contentHashOf, soundIdFor, type SoundMetadata } from '../catalog/writer.ts';
 import type { Services } from '../services.ts';
+import { DemoNames } from './demo-names.ts';
 import { hashFile } from './hash.ts';
 import { MetadataError, readMetadata, type MetadataSources } from './metadata.ts';
 import { silentProgress, type Progress } from './progress.ts';
@@ -238,16 +239,20 @@ export async function seedCatalog(services: Pick<Services, 'files' | 'catalogWri
   const indexes = Array.from({ length: Math.max(0, options.count - from) }, (_, i) => from + i);
   progress.start(indexes.length);
   const pool = new WorkerPool(options.workers);
+  const names = new DemoNames(services.catalogWriter);
   try {
     await forEachConcurrently(indexes, pool.size * 2, options.signal, async (index) => {
       const result = await pool.run({ kind: 'synth', seed: options.seed, index });
       if (!result.ok) throw new Error(`demo sound ${index}: ${result.reason}`);
       if (result.kind !== 'synth') throw new Error('unexpected worker result');
       const { metadata } = result;
+      const contentHash = contentHashOf(result.mp3);
+      // A sound seeded before keeps its name; a new one takes the first free one for its title.
+      const name = (await services.catalogWriter.findByContent(contentHash))?.name ?? await names.claim(metadata);
       const { added } = await services.catalogWriter.put({
-        contentHash: contentHashOf(result.mp3),
+        contentHash,
         mp3: result.mp3,
-        metadata: { name: metadata.name, description: metadata.description, tags: metadata.tags, category: metadata.category, license: 'CC0', sample: metadata.sample },
+        metadata: { name, description: metadata.description, tags: metadata.tags, category: metadata.category, license: 'CC0', sample: metadata.sample },
         measurements: result.measurements,
       });
       counts[added ? 'added' : 'updated']++;

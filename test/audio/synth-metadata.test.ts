@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateAmbient } from '../../src/audio/synth/ambient/index.ts';
-import { synthesizeCatalog, type SynthSound } from '../../src/audio/synth/index.ts';
+import { demoName, synthesizeCatalog, type SynthSound } from '../../src/audio/synth/index.ts';
 import { generateLofi, generateMusic } from '../../src/audio/synth/music/index.ts';
 import { Random } from '../../src/audio/synth/random.ts';
 import { generateSfx } from '../../src/audio/synth/sfx/index.ts';
@@ -89,10 +89,14 @@ test('synth.metadata: loops state their real tempo, key and length', () => {
   for (const loop of lofi) for (const word of ['lofi', 'chill', 'jazzy']) assert.ok(loop.tags.includes(word), `${named(loop)} lacks ${word}`);
 });
 
-test('synth.metadata: catalog names put a number on each sound, and music names say tempo and key', () => {
+test('synth.metadata: names carry no serial number (the catalog numbers only a repeated one), and music names say tempo and key', () => {
   const catalog: SynthSound[] = [...synthesizeCatalog({ count: 12, seed: 'names' })];
-  catalog.forEach((sound, index) => assert.ok(sound.name.includes(String(index + 1)), sound.name));
-  for (const sound of catalog.filter((s) => s.category === 'MUSIC' || s.category === 'LOFI')) {
-    assert.match(sound.name, /Loop \d+ - \d+ BPM in [A-G][#b]? (major|minor)$/);
+  for (const sound of catalog) {
+    assert.equal(sound.name, demoName(sound));
+    assert.doesNotMatch(sound.title, /\d$/, sound.name);
   }
+  for (const sound of catalog.filter((s) => s.category === 'MUSIC' || s.category === 'LOFI')) {
+    assert.match(sound.name, /Loop - \d+ BPM in [A-G][#b]? (major|minor)$/);
+  }
+  assert.equal(demoName({ title: 'Chill Loop', subtitle: '80 BPM in D minor' }, 3), 'Chill Loop 3 - 80 BPM in D minor');
 });

@@ -32,6 +32,9 @@ describe('seed', () => {
     const { key } = await server.account('pro');
     const { data, pagination } = await (await server.get('/api/v1/sounds?limit=100', { key })).json();
     assert.equal(pagination.total, 11);
+    // Unique names, numbered only where a title repeats (demo-names.test.ts): no serial on every sound.
+    assert.equal(new Set(data.map((sound: { name: string }) => sound.name)).size, 11);
+    assert.ok(data.some((sound: { name: string }) => !/ \d+( - .*)?$/.test(sound.name)), 'every name carries a number');
     for (const sound of data) {
       assert.ok(sound.name.length > 0 && sound.description.length > 0 && sound.tags.length > 0, sound.name);
       assert.ok(['SFX', 'MUSIC', 'LOFI', 'AMBIENT'].includes(sound.category), sound.category);

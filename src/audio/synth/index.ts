@@ -40,10 +40,11 @@ export function synthesizeSound(seed: string | number, index: number): SynthSoun
   const rng = new Random(`sound-catalog-synth:${String(seed)}:${index}`);
   const plan = planSound(rng, index);
   const draft = GENERATORS[plan.category]({ rng, sampleRate: plan.sampleRate });
-  const serial = index + 1;
   return {
     key: `demo-${seedSlug(seed)}-${index}`,
-    name: `${draft.title} ${serial}${draft.subtitle ? ` - ${draft.subtitle}` : ''}`,
+    name: demoName(draft),
+    title: draft.title,
+    ...(draft.subtitle !== undefined && { subtitle: draft.subtitle }),
     description: draft.description,
     tags: draft.tags,
     category: plan.category,
@@ -57,4 +58,12 @@ function seedSlug(seed: string | number): string {
   const text = String(seed);
   const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
   return slug === text && slug.length > 0 ? slug : `${slug}${slug ? '-' : ''}${hashString(text).toString(36)}`;
+}
+
+/**
+ * A demo sound's name: its title, numbered only where `n` sounds before it took the same one
+ * ("Laser Zap Short High", then "Laser Zap Short High 2"), then its subtitle.
+ */
+export function demoName(sound: Pick<SynthSound, 'title' | 'subtitle'>, n = 1): string {
+  return `${sound.title}${n > 1 ? ` ${n}` : ''}${sound.subtitle ? ` - ${sound.subtitle}` : ''}`;
 }

@@ -7,7 +7,12 @@ export type SynthCategory = 'SFX' | 'MUSIC' | 'LOFI' | 'AMBIENT';
 export interface SynthSound {
   /** Stable and unique for (seed, index), e.g. "demo-<seed>-<index>". */
   key: string;
+  /** Title and subtitle, unnumbered: two demo sounds may share it (the catalog numbers them: demoName). */
   name: string;
+  /** What the sound is ("Laser Zap Short High"). */
+  title: string;
+  /** What follows the title, if anything ("78 BPM in D minor"). */
+  subtitle?: string;
   /** One sentence describing what is heard. */
   description: string;
   /** Lowercase words (hyphens allowed) describing what is heard. */
@@ -18,11 +23,11 @@ export interface SynthSound {
   audio: PcmAudio;
 }
 
-/** What a generator hands back; the catalog adds key, category, sample flag and a serial. */
+/** What a generator hands back; the catalog adds key, category and sample flag. */
 export interface SoundDraft {
-  /** Leading part of the name, before the serial number ("Laser Zap Short High"). */
+  /** Leading part of the name ("Laser Zap Short High"). */
   title: string;
-  /** Optional part after the serial ("78 BPM in D minor"). */
+  /** Optional part after the title ("78 BPM in D minor"). */
   subtitle?: string;
   description: string;
   tags: string[];
