@@ -67,7 +67,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(async (crossOrigin) => {
     await registerCors(crossOrigin);
     registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);
-    registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, clock });
+    registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, accounts, quota, clock });
     registerDocument(crossOrigin);
   });
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);

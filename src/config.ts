@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -19,6 +20,10 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().trim().optional().transform(parseTrustProxy),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  RENDITIONS_MAX_BYTES: z.coerce.number({ message: 'must be a whole number of bytes' }).int('must be a whole number of bytes')
+    .min(1, 'must be at least 1 byte').max(Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
+  RENDITIONS_CONCURRENCY: z.coerce.number({ message: 'must be a whole number of renditions made at once' }).int('must be a whole number')
+    .min(1, 'must be at least 1').max(256, 'must be at most 256').default(Math.max(1, Math.floor(availableParallelism() / 2))),
 });
 
 export interface Config {
@@ -50,6 +55,10 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Open connections the server accepts at once; more are closed as they arrive (api/limits.ts). */
   maxConnections: number;
+  /** At most this many bytes of renditions are kept; the least recently served go first (media/renditions.ts). */
+  renditionsMaxBytes: number;
+  /** Renditions made at once, each on a worker thread; more wait, up to a bound, then are refused with 503. */
+  renditionsConcurrency: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -79,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     maxConnections: e.MAX_CONNECTIONS,
+    renditionsMaxBytes: e.RENDITIONS_MAX_BYTES,
+    renditionsConcurrency: e.RENDITIONS_CONCURRENCY,
   };
 }
 

@@ -32,7 +32,7 @@ export interface Services {
   /** The key of the dashboard's CSRF tokens (generated into the data folder). */
   csrfSecret: string;
   files: FileStore;
-  /** Loudness-normalized and trimmed copies of the MP3s, made on first request. */
+  /** Loudness-normalized and trimmed copies of the MP3s, made on first request, bounded in disk and threads. */
   renditions: RenditionService;
   /** Milliseconds since the epoch; tests move it. */
   clock: () => number;
@@ -51,8 +51,8 @@ export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'sig
 /** The MCP server: the API's services, and the files and renditions that resources and previews read. */
 export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
 
-/** The signed media route: the signature, the sound's file. */
-export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'clock'>;
+/** The signed media route: the signature, the sound's file, and the quota a new rendition is paid from. */
+export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'accounts' | 'quota' | 'clock'>;
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
 import { FileStore } from './media/file-store.ts';
 import { RenditionService } from './media/renditions.ts';
+import { RenditionStore } from './media/rendition-store.ts';
 import { MediaSigner } from './media/signing.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
 import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
@@ -46,7 +47,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     throw error;
   }
   const files = new FileStore(config.dataDir);
-  const renditions = new RenditionService(files);
+  const renditions = new RenditionService(files, new RenditionStore(database.db), {
+    maxBytes: config.renditionsMaxBytes, concurrency: config.renditionsConcurrency, clock, onError: options.onError,
+  });
   const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), options.onError);
   return {
     config,

@@ -1,14 +1,29 @@
-import { readFile } from 'node:fs/promises';
 import type { RenditionSpec } from '../audio/render.ts';
 import type { Loudness } from '../audio/types.ts';
 import type { StoredSound } from '../catalog/sound.ts';
-import { WorkerPool } from '../ingest/worker-pool.ts';
 import type { FileStore } from './file-store.ts';
+import { isQueueFull, RenderPool } from './render-pool.ts';
+import type { RenditionStore } from './rendition-store.ts';
 
 /** The bounds of `loudness` on the stream and download endpoints (clamped, never refused). */
 export const RENDITION_LOUDNESS = { min: -40, max: -5 } as const;
 
-/** A rendition as a signed URL names it: a target loudness (one decimal) and/or trimming. */
+/** What making a new rendition costs the account named in its URL, in requests of its daily quota (serving a stored one: nothing). */
+export const RENDITION_COST = 10;
+
+/** Renditions waiting for a thread at most; past that a new one is refused (503) rather than queued. */
+export const RENDITIONS_MAX_WAITING = 64;
+
+/**
+ * Served-times are written to the database every this many milliseconds, one statement per second
+ * served in, rather than one per request: the eviction order is up to this late for what other
+ * instances served, and exact to the second for what this one did.
+ */
+const SERVED_FLUSH_MS = 5_000;
+/** Records read at a time when removing renditions to get under the bound. */
+const EVICTION_BATCH = 100;
+
+/** A rendition as a signed URL names it: a target loudness (whole LU) and/or trimming. */
 export interface RenditionChoice {
   loudness?: number;
   trim?: boolean;
@@ -22,86 +37,248 @@ export interface RenditionFacts {
   loudness: Loudness;
 }
 
-/**
- * Renditions of the catalog's MP3s (audio/render.ts), made on the first request in a worker
- * thread and kept in the file store beside the sounds, named by content and parameters, so each
- * is made once for every instance that shares the folder. The facts measured on the file are
- * kept beside it; they are written last, so a rendition whose facts exist is whole. Requests for
- * a rendition being made wait for that one job.
- */
-export class RenditionService {
-  private pool: WorkerPool | null = null;
-  private readonly making = new Map<string, Promise<RenditionFacts>>();
+/** What the renditions service has done and holds: the counts a metrics endpoint will publish. */
+export interface RenditionStats {
+  /** Renditions asked for and not started yet (being paid for, or waiting for a thread). */
+  waiting: number;
+  /** Being made on a thread now. */
+  making: number;
+  /** Made by this process since it started. */
+  made: number;
+  /** Removed by this process since it started, to stay under the bound. */
+  removed: number;
+  /** What every stored rendition occupies, all instances together. */
+  bytes: number;
+}
 
-  constructor(private readonly files: FileStore) {}
+export interface RenditionRequest {
+  /**
+   * Called once, before a rendition that does not exist yet is made, by the request whose job it
+   * is (the others for the same rendition wait for that one): it throws to refuse (quota).
+   */
+  pay?: () => Promise<void>;
+  /** Aborted when the client is gone: a job whose every client is gone is dropped before it starts. */
+  signal?: AbortSignal;
+}
 
-  /** The file key of the rendition and its facts, made now if it does not exist yet. */
-  async get(sound: StoredSound, choice: RenditionChoice): Promise<{ fileKey: string; facts: RenditionFacts }> {
-    const fileKey = renditionKey(sound.contentHash, choice);
-    const facts = (await this.readFacts(fileKey)) ?? (await this.makeOnce(fileKey, sound, choice));
-    return { fileKey, facts };
-  }
-
-  async close(): Promise<void> {
-    await this.pool?.close();
-    this.pool = null;
-  }
-
-  private makeOnce(fileKey: string, sound: StoredSound, choice: RenditionChoice): Promise<RenditionFacts> {
-    let making = this.making.get(fileKey);
-    if (!making) {
-      making = this.make(fileKey, sound, choice).finally(() => this.making.delete(fileKey));
-      this.making.set(fileKey, making);
-    }
-    return making;
-  }
-
-  private async make(fileKey: string, sound: StoredSound, choice: RenditionChoice): Promise<RenditionFacts> {
-    const spec: RenditionSpec = {};
-    if (choice.loudness !== undefined) spec.loudness = choice.loudness;
-    const { onset_ms: onset, tail_ms: tail } = sound.timing;
-    if (choice.trim && onset !== null && tail !== null && tail > onset) spec.trim = { startMs: onset, endMs: tail };
-    if (choice.maxSeconds !== undefined) spec.maxMs = choice.maxSeconds * 1000;
-    // One thread: renditions are made once each, and the request threads stay free.
-    this.pool ??= new WorkerPool(1);
-    const outputPath = this.files.temporaryPath();
-    const result = await this.pool.run({ kind: 'render', sourcePath: this.files.localPath(sound.fileKey), outputPath, spec });
-    if (!result.ok) throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
-    if (result.kind !== 'render') throw new Error(`rendition of ${sound.id}: unexpected ${result.kind} result`);
-    const facts: RenditionFacts = { duration: result.measurements.duration, loudness: result.measurements.loudness };
-    await this.files.putFile(fileKey, outputPath, true);
-    await this.files.put(factsKey(fileKey), new TextEncoder().encode(JSON.stringify(facts)));
-    return facts;
-  }
-
-  /** The facts of a rendition that is whole on disk: its facts and its file (emptied folders make it again). */
-  private async readFacts(fileKey: string): Promise<RenditionFacts | null> {
-    try {
-      const facts = JSON.parse(await readFile(this.files.localPath(factsKey(fileKey)), 'utf8')) as RenditionFacts;
-      return (await this.files.size(fileKey)) === null ? null : facts;
-    } catch {
-      return null;
-    }
+/** Too many renditions are being made and waiting: try again shortly. */
+export class RenditionsBusyError extends Error {
+  constructor() {
+    super('too many renditions are being made; try again in a few seconds');
   }
 }
 
-/** `renditions/ab/<content hash>-l-16.0-trim-max10.mp3`: one file per content and parameters. */
+interface Flight {
+  done: Promise<RenditionFacts>;
+  pay: RenditionRequest['pay'];
+  /** True when its payment was refused: a request that did not make it tries with its own. */
+  unpaid: boolean;
+  /** Requests waiting for it whose clients are still there. */
+  clients: number;
+  controller: AbortController;
+}
+
+export interface RenditionOptions {
+  maxBytes: number;
+  concurrency: number;
+  clock: () => number;
+  /** Failures of background work (writing served-times, removing files). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Renditions of the catalog's MP3s (audio/render.ts), made on the first request in a worker
+ * thread and kept in the file store, named by content and parameters. Each stored one has a
+ * record in the database (rendition-store.ts), written after its file, so a rendition with a
+ * record is whole; the records give every instance the same total and the same
+ * least-recently-served order. Bounded in every resource: at most `concurrency` made at once and
+ * RENDITIONS_MAX_WAITING waiting (more are refused), at most `maxBytes` kept (the least recently
+ * served go first, and are made again on their next request). Requests for a rendition being
+ * made wait for that one job.
+ */
+export class RenditionService {
+  private pool: RenderPool | null = null;
+  private readonly flights = new Map<string, Flight>();
+  /** Flights handed to the pool, in the order they were: piscina starts them in that order. */
+  private readonly submitted = new Set<Flight>();
+  /** Renditions served since the last flush, and when (to the second). */
+  private readonly servedSinceFlush = new Map<string, number>();
+  private readonly flushTimer: NodeJS.Timeout;
+  private evicting: Promise<void> = Promise.resolve();
+  private made = 0;
+  private removed = 0;
+
+  constructor(
+    private readonly files: FileStore,
+    private readonly store: RenditionStore,
+    private readonly options: RenditionOptions,
+  ) {
+    this.flushTimer = setInterval(() => this.flushServed().catch((error) => this.options.onError?.(error)), SERVED_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** The file key of the rendition and its facts, made now if it is not stored. */
+  async get(sound: StoredSound, choice: RenditionChoice, request: RenditionRequest = {}): Promise<{ fileKey: string; facts: RenditionFacts }> {
+    const fileKey = renditionKey(sound.contentHash, choice);
+    const stored = await this.storedFacts(fileKey);
+    if (stored) {
+      this.servedSinceFlush.set(fileKey, Math.floor(this.options.clock() / 1000) * 1000);
+      return { fileKey, facts: stored };
+    }
+    return { fileKey, facts: await this.waitFor(fileKey, sound, choice, request) };
+  }
+
+  async stats(): Promise<RenditionStats> {
+    const making = this.submitted.size - (this.pool?.waiting ?? 0);
+    return { waiting: this.flights.size - making, making, made: this.made, removed: this.removed, bytes: await this.store.totalBytes() };
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.pool?.close();
+    this.pool = null;
+    await this.evicting;
+    await this.flushServed();
+  }
+
+  /** Facts of a rendition that is whole: recorded, and its file there (an emptied folder makes it again). */
+  private async storedFacts(fileKey: string): Promise<RenditionFacts | null> {
+    const facts = await this.store.facts(fileKey);
+    return facts && (await this.files.size(fileKey)) !== null ? facts : null;
+  }
+
+  /** Joins the job making this rendition, or starts one when there is room. */
+  private async waitFor(fileKey: string, sound: StoredSound, choice: RenditionChoice, request: RenditionRequest): Promise<RenditionFacts> {
+    let flight = this.flights.get(fileKey);
+    if (!flight) {
+      if (this.flights.size >= this.options.concurrency + RENDITIONS_MAX_WAITING) throw new RenditionsBusyError();
+      flight = this.start(fileKey, sound, choice, request.pay);
+    }
+    const current = flight;
+    current.clients++;
+    let left = false;
+    const leave = () => {
+      left = true;
+      // A job already on a thread runs to its end: it is paid for, and stored for the next request.
+      if (--current.clients === 0 && !this.isRunning(current)) current.controller.abort(new Error('every client is gone'));
+    };
+    request.signal?.addEventListener('abort', leave, { once: true });
+    if (request.signal?.aborted) leave();
+    try {
+      return await current.done;
+    } catch (error) {
+      if (current.unpaid && current.pay !== request.pay && !left) return this.waitFor(fileKey, sound, choice, request);
+      throw error;
+    } finally {
+      request.signal?.removeEventListener('abort', leave);
+      if (!left) current.clients--;
+    }
+  }
+
+  private start(fileKey: string, sound: StoredSound, choice: RenditionChoice, pay: RenditionRequest['pay']): Flight {
+    const flight: Flight = { done: Promise.resolve(null!), pay, unpaid: false, clients: 0, controller: new AbortController() };
+    flight.done = (async () => {
+      try {
+        await pay?.();
+      } catch (error) {
+        flight.unpaid = true;
+        throw error;
+      }
+      this.submitted.add(flight);
+      try {
+        return await this.make(fileKey, sound, choice, flight.controller.signal);
+      } finally {
+        this.submitted.delete(flight);
+      }
+    })().finally(() => this.flights.delete(fileKey));
+    this.flights.set(fileKey, flight);
+    return flight;
+  }
+
+  /** Whether piscina has started the flight: it starts jobs in order, so the last `waiting` handed to it are the ones not started. */
+  private isRunning(flight: Flight): boolean {
+    const order = [...this.submitted];
+    const position = order.indexOf(flight);
+    return position >= 0 && position < order.length - (this.pool?.waiting ?? 0);
+  }
+
+  private async make(fileKey: string, sound: StoredSound, choice: RenditionChoice, signal: AbortSignal): Promise<RenditionFacts> {
+    this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
+    const sourcePath = this.files.localPath(sound.fileKey);
+    const result = await this.pool.run({ kind: 'render', sourcePath, spec: specOf(sound, choice) }, signal).catch((error: unknown) => {
+      throw isQueueFull(error) ? new RenditionsBusyError() : error;
+    });
+    if (!result.ok) throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
+    if (result.kind !== 'render') throw new Error(`rendition of ${sound.id}: unexpected ${result.kind} result`);
+    const facts: RenditionFacts = { duration: result.measurements.duration, loudness: result.measurements.loudness };
+    await this.files.put(fileKey, result.mp3);
+    await this.store.add(fileKey, result.mp3.byteLength, facts, new Date(this.options.clock()));
+    this.made++;
+    // One eviction at a time in this process; the one just made is what its request serves.
+    this.evicting = this.evicting.then(() => this.evict(fileKey)).catch((error) => this.options.onError?.(error));
+    await this.evicting;
+    return facts;
+  }
+
+  /**
+   * Removes the least recently served renditions until the stored ones fit under the bound:
+   * the record first, then the file, so no instance serves a record whose file is going. A
+   * request that finds the file gone under it makes the rendition again.
+   */
+  private async evict(keep: string): Promise<void> {
+    await this.flushServed();
+    let total = await this.store.totalBytes();
+    while (total > this.options.maxBytes) {
+      const oldest = (await this.store.leastRecentlyServed(EVICTION_BATCH)).filter((rendition) => rendition.fileKey !== keep);
+      if (oldest.length === 0) return;
+      for (const rendition of oldest) {
+        if (total <= this.options.maxBytes) return;
+        // Another instance may have removed it first: only the one whose delete found the record removes the file.
+        if (await this.store.remove(rendition.fileKey)) {
+          await this.files.remove(rendition.fileKey);
+          this.removed++;
+        }
+        total -= rendition.bytes;
+      }
+      total = await this.store.totalBytes();
+    }
+  }
+
+  private async flushServed(): Promise<void> {
+    if (this.servedSinceFlush.size === 0) return;
+    const bySecond = new Map<number, string[]>();
+    for (const [fileKey, at] of this.servedSinceFlush) bySecond.set(at, [...(bySecond.get(at) ?? []), fileKey]);
+    this.servedSinceFlush.clear();
+    for (const [at, fileKeys] of bySecond) await this.store.served(fileKeys, new Date(at));
+  }
+}
+
+function specOf(sound: StoredSound, choice: RenditionChoice): RenditionSpec {
+  const spec: RenditionSpec = {};
+  if (choice.loudness !== undefined) spec.loudness = choice.loudness;
+  const { onset_ms: onset, tail_ms: tail } = sound.timing;
+  if (choice.trim && onset !== null && tail !== null && tail > onset) spec.trim = { startMs: onset, endMs: tail };
+  if (choice.maxSeconds !== undefined) spec.maxMs = choice.maxSeconds * 1000;
+  return spec;
+}
+
+/** `renditions/ab/<content hash>-lu-16-trim-max10.mp3`: one file per content and parameters. */
 export function renditionKey(contentHash: string, choice: RenditionChoice): string {
   const parts = [contentHash];
-  if (choice.loudness !== undefined) parts.push(`l${choice.loudness.toFixed(1)}`);
+  // `lu` (whole LU), where files of an earlier release were named `l-16.0`: those are not in the record.
+  if (choice.loudness !== undefined) parts.push(`lu${choice.loudness}`);
   if (choice.trim) parts.push('trim');
   if (choice.maxSeconds !== undefined) parts.push(`max${choice.maxSeconds}`);
   return `renditions/${contentHash.slice(0, 2)}/${parts.join('-')}.mp3`;
 }
 
-function factsKey(fileKey: string): string {
-  return fileKey.replace(/\.mp3$/, '.json');
-}
-
-/** A rendition choice as signed URLs carry it: loudness to one decimal, trim only when true. */
+/**
+ * A rendition choice as signed URLs carry it: loudness rounded to a whole LU (so -16.4 and -16
+ * are one URL and one file, and a client cannot ask for hundreds of variants), trim only when true.
+ */
 export function renditionChoice(loudness: number | undefined, trim: boolean | undefined): RenditionChoice {
   return {
-    ...(loudness !== undefined && { loudness: Math.round(loudness * 10) / 10 }),
+    ...(loudness !== undefined && { loudness: Math.round(loudness) }),
     ...(trim === true && { trim: true }),
   };
 }

@@ -1,12 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaServices } from '../services.ts';
 import send from '@fastify/send';
-import { isRendition } from './renditions.ts';
-import type { Verdict } from './signing.ts';
+import { isRendition, RENDITION_COST, RenditionsBusyError, type RenditionFacts } from './renditions.ts';
+import type { MediaQuery, Verdict } from './signing.ts';
 
 interface MediaRequest {
   Params: { file: string };
-  Querystring: { d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string };
+  Querystring: MediaQuery;
+}
+
+/** Seconds a client refused because renditions are busy is asked to wait. */
+const BUSY_RETRY_SECONDS = 5;
+
+/** The account in a rendition URL cannot pay for making it: the seconds until its quota resets. */
+class QuotaRefusedError extends Error {
+  constructor(readonly retryAfter: number) {
+    super('the daily quota cannot cover a new rendition');
+  }
 }
 
 /**
@@ -22,25 +32,70 @@ export function registerMediaRoute(app: FastifyInstance, services: MediaServices
 async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices) {
   // Every URL handed out names `ID.mp3`: any other file name is a changed URL.
   const id = /^(.+)\.mp3$/.exec(request.params.file)?.[1] ?? '';
-  const verdict: Verdict = id === '' ? { ok: false, reason: 'invalid' } : services.signer.verify(id, request.query);
+  let verdict: Verdict = id === '' ? { ok: false, reason: 'invalid' } : services.signer.verify(id, request.query);
+  // Only the query `sign` wrote is served: another spelling of it would be another cache key.
+  if (verdict.ok && rawQueryOf(request.raw.url) !== verdict.canonicalQuery) verdict = { ok: false, reason: 'invalid' };
   if (!verdict.ok) {
     const message = verdict.reason === 'expired' ? 'This link has expired' : 'This link is not valid';
     return reply.code(403).header('cache-control', 'no-store').send({ error: message });
   }
   const sound = await services.catalog.findById(id);
   if (!sound) return reply.code(404).send({ error: `Sound ${id} not found` });
-  let fileKey = sound.fileKey;
-  if (isRendition(verdict.choice)) {
-    const rendition = await services.renditions.get(sound, verdict.choice);
-    fileKey = rendition.fileKey;
+  if (!isRendition(verdict.choice)) return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt);
+
+  const { accountId, choice } = verdict;
+  // Paid once per rendition made, by the request whose job it is; one already stored costs nothing.
+  const pay = async () => {
+    const account = accountId === null ? null : await services.accounts.findById(accountId);
+    if (!account) throw new QuotaRefusedError(0);
+    const now = services.clock();
+    const decision = await services.quota.consume(account.id, null, account.plan.dailyQuota, now, RENDITION_COST);
+    if (!decision.allowed) throw new QuotaRefusedError(Math.max(1, decision.reset - Math.floor(now / 1000)));
+  };
+  const gone = new AbortController();
+  reply.raw.once('close', () => gone.abort());
+  // Twice at most: a file removed (to stay under the bound) between finding it and opening it is made again.
+  for (let attempt = 1; ; attempt++) {
+    let rendition: { fileKey: string; facts: RenditionFacts };
+    try {
+      rendition = await services.renditions.get(sound, choice, { pay, signal: gone.signal });
+    } catch (error) {
+      if (error instanceof RenditionsBusyError) {
+        return reply.code(503).headers({ 'retry-after': String(BUSY_RETRY_SECONDS), 'cache-control': 'no-store' }).send({ error: 'Too many renditions are being made; try again shortly' });
+      }
+      if (error instanceof QuotaRefusedError) {
+        if (error.retryAfter === 0) return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+        return reply.code(429).headers({ 'retry-after': String(error.retryAfter), 'cache-control': 'no-store' })
+          .send({ error: `Making this rendition costs ${RENDITION_COST} requests, more than the account's daily quota has left` });
+      }
+      // The client left before its rendition started: nobody is there to answer.
+      if (gone.signal.aborted) return reply.code(499).send({ error: 'Client closed the request' });
+      throw error;
+    }
     // What this file is, measured on it (the catalog's figures describe the original).
     reply.headers({
       'x-duration-seconds': String(rendition.facts.duration),
       'x-integrated-lufs': String(rendition.facts.loudness.integrated_lufs),
       'x-true-peak-dbtp': String(rendition.facts.loudness.true_peak_db),
     });
+    const sent = await sendFile(request, reply, services, rendition.fileKey, sound.name, verdict.expiresAt, attempt === 1);
+    if (sent !== FILE_GONE) return sent;
   }
+}
 
+/** The query string as the client sent it, undecoded. */
+function rawQueryOf(url: string | undefined): string {
+  const at = url?.indexOf('?') ?? -1;
+  return at < 0 ? '' : url!.slice(at + 1);
+}
+
+const FILE_GONE = Symbol('file gone');
+
+async function sendFile(
+  request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices, fileKey: string, name: string, expiresAt: number,
+  mayBeGone = false,
+) {
+  const id = request.params.file.replace(/\.mp3$/, '');
   // @fastify/send does the file part (Range, If-Range, conditional GET, ETag, HEAD). Its path is
   // a file key from the database (or made from the content hash), never anything from the URL.
   const sendOptions = { root: services.files.root, contentType: false, cacheControl: false, dotfiles: 'deny', index: false } as const;
@@ -52,19 +107,20 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
   }
   if (file.type === 'error') {
     const status = file.statusCode;
+    if (status === 404 && mayBeGone) return FILE_GONE;
     if (status === 404) return reply.code(404).send({ error: `Sound ${id} not found` });
     if (status === 416) return reply.code(416).header('content-range', file.headers['Content-Range']).send();
     if (status === 412) return reply.code(412).send({ error: 'The file does not match the request\'s preconditions' });
     request.log.error({ err: file.metadata.error }, 'media file could not be read');
     return reply.code(500).send({ error: 'Internal server error' });
   }
-  const secondsLeft = Math.max(0, verdict.expiresAt - Math.floor(services.clock() / 1000));
+  const secondsLeft = Math.max(0, expiresAt - Math.floor(services.clock() / 1000));
   reply.code(file.statusCode).headers(file.headers).headers({
     'content-type': 'audio/mpeg',
     // Never cached past the signature; private because the URL is a bearer credential.
     'cache-control': `private, max-age=${secondsLeft}`,
   });
-  if (request.query.d === 'download') reply.header('content-disposition', contentDisposition(sound.name));
+  if (request.query.d === 'download') reply.header('content-disposition', contentDisposition(name));
   if (file.statusCode === 304) reply.removeHeader('content-type');
   return reply.send(file.stream);
 }

@@ -13,7 +13,20 @@ export interface SignedMedia {
   expiresAt: number;
 }
 
-export type Verdict = { ok: true; expiresAt: number; choice: RenditionChoice } | { ok: false; reason: 'invalid' | 'expired' };
+/**
+ * A URL's parts judged: for a valid one, the rendition it names, the account that pays for making
+ * it (renditions only), and its query in the one form `sign` writes, which the media route
+ * compares with the query it was sent, so a URL with parameters added, repeated, reordered or
+ * escaped differently is refused rather than served under a new cache key.
+ */
+export type Verdict =
+  | { ok: true; expiresAt: number; choice: RenditionChoice; accountId: string | null; canonicalQuery: string }
+  | { ok: false; reason: 'invalid' | 'expired' };
+
+/** The query parameters the media route reads; any other in a URL makes it not canonical. */
+export interface MediaQuery {
+  d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string; account?: string;
+}
 
 /** The length of a signature: 18 bytes (144 bits) of a tag, in base64url. */
 const SIGNATURE_LENGTH = 24;
@@ -48,11 +61,13 @@ export class MediaSigner {
   }
 
   /**
-   * The URL of one sound, or of a rendition of it: the rendition's parameters go into the URL
-   * and into the signed message, so a URL for one rendition never serves another.
+   * The URL of one sound, or of a rendition of it: the rendition's parameters and the account
+   * that pays for making it go into the URL and into the signed message, so a URL for one
+   * rendition never serves another, nor charges another account. The catalog's own file costs
+   * nothing to serve: its URL names no account, whether one is given or not.
    */
-  sign(soundId: string, disposition: Disposition, choice: RenditionChoice = {}): SignedMedia {
-    const rendition = renditionParams(choice);
+  sign(soundId: string, disposition: Disposition, choice: RenditionChoice = {}, accountId?: string): SignedMedia {
+    const rendition = renditionParams(choice, accountId);
     if (rendition === '') {
       const both = this.signBoth(soundId);
       return disposition === 'stream' ? both.stream : both.download;
@@ -60,7 +75,7 @@ export class MediaSigner {
     const expiresAt = expiryFrom(this.clock());
     const { kid, macKey } = this.keys[0]!;
     const sig = halfOf(disposition, tag(macKey, messageOf(soundId, expiresAt, rendition)));
-    const url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?d=${disposition}&${rendition}&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
+    const url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?${queryOf(disposition, rendition, expiresAt, kid, sig)}`;
     return { url, expiresAt };
   }
 
@@ -69,7 +84,7 @@ export class MediaSigner {
     const expiresAt = expiryFrom(this.clock());
     const { kid, macKey } = this.keys[0]!;
     const both = tag(macKey, messageOf(soundId, expiresAt, ''));
-    // kid and the base64url signatures need no escaping; the id is escaped.
+    // kid and the base64url signatures need no escaping; the id is escaped. The query is queryOf's form, written out for speed.
     const base = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?d=`;
     const rest = `&exp=${expiresAt}&kid=${kid}&sig=`;
     return {
@@ -82,21 +97,27 @@ export class MediaSigner {
    * Whether a URL's parts are ones `sign` wrote. A parameter given twice arrives as an array and is
    * refused. An id holding the messages' separator could make one message look like another.
    */
-  verify(soundId: string, query: { d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string }): Verdict {
+  verify(soundId: string, query: MediaQuery): Verdict {
     const { d, exp, kid, sig } = query;
     if ((d !== 'stream' && d !== 'download') || typeof exp !== 'string' || !/^\d{1,12}$/.test(exp)) return { ok: false, reason: 'invalid' };
     if (typeof sig !== 'string' || sig === '' || soundId.includes('\n')) return { ok: false, reason: 'invalid' };
     const key = this.keys.find((candidate) => candidate.kid === kid);
     if (!key) return { ok: false, reason: 'invalid' };
-    const choice = renditionOf(query);
-    if (choice === null) return { ok: false, reason: 'invalid' };
-    const expected = Buffer.from(expectedSignature(key, soundId, d, exp, renditionParams(choice), sig.length));
+    const named = renditionOf(query);
+    if (named === null) return { ok: false, reason: 'invalid' };
+    const rendition = renditionParams(named.choice, named.accountId ?? undefined);
+    const expected = Buffer.from(expectedSignature(key, soundId, d, exp, rendition, sig.length));
     const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
     const expiresAt = Number(exp);
     if (expiresAt * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
-    return { ok: true, expiresAt, choice };
+    return { ok: true, expiresAt, ...named, canonicalQuery: queryOf(d, rendition, exp, key.kid, sig) };
   }
+}
+
+/** A media URL's query in its one form: what `sign` writes and what the media route accepts. */
+function queryOf(disposition: Disposition, rendition: string, expiresAt: number | string, kid: string, sig: string): string {
+  return `d=${disposition}${rendition === '' ? '' : `&${rendition}`}&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
 }
 
 /**
@@ -107,26 +128,41 @@ function expiryFrom(now: number): number {
   return Math.ceil(now / 1000) + SIGNED_URL_TTL_SECONDS;
 }
 
-/** A rendition's URL parameters, in one canonical form (empty for the catalog's own file). */
-function renditionParams(choice: RenditionChoice): string {
+/**
+ * A rendition's URL parameters and the paying account, in one canonical form (empty for the
+ * catalog's own file). Loudness is a whole LU (renditions.ts rounds it before it gets here).
+ */
+function renditionParams(choice: RenditionChoice, accountId: string | undefined): string {
   const params: string[] = [];
-  if (choice.loudness !== undefined) params.push(`loudness=${choice.loudness.toFixed(1)}`);
+  if (choice.loudness !== undefined) {
+    if (!Number.isInteger(choice.loudness)) throw new Error(`a rendition's loudness is a whole LU, not ${choice.loudness}`);
+    params.push(`loudness=${choice.loudness}`);
+  }
   if (choice.trim === true) params.push('trim=true');
+  if (params.length === 0) return '';
+  if (accountId === undefined || !ACCOUNT_ID.test(accountId)) throw new Error('a rendition URL names the account that pays for making it');
+  params.push(`account=${accountId}`);
   return params.join('&');
 }
 
-/** The rendition a URL names, or null when its parameters are not in the form `sign` writes. */
-function renditionOf(query: { loudness?: string; trim?: string }): RenditionChoice | null {
+/** What an account id may be in a URL: nothing that needs escaping, nor the message separator. */
+const ACCOUNT_ID = /^[\w-]{1,64}$/;
+
+/** The rendition and paying account a URL names, or null when its parameters are not in the form `sign` writes. */
+function renditionOf(query: MediaQuery): { choice: RenditionChoice; accountId: string | null } | null {
   const choice: RenditionChoice = {};
   if (query.loudness !== undefined) {
-    if (typeof query.loudness !== 'string' || !/^-\d{1,2}\.\d$/.test(query.loudness)) return null;
+    if (typeof query.loudness !== 'string' || !/^-\d{1,2}$/.test(query.loudness)) return null;
     choice.loudness = Number(query.loudness);
   }
   if (query.trim !== undefined) {
     if (query.trim !== 'true') return null;
     choice.trim = true;
   }
-  return choice;
+  const isRendition = choice.loudness !== undefined || choice.trim === true;
+  if (query.account === undefined) return isRendition ? null : { choice, accountId: null };
+  if (!isRendition || typeof query.account !== 'string' || !ACCOUNT_ID.test(query.account)) return null;
+  return { choice, accountId: query.account };
 }
 
 interface SigningKey {
@@ -137,7 +173,7 @@ interface SigningKey {
   macKey: string;
 }
 
-/** What a URL's signature covers: sound id, expiry and, for a rendition, its parameters. Signing and verifying both use it. */
+/** What a URL's signature covers: sound id, expiry and, for a rendition, its parameters and paying account. Signing and verifying both use it. */
 function messageOf(soundId: string, expiresAt: number | string, rendition: string): string {
   return rendition === '' ? `${soundId}\n${expiresAt}` : `${soundId}\n${expiresAt}\n${rendition}`;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
-import { RENDITION_LOUDNESS, renditionChoice, type RenditionChoice } from '../media/renditions.ts';
+import { RENDITION_COST, RENDITION_LOUDNESS, renditionChoice, type RenditionChoice } from '../media/renditions.ts';
 import { SEARCH_BOUNDS } from '../catalog/limits.ts';
 
 /**
@@ -117,13 +117,16 @@ export function contradictoryBounds(query: { min_duration?: number; max_duration
 /** Extension: the rendition a stream or download URL points to (clamped or ignored, never refused: these endpoints list no 400). */
 export const renditionQuery = z.object({
   loudness: lenientNumber(RENDITION_LOUDNESS.min, RENDITION_LOUDNESS.max)
-    .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped), `
-      + 'true peak at or under -1 dBTP. The media response states the loudness delivered in X-Integrated-LUFS.').meta(EXTENSION),
+    .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped, `
+      + 'then rounded to a whole LU: -16.4 and -16 give the same URL and file), true peak at or under -1 dBTP. '
+      + 'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not stored yet '
+      + `costs the account ${RENDITION_COST} requests of its daily quota when its URL is first fetched (429 when the quota cannot cover it; `
+      + '503 with Retry-After while too many renditions are being made); serving a stored one costs nothing.').meta(EXTENSION),
   trim: z.enum(['true', 'false']).optional().catch(undefined)
-    .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms.').meta(EXTENSION),
+    .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).').meta(EXTENSION),
 });
 
-/** The rendition a parsed `renditionQuery` asks for: loudness to one decimal (as signed URLs carry it), trim when true. */
+/** The rendition a parsed `renditionQuery` asks for: loudness to a whole LU (as signed URLs carry it), trim when true. */
 export function renditionChoiceOf(query: z.output<typeof renditionQuery>): RenditionChoice {
   return renditionChoice(query.loudness, query.trim === 'true');
 }

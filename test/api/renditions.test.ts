@@ -8,7 +8,7 @@ import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import type { AudioMeasurements } from '../../src/audio/types.ts';
 import { contentHashOf } from '../../src/catalog/writer.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
-import { ffmpegAvailable, ffmpegEbur128 } from '../audio/helpers/ffmpeg.ts';
+import { ffmpegEbur128, hasFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
 
@@ -19,7 +19,6 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
   let server: TestServer;
   let key: string;
   const sounds: Record<string, { id: string; mp3: Uint8Array; measurements: AudioMeasurements }> = {};
-  const hasFfmpeg = ffmpegAvailable();
 
   const signedUrl = async (id: string, what: 'stream' | 'download', query: string) => {
     const response = await server.get(`/api/v1/sounds/${id}/${what}${query}`, { key });
@@ -62,7 +61,7 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
   test('renditions.loudness: delivered within 0.5 LU of the target, true peak at or under -1 dBTP, as its headers state', async () => {
     for (const [name, target] of [['laser', -16], ['laser', -30], ['buzz', -10]] as const) {
       const url = await signedUrl(sounds[name]!.id, 'stream', `?loudness=${target}`);
-      assert.match(url, new RegExp(`[?&]loudness=${target}\\.0&`));
+      assert.match(url, new RegExp(`[?&]loudness=${target}&account=[\\w-]+&exp=`));
       const { response, bytes } = await fetchMp3(url);
       assert.equal(response.headers.get('content-type'), 'audio/mpeg');
       const { own, ffmpeg } = await measure(bytes, `${name}${target}`);
@@ -99,20 +98,22 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
       assert.doesNotMatch(url, /loudness=|trim=/, query);
       assert.deepEqual((await fetchMp3(url)).bytes, mp3, query);
     }
-    assert.match(await signedUrl(id, 'stream', '?loudness=-99'), /loudness=-40\.0&/);
-    assert.match(await signedUrl(id, 'stream', '?loudness=3'), /loudness=-5\.0&/);
-    assert.match(await signedUrl(id, 'stream', '?loudness=-16.04'), /loudness=-16\.0&/);
+    assert.match(await signedUrl(id, 'stream', '?loudness=-99'), /loudness=-40&/);
+    assert.match(await signedUrl(id, 'stream', '?loudness=3'), /loudness=-5&/);
+    assert.match(await signedUrl(id, 'stream', '?loudness=-16.04'), /loudness=-16&/);
   });
 
   test('renditions.signed: the signature covers the parameters; a URL never serves another rendition', async () => {
     const url = await signedUrl(sounds.laser!.id, 'stream', '?loudness=-16&trim=true');
     assert.equal((await fetch(url)).status, 200);
     for (const tampered of [
-      url.replace('loudness=-16.0', 'loudness=-12.0'),
+      url.replace('loudness=-16', 'loudness=-12'),
       url.replace('&trim=true', ''),
-      url.replace('&loudness=-16.0', ''),
+      url.replace('&loudness=-16', ''),
       url.replace('d=stream', 'd=download'),
-      url.replace('loudness=-16.0', 'loudness=-16'),
+      url.replace('loudness=-16', 'loudness=-16.0'),
+      url.replace(/account=[\w-]+/, 'account=someone-else'),
+      url.replace(/&account=[\w-]+/, ''),
     ]) {
       assert.notEqual(tampered, url);
       assert.equal((await fetch(tampered)).status, 403, tampered);
@@ -126,11 +127,11 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
       const stream = await callTool(client, 'get_stream_url', { id, loudness: -16.04, trim: true });
       assert.notEqual(stream.isError, true, textOf(stream));
       const url = (stream.structuredContent as { stream_url: string }).stream_url;
-      assert.match(url, /[?&]d=stream&loudness=-16\.0&trim=true&exp=/);
+      assert.match(url, /[?&]d=stream&loudness=-16&trim=true&account=[\w-]+&exp=/);
       const fromRest = await fetchMp3(await signedUrl(id, 'stream', '?loudness=-16&trim=true'));
       assert.deepEqual((await fetchMp3(url)).bytes, fromRest.bytes);
       const download = await callTool(client, 'get_download_url', { id, loudness: -23 });
-      assert.match((download.structuredContent as { download_url: string }).download_url, /[?&]d=download&loudness=-23\.0&exp=/);
+      assert.match((download.structuredContent as { download_url: string }).download_url, /[?&]d=download&loudness=-23&account=[\w-]+&exp=/);
       const refused = await callTool(client, 'get_download_url', { id, loudness: -3 });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /<=-5 at loudness/);
@@ -145,7 +146,7 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     const bodies = await Promise.all(urls.map(async (url) => (await fetchMp3(url)).bytes));
     for (const body of bodies) assert.deepEqual(body, bodies[0]);
     const folder = path.join(server.dataDir, 'audio', 'renditions');
-    const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith('-l-23.0.mp3'));
+    const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith('-lu-23.mp3'));
     assert.equal(files.length, 1, `one file for the rendition: ${files.join(', ')}`);
     const before = (await stat(path.join(folder, files[0]!))).mtimeMs;
     const again = await fetch(await signedUrl(id, 'download', '?loudness=-23'));

@@ -13,9 +13,10 @@ import {
  * The signed media route (operator contract: "A changed or expired URL is refused (403) and never
  * serves the file"). A URL is taken apart into its path and its query pairs as they go on the
  * wire, changed at random, and judged by what it means: the sound id its path decodes to and the
- * values of the parameters the signature covers. A URL that means the same (another order, an
- * escaped letter, an unrelated extra parameter) may serve the same file; any other is 403, or
- * 404 when its path names no route, and never serves anything.
+ * query exactly as sent: media URLs are canonical, so a query with anything added, repeated,
+ * moved or escaped differently is refused like a changed one (nobody makes new cache keys for one
+ * file). A URL whose path is spelled differently but names the same file may serve it; any other
+ * is 403, or 404 when its path names no route, and never serves anything.
  */
 
 interface WireUrl {
@@ -24,7 +25,7 @@ interface WireUrl {
 }
 
 /** The parameters the signature covers, as the media route reads them. */
-const SIGNED_PARAMS = ['d', 'exp', 'kid', 'sig', 'loudness', 'trim'];
+const SIGNED_PARAMS = ['d', 'loudness', 'trim', 'account', 'exp', 'kid', 'sig'];
 /** Characters a change puts into a URL: valid in a request target, escapes and separators included. */
 const EDIT_CHARS = 'AaBbZz09-_.~%+=&;:@!$\'()*,/'.split('');
 
@@ -35,39 +36,20 @@ function toWire(url: string): WireUrl {
 
 const targetOf = (wire: WireUrl) => `${wire.path}${wire.pairs.length > 0 ? `?${wire.pairs.join('&')}` : ''}`;
 
-/** How Fastify reads a query value (fast-querystring): `+` is a space; a bad escape is kept as sent. */
-function decodeValue(text: string): string {
-  const spaced = text.replaceAll('+', ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
-}
-
 /**
  * What a URL asks the media route for: the file (the path segment decoded, which must end in
- * `.mp3` as every URL the service hands out does) and every value given for a signed parameter;
- * null when the path names no media route.
+ * `.mp3` as every URL the service hands out does) and the query exactly as sent; null when the
+ * path names no media route.
  */
 function meaningOf(target: string): string | null {
   const [path, query = ''] = splitOnce(target, '?');
   const segment = /^\/media\/([^/]+)$/.exec(path)?.[1];
   if (segment === undefined) return null;
-  let file: string;
   try {
-    file = decodeURIComponent(segment);
+    return JSON.stringify([decodeURIComponent(segment), query]);
   } catch {
     return null;
   }
-  const values: Record<string, string[]> = {};
-  for (const pair of query.split('&')) {
-    if (pair === '') continue;
-    const [name, value] = splitOnce(pair, '=');
-    const key = decodeValue(name);
-    if (SIGNED_PARAMS.includes(key)) (values[key] ??= []).push(value === undefined ? '' : decodeValue(value));
-  }
-  return JSON.stringify([file, ...SIGNED_PARAMS.map((name) => values[name] ?? [])]);
 }
 
 function splitOnce(text: string, separator: string): [string, string | undefined] {
@@ -111,7 +93,7 @@ function changes(otherId: string): fc.Arbitrary<Change> {
     fc.constant<Change>((wire) => ({ ...wire, path: wire.path.toUpperCase() })),
     fc.constantFrom('.mp3', '/', '%00', ';x', '%2F..', '.', '%20', '.MP3', '~').map((suffix): Change => (wire) => ({ ...wire, path: wire.path + suffix })),
     fc.constant<Change>((wire) => ({ ...wire, pairs: wire.pairs.map((pair) => pair.replace(/^d=(stream|download)$/, (_, d) => `d=${d === 'stream' ? 'download' : 'stream'}`)) })),
-    // Meaning kept: another order, a letter escaped, an unrelated parameter.
+    // Once meaning kept, now refused (media URLs are canonical): another order, a letter escaped, an unrelated parameter.
     fc.nat().map((seed): Change => (wire) => ({ ...wire, pairs: [...wire.pairs].sort((a, b) => ((a.length * 31 + seed) % 7) - ((b.length * 31 + seed) % 7)) })),
     fc.tuple(index, fc.nat(60)).map(([pair, at]): Change => (wire) => ({
       ...wire,

@@ -8,10 +8,12 @@ import { MediaSigner, type Disposition } from '../../src/media/signing.ts';
 import type { RenditionChoice } from '../../src/media/renditions.ts';
 import { startServer, TestClock, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
+import { addRealSound, tone } from '../mcp/real-sounds.ts';
 
 const SECRET_A = 'hardening-secret-A-0123456789';
 const SECRET_B = 'hardening-secret-B-0123456789';
-const FIELDS = ['id', 'd', 'exp', 'kid', 'sig', 'loudness', 'trim'] as const;
+/** A URL's parts, the query's in the one order `sign` writes them. */
+const FIELDS = ['id', 'd', 'loudness', 'trim', 'account', 'exp', 'kid', 'sig'] as const;
 type Field = typeof FIELDS[number];
 /** A signed URL taken apart: its path's sound id and each query parameter (absent ones undefined). */
 type Parts = Record<Field, string | undefined>;
@@ -107,7 +109,7 @@ describe('hardening: signed media URLs', () => {
     const kid = createHash('sha256').update(SECRET_B).digest('base64url').slice(0, 8);
     const exp = String(Math.floor(server.clock.now / 1000) + 600);
     const full = createHmac('sha256', SECRET_B).update(`${first.id}\nstream\n${exp}`).digest();
-    const legacy: Parts = { id: first.id, d: 'stream', exp, kid, sig: full.toString('base64url'), loudness: undefined, trim: undefined };
+    const legacy: Parts = { id: first.id, d: 'stream', exp, kid, sig: full.toString('base64url'), loudness: undefined, trim: undefined, account: undefined };
     assert.equal((await fetch(urlOf(server.url, legacy))).status, 200, 'the earlier form itself still plays');
     await assertRefused(urlOf(server.url, { ...legacy, id: `${first.id}\nstream`, sig: full.subarray(0, 16).toString('base64url') }));
   });
@@ -116,7 +118,7 @@ describe('hardening: signed media URLs', () => {
     const kid = createHash('sha256').update(SECRET_B).digest('base64url').slice(0, 8);
     const exp = String(Math.floor(server.clock.now / 1000) + 600);
     const mac = createHmac('sha256', SECRET_B).update(`${first.id}\n${exp}`).digest();
-    const stream: Parts = { id: first.id, d: 'stream', exp, kid, sig: mac.subarray(0, 16).toString('base64url'), loudness: undefined, trim: undefined };
+    const stream: Parts = { id: first.id, d: 'stream', exp, kid, sig: mac.subarray(0, 16).toString('base64url'), loudness: undefined, trim: undefined, account: undefined };
     const download: Parts = { ...stream, d: 'download', sig: mac.subarray(16).toString('base64url') };
     assert.equal((await fetch(urlOf(server.url, stream))).status, 200);
     assert.equal((await fetch(urlOf(server.url, download))).status, 200);
@@ -136,7 +138,30 @@ describe('hardening: signed media URLs', () => {
     }
   });
 
-  test('signed-urls.swaps: any mix of the parts (id, d, exp, kid, sig, loudness, trim) of two valid URLs that is not itself one of them is refused', async () => {
+  test('signed-urls.canonical: a URL with a parameter added, repeated, moved or escaped differently is refused; only the form handed out serves', async () => {
+    const plain = (await apiUrl(first.id, 'stream')).url;
+    const real = await addRealSound(server.services, tone(1, 0.1), 'Canonical Tone');
+    const response = await server.get(`/api/v1/sounds/${real.id}/download?loudness=-16.4&trim=true`, { key });
+    const rendition = ((await response.json()) as { data: { download_url: string } }).data.download_url;
+    assert.match(rendition, /\?d=download&loudness=-16&trim=true&account=[\w-]+&exp=\d+&kid=[\w-]+&sig=[\w-]+$/);
+    for (const url of [plain, rendition]) {
+      const [base, query] = url.split('?') as [string, string];
+      const pairs = query.split('&');
+      const variants = [
+        `${url}&utm_source=x`, `${url}&`, `${base}?x=1&${query}`, `${base}?&${query}`,
+        `${base}?${[...pairs].reverse().join('&')}`, `${base}?${[pairs[1]!, pairs[0]!, ...pairs.slice(2)].join('&')}`,
+        `${url}&${pairs[0]}`, `${base}?${pairs[0]}&${query}`,
+        url.replace('d=', '%64='), url.replace(/exp=(\d)/, (_, digit: string) => `exp=%3${digit}`),
+      ];
+      for (const variant of variants) {
+        assert.notEqual(variant, url);
+        await assertRefused(variant);
+      }
+      assert.equal((await fetch(url)).status, 200, url);
+    }
+  });
+
+  test('signed-urls.swaps: any mix of the parts (id, d, loudness, trim, account, exp, kid, sig) of two valid URLs that is not itself one of them is refused', async () => {
     const older = new MediaSigner([SECRET_A], () => server.url, server.clock.read);
     const signers = [server.services.signer, older];
     const renditions: RenditionChoice[] = [{}, { loudness: -16 }, { trim: true }, { loudness: -14, trim: true }];
@@ -148,7 +173,9 @@ describe('hardening: signed media URLs', () => {
         for (const signer of signers) {
           for (const { id } of [first, second]) {
             for (const d of ['stream', 'download'] as Disposition[]) {
-              for (const choice of renditions) originals.push(partsOf(signer.sign(id, d, choice).url));
+              for (const choice of renditions) {
+                for (const account of ['account-one', 'account-two']) originals.push(partsOf(signer.sign(id, d, choice, account).url));
+              }
             }
           }
         }

@@ -49,9 +49,11 @@ export const streamSound = defineEndpoint({
   query: renditionQuery,
   params,
   responses: responsesWith('Signed streaming URL.', z.object({ data: streamResultSchema })),
-  async handler({ params, query, services }) {
+  async handler({ params, query, services, owner }) {
     const sound = await requireSound(services, params.id);
-    return { data: { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoiceOf(query)).url } };
+    // A rendition's URL names the account that pays for making it.
+    const signed = services.signer.sign(sound.id, 'stream', renditionChoiceOf(query), owner!.account.id);
+    return { data: { id: sound.id, name: sound.name, stream_url: signed.url } };
   },
 });
 
@@ -66,11 +68,11 @@ export const downloadSound = defineEndpoint({
   query: renditionQuery,
   params,
   responses: responsesWith('Signed download URL.', z.object({ data: downloadResultSchema })),
-  async handler({ params, query, services }) {
+  async handler({ params, query, services, owner }) {
     // Counting finds the sound too: one statement, where a read and then a write were two.
     const sound = await services.catalog.countDownload(params.id);
     if (!sound) throw notFound(`Sound ${params.id} not found`);
-    const signed = services.signer.sign(sound.id, 'download', renditionChoiceOf(query));
+    const signed = services.signer.sign(sound.id, 'download', renditionChoiceOf(query), owner!.account.id);
     return { data: { id: sound.id, name: sound.name, download_url: signed.url, expires_in: SIGNED_URL_TTL_SECONDS } };
   },
 });

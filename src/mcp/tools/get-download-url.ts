@@ -20,13 +20,13 @@ export const getDownloadUrlTool = defineTool({
   outputSchema: downloadResultSchema,
   // Not idempotent: every call adds a download to the sound's count, like the REST endpoint.
   annotations: readOnly({ title: 'Get a download URL', idempotent: false }),
-  async run({ id, ...rendition }, { services }) {
+  async run({ id, ...rendition }, { services, owner }) {
     const sound = await requireSound(services, id);
     if (!(await services.catalog.countDownload(sound.id))) throw notFound(`Sound ${id} not found`);
     const download = {
       id: sound.id,
       name: sound.name,
-      download_url: services.signer.sign(sound.id, 'download', renditionChoice(rendition.loudness, rendition.trim)).url,
+      download_url: services.signer.sign(sound.id, 'download', renditionChoice(rendition.loudness, rendition.trim), owner.account.id).url,
       expires_in: SIGNED_URL_TTL_SECONDS,
     };
     return {

@@ -16,9 +16,9 @@ export const getStreamUrlTool = defineTool({
   inputSchema: z.strictObject({ id: soundId, ...renditionArguments }),
   outputSchema: streamResultSchema,
   annotations: readOnly({ title: 'Get a streaming URL', idempotent: true }),
-  async run({ id, ...rendition }, { services }) {
+  async run({ id, ...rendition }, { services, owner }) {
     const sound = await requireSound(services, id);
-    const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoice(rendition.loudness, rendition.trim)).url };
+    const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoice(rendition.loudness, rendition.trim), owner.account.id).url };
     return { structured: stream, text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}`, links: soundLinks([sound]) };
   },
 });

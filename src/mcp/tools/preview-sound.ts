@@ -4,6 +4,8 @@ import { toSound } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundDetailText } from '../sound-text.ts';
 import { storedMp3Base64 } from '../stored-audio.ts';
+import { limitReached } from '../../errors.ts';
+import { RENDITION_COST, RenditionsBusyError } from '../../media/renditions.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';
@@ -12,7 +14,7 @@ import { requireSound } from './require-sound.ts';
  * Every preview is the same kind of thing, so an agent compares sounds and not levels: the
  * sound from its onset, at most PREVIEW_SECONDS with a short fade-out, at PREVIEW_LUFS with the
  * true peak at or under -1 dBTP. It is a rendition (media/renditions.ts): made once per content
- * in a worker thread and kept on disk.
+ * in a worker thread and kept on disk, under the renditions' bounds and cost.
  */
 export const PREVIEW_SECONDS = 10;
 export const PREVIEW_LUFS = -16;
@@ -25,6 +27,7 @@ export const previewSoundTool = defineTool({
     + `starting where the sound starts (leading silence cut), faded out if cut short, and loudness-normalized to ${PREVIEW_LUFS} LUFS `
     + '(true peak at or under -1 dBTP), so previews of different sounds compare like with like. '
     + 'The answer also gives the sound\'s full metadata (its original loudness and duration) and what the preview measures. '
+    + `A preview nobody asked for before costs ${RENDITION_COST} requests of the daily quota (it is made then); one made before costs only the call. `
     + 'Use it to judge a sound by ear before get_download_url.',
   inputSchema: z.strictObject({ id: soundId }),
   outputSchema: z.object({
@@ -36,9 +39,18 @@ export const previewSoundTool = defineTool({
     }),
   }),
   annotations: readOnly({ title: 'Hear a sound', idempotent: true }),
-  async run({ id }, { services }) {
+  async run({ id }, { services, owner }) {
     const stored = await requireSound(services, id);
-    const { fileKey, facts } = await services.renditions.get(stored, PREVIEW);
+    // A preview is a rendition like any other: one not stored yet costs the caller's account what
+    // a new rendition costs, and waits in the same bounded line for a thread.
+    const pay = async () => {
+      const { account } = owner;
+      const decision = await services.quota.consume(account.id, null, account.plan.dailyQuota, services.clock(), RENDITION_COST);
+      if (!decision.allowed) throw limitReached(`a preview not made before costs ${RENDITION_COST} requests of the daily quota, more than is left today`);
+    };
+    const { fileKey, facts } = await services.renditions.get(stored, PREVIEW, { pay }).catch((error: unknown) => {
+      throw error instanceof RenditionsBusyError ? limitReached(`${error.message} (previews are made like renditions)`) : error;
+    });
     const sound = toSound(stored, services.signer);
     const preview = { mime_type: 'audio/mpeg' as const, duration: facts.duration, loudness: facts.loudness };
     const lufs = facts.loudness.integrated_lufs;
