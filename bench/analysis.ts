@@ -10,13 +10,14 @@
  * that memory stays flat. Results go to bench/results/analysis.md.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyzeAudio, createAnalyzer } from '../src/audio/analyze/index.ts';
+import type { PcmAudio } from '../src/audio/types.ts';
 import { chirp, concat, mixInto, noise, note, sine } from '../test/audio/helpers/signals.ts';
-import { ebuTestdataDir } from '../test/audio/helpers/testdata.ts';
-import { encodeWavFloat32, parseWav } from '../test/audio/helpers/wav.ts';
+import { tech3341Tones, tech3341TruePeak, TRUE_PEAK_CASES } from '../test/audio/helpers/ebu-tech3341.ts';
+import { encodeWavFloat32, parseWav, writeWav } from '../test/audio/helpers/wav.ts';
 
 const REPEATS = 5;
 const FFMPEG_ARGS = (file: string) => ['-nostats', '-i', file, '-af', 'ebur128=peak=true', '-f', 'null', '-'];
@@ -51,6 +52,20 @@ function writeSynthesized(dir: string): string[] {
   return files.map(([name, channels]) => {
     const file = path.join(dir, name);
     writeFileSync(file, encodeWavFloat32({ sampleRate: RATE, channels }));
+    return file;
+  });
+}
+
+/** EBU Tech 3341's loudness cases 1 and 2 and its true-peak cases, at the bit depths of the EBU's files. */
+function writeTech3341(dir: string): string[] {
+  const files: Array<[string, PcmAudio, 16 | 24]> = [
+    ['seq-3341-1-16bit.wav', tech3341Tones([[-23, 20]]), 16],
+    ['seq-3341-2-16bit.wav', tech3341Tones([[-33, 20]]), 16],
+    ...TRUE_PEAK_CASES.map((which): [string, PcmAudio, 16 | 24] => [`seq-3341-${which}-24bit.wav`, tech3341TruePeak(which), 24]),
+  ];
+  return files.map(([name, audio, bits]) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, writeWav({ ...audio, bits }));
     return file;
   });
 }
@@ -140,8 +155,7 @@ function report(rows: Row[], stream: ReturnType<typeof streamOneHour>): string {
 
 const dir = mkdtempSync(path.join(tmpdir(), 'analysis-bench-'));
 try {
-  const ebuDir = ebuTestdataDir();
-  const files = [...readdirSync(ebuDir).filter((f) => f.endsWith('.wav')).sort().map((f) => path.join(ebuDir, f)), ...writeSynthesized(dir)];
+  const files = [...writeTech3341(dir), ...writeSynthesized(dir)];
   const rows = files.map((file) => {
     const row = benchFile(file);
     console.log(`${row.file}: ours ${row.oursMs.toFixed(0)} ms, ffmpeg ${row.ffmpegMs.toFixed(0)} ms`);

@@ -10,16 +10,15 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
-import { ffmpegAvailable, ffmpegEbur128 } from './helpers/ffmpeg.ts';
+import { ffmpegEbur128, hasFfmpeg } from './helpers/ffmpeg.ts';
 import { variedSignals } from './helpers/varied-signals.ts';
 import { encodeWavFloat32 } from './helpers/wav.ts';
 
 const LOUDNESS_TOLERANCE_LU = 0.1;
 const TRUE_PEAK_TOLERANCE_DB = 0.2;
 
-const available = ffmpegAvailable();
-if (!available && process.env.CI === 'true') throw new Error('ffmpeg is required in CI for the agreement tests');
-const skip = available ? false : 'ffmpeg not found: agreement with ffmpeg not checked';
+if (!hasFfmpeg && process.env.CI === 'true') throw new Error('ffmpeg is required in CI for the agreement tests');
+const skip = hasFfmpeg ? false : 'ffmpeg not found: agreement with ffmpeg not checked';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'analysis-ffmpeg-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

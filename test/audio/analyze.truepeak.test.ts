@@ -1,34 +1,32 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { oversamplingFactor } from '../../src/audio/analyze/interpolator.ts';
 import { fadeEdges, silence, sine, stereo } from './helpers/signals.ts';
-import { ebuTestdataDir } from './helpers/testdata.ts';
-import { parseWav } from './helpers/wav.ts';
+import { tech3341TruePeak, type TruePeakCase } from './helpers/ebu-tech3341.ts';
 
 function truePeak(channels: Float32Array[], sampleRate = 48000): number | null {
   return analyzeAudio({ sampleRate, channels }).loudness.true_peak_db;
 }
 
-const EBU_TRUE_PEAK_CASES: Array<[string, number]> = [
-  ['seq-3341-15-24bit.wav', -6],
-  ['seq-3341-16-24bit.wav', -6],
-  ['seq-3341-17-24bit.wav', -6],
-  ['seq-3341-18-24bit.wav', -6],
-  ['seq-3341-19-24bit.wav', 3],
-  ['seq-3341-20-24bit.wav', 0],
-  ['seq-3341-21-24bit.wav', 0],
-  ['seq-3341-22-24bit.wav', 0],
-  ['seq-3341-23-24bit.wav', 0],
+/** Tech 3341 cases 15 to 23 and the true peak each must read. */
+const EBU_TRUE_PEAK_CASES: Array<[TruePeakCase, string, number]> = [
+  [15, 'fs/4 at -6 dBFS, 0°', -6],
+  [16, 'fs/4 at -6 dBFS, 45°', -6],
+  [17, 'fs/6 at -6 dBFS, 60°', -6],
+  [18, 'fs/8 at -6 dBFS, 67.5°', -6],
+  [19, 'fs/4 at +3 dBFS, 45°', 3],
+  [20, 'fs/6 at -6 dBFS with a period of fs/4 at 0 dBFS', 0],
+  [21, 'the same a quarter sample later', 0],
+  [22, 'the same half a sample later', 0],
+  [23, 'the same three quarters of a sample later', 0],
 ];
 
-for (const [file, expected] of EBU_TRUE_PEAK_CASES) {
-  test(`truepeak.ebu: ${file} reads ${expected} dBTP within +0.2 / -0.4 dB`, () => {
-    const reading = analyzeAudio(parseWav(readFileSync(path.join(ebuTestdataDir(), file)))).loudness.true_peak_db;
+for (const [which, signal, expected] of EBU_TRUE_PEAK_CASES) {
+  test(`truepeak.ebu: Tech 3341 case ${which} (${signal}) reads ${expected} dBTP within +0.2 / -0.4 dB`, () => {
+    const reading = analyzeAudio(tech3341TruePeak(which)).loudness.true_peak_db;
     assert.ok(reading !== null);
-    assert.ok(reading <= expected + 0.2 && reading >= expected - 0.4, `${file}: ${reading} dBTP`);
+    assert.ok(reading <= expected + 0.2 && reading >= expected - 0.4, `case ${which}: ${reading} dBTP`);
   });
 }
 

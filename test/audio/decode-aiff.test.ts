@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DecodeError, decodeAudio } from '../../src/audio/decode/index.ts';
 import { readExtended } from '../../src/audio/decode/aiff-header.ts';
-import { extended, writeAiff, chunk } from './fixtures/aiff-writer.ts';
-import { ffmpegConvert, ffmpegDecode, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { noise } from './fixtures/signals.ts';
-import { ascii, concat, writeWav } from './fixtures/wav-writer.ts';
+import { extended, writeAiff, chunk } from './helpers/aiff.ts';
+import { ffmpegConvert, ffmpegDecode, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { uniformNoise } from './helpers/signals.ts';
+import { ascii, concat, writeWav } from './helpers/wav.ts';
 
 /** Values that every bit depth represents exactly, so decoding must return them bit for bit. */
 function exactSamples(bits: number, length: number, seed: number): Float32Array {
   const step = 2 ** -(Math.min(bits, 24) - 1);
-  return noise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0);
+  return uniformNoise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0);
 }
 
 async function assertRejects(bytes: Uint8Array, reason: RegExp) {
@@ -60,7 +60,7 @@ test('aiff.text and unknown chunks before the sound data are skipped', async () 
 });
 
 test('aiff.errors: other compressions are named, bad headers and cut data are DecodeErrors', async () => {
-  const tone = [noise(1000, 0.5, 7)];
+  const tone = [uniformNoise(1000, 0.5, 7)];
   await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'ulaw' }), /^unsupported AIFF-C compression: 'ulaw' \(µ-law\)$/);
   await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'ima4' }), /^unsupported AIFF-C compression: 'ima4' \(IMA ADPCM\)$/);
   await assertRejects(writeAiff({ sampleRate: 44100, channels: tone, compression: 'zzzz' }), /^unsupported AIFF-C compression: 'zzzz'$/);
@@ -84,7 +84,7 @@ test('aiff.a COMM claiming 2^32 frames reads only what the sound chunk holds, fa
 });
 
 test('aiff.mutated and truncated files decode or fail with DecodeError', async () => {
-  const aiff = writeAiff({ sampleRate: 44100, channels: [noise(5000, 0.5, 9), noise(5000, 0.5, 10)], bits: 24, chunksBeforeSound: [['NAME', ascii('n')]] });
+  const aiff = writeAiff({ sampleRate: 44100, channels: [uniformNoise(5000, 0.5, 9), uniformNoise(5000, 0.5, 10)], bits: 24, chunksBeforeSound: [['NAME', ascii('n')]] });
   let state = 12345;
   const next = () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
   for (let round = 0; round < 80; round++) {

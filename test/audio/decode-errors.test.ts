@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DecodeError, decodeAudio } from '../../src/audio/decode/index.ts';
-import { noise } from './fixtures/signals.ts';
-import { ascii, chunkHeader, concat, u32, writeWav } from './fixtures/wav-writer.ts';
+import { uniformNoise } from './helpers/signals.ts';
+import { ascii, chunkHeader, concat, u32, writeWav } from './helpers/wav.ts';
 
 async function assertRejects(bytes: Uint8Array, reason: RegExp, fileName?: string) {
   await assert.rejects(decodeAudio(bytes, fileName), (error: unknown) => {
@@ -12,13 +12,13 @@ async function assertRejects(bytes: Uint8Array, reason: RegExp, fileName?: strin
   });
 }
 
-const tone = [noise(1000, 0.5, 1)];
+const tone = [uniformNoise(1000, 0.5, 1)];
 
 test('errors.an empty file', () => assertRejects(new Uint8Array(0), /^empty file$/));
 
 test('errors.random bytes are not a recognised audio file, and the name only adds a hint', async () => {
   for (let seed = 1; seed <= 20; seed++) {
-    const bytes = Uint8Array.from(noise(5000 + seed * 37, 1, seed), (v) => Math.floor((v + 1) * 127.9));
+    const bytes = Uint8Array.from(uniformNoise(5000 + seed * 37, 1, seed), (v) => Math.floor((v + 1) * 127.9));
     await assertRejects(bytes, /^not a recognised audio file/);
   }
   await assertRejects(ascii('hello world, not a wave'), /not a recognised audio file \(named \.wav but has no RIFF\/WAVE header\)/, 'a.wav');

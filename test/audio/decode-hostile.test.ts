@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DecodeError, decodeAudio } from '../../src/audio/decode/index.ts';
-import { ffmpegConvert, hasFfmpeg, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { noise } from './fixtures/signals.ts';
-import { concat, writeWav } from './fixtures/wav-writer.ts';
+import { ffmpegConvert, hasFfmpeg, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { uniformNoise } from './helpers/signals.ts';
+import { concat, writeWav } from './helpers/wav.ts';
 
 /** xorshift, so a failing mutation can be replayed from its seed. */
 function random(seed: number): () => number {
@@ -48,7 +48,7 @@ function withConsoleWatched(): { restore(): string[] } {
 }
 
 const sources = () => {
-  const wav = writeWav({ sampleRate: 44100, channels: [noise(20000, 0.5, 1), noise(20000, 0.5, 2)] });
+  const wav = writeWav({ sampleRate: 44100, channels: [uniformNoise(20000, 0.5, 1), uniformNoise(20000, 0.5, 2)] });
   if (!hasFfmpeg) return { wav };
   return {
     wav,
@@ -71,7 +71,7 @@ test('hostile.mutated and truncated files decode or fail with DecodeError, silen
 
 test('hostile.MPEG frame headers with random payloads', async () => {
   const header = new Uint8Array([0xff, 0xfb, 0x90, 0x64]); // MPEG-1 Layer III, 128 kbit/s, 44.1 kHz
-  const frames = Array.from({ length: 50 }, (_, i) => concat([header, Uint8Array.from(noise(413, 1, i + 1), (v) => (v + 1) * 127)]));
+  const frames = Array.from({ length: 50 }, (_, i) => concat([header, Uint8Array.from(uniformNoise(413, 1, i + 1), (v) => (v + 1) * 127)]));
   const watch = withConsoleWatched();
   try {
     await assertHandled(concat(frames), 'random payloads');

@@ -4,15 +4,15 @@ import { MPEGDecoder } from 'mpg123-decoder';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import { readVbrTag } from '../../src/audio/decode/lame-tag.ts';
 import { parseMpegHeader } from '../../src/audio/decode/mpeg-header.ts';
-import { ffmpegConvert, ffmpegDecode, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { bestLag, clickTrack, indexOfPeak, maxAbsDifference, noise } from './fixtures/signals.ts';
-import { ascii, concat, u32, writeWav } from './fixtures/wav-writer.ts';
+import { ffmpegConvert, ffmpegDecode, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { bestLag, clickTrack, indexOfPeak, maxAbsDifference, uniformNoise } from './helpers/signals.ts';
+import { ascii, concat, u32, writeWav } from './helpers/wav.ts';
 
 /** Two different decoders (mpg123 and ffmpeg's) agree to about 1e-6; anything misaligned is far off. */
 const TOLERANCE = 1e-4;
 
 function sourceWav(sampleRate: number, channelCount: number, length: number): Uint8Array {
-  const channels = Array.from({ length: channelCount }, (_, c) => noise(length, 0.25, c + 11));
+  const channels = Array.from({ length: channelCount }, (_, c) => uniformNoise(length, 0.25, c + 11));
   channels[0]!.set(clickTrack(length, Math.floor(length / 3)).subarray(0, length));
   return writeWav({ sampleRate, channels });
 }
@@ -67,7 +67,7 @@ test('mp3.skips ID3v2 at the start and ID3v1 and APE tags at the end', needsFfmp
 });
 
 test('mp3.keeps two identical channels as stereo', needsFfmpeg, async () => {
-  const same = noise(30000, 0.3, 5);
+  const same = uniformNoise(30000, 0.3, 5);
   const mp3 = ffmpegConvert(writeWav({ sampleRate: 44100, channels: [same, same] }), 'wav', ['-c:a', 'libmp3lame', '-q:a', '2'], 'mp3');
   const decoded = await decodeAudio(mp3);
   assert.equal(decoded.channels.length, 2);

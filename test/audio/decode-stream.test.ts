@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PcmAudio } from '../../src/audio/types.ts';
 import { decodeAudio, decodeChunks, openAudioStream } from '../../src/audio/decode/index.ts';
-import { ffmpegConvert, hasFfmpeg, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { noise } from './fixtures/signals.ts';
-import { writeWav } from './fixtures/wav-writer.ts';
+import { ffmpegConvert, hasFfmpeg, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { uniformNoise } from './helpers/signals.ts';
+import { writeWav } from './helpers/wav.ts';
 
 async function* inPieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let offset = 0; offset < bytes.length; offset += size) yield bytes.slice(offset, offset + size);
@@ -24,7 +24,7 @@ function joined(chunks: PcmAudio[]): Float32Array[] {
 }
 
 test('stream.chunks from a byte stream in small pieces equal the whole-buffer decode, for every format', needsFfmpeg, async () => {
-  const wav = writeWav({ sampleRate: 48000, channels: [noise(300_000, 0.4, 1), noise(300_000, 0.4, 2)] });
+  const wav = writeWav({ sampleRate: 48000, channels: [uniformNoise(300_000, 0.4, 1), uniformNoise(300_000, 0.4, 2)] });
   const files: Record<string, Uint8Array> = { wav };
   if (hasFfmpeg) {
     files.mp3 = ffmpegConvert(wav, 'wav', ['-c:a', 'libmp3lame', '-q:a', '3'], 'mp3');
@@ -41,7 +41,7 @@ test('stream.chunks from a byte stream in small pieces equal the whole-buffer de
 });
 
 test('stream.tells format, rate, channels and gapless info before decoding', needsFfmpeg, async () => {
-  const wav = writeWav({ sampleRate: 44100, channels: [noise(30_000, 0.4, 3)] });
+  const wav = writeWav({ sampleRate: 44100, channels: [uniformNoise(30_000, 0.4, 3)] });
   const mp3 = ffmpegConvert(wav, 'wav', ['-c:a', 'libmp3lame'], 'mp3');
   const stream = await openAudioStream(inPieces(mp3, 4096));
   assert.equal(stream.format, 'mp3');
@@ -52,7 +52,7 @@ test('stream.tells format, rate, channels and gapless info before decoding', nee
 
 test('stream.stopping early closes the input', async () => {
   let closed = false;
-  const wav = writeWav({ sampleRate: 8000, channels: [noise(2_000_000, 0.4, 4)] });
+  const wav = writeWav({ sampleRate: 8000, channels: [uniformNoise(2_000_000, 0.4, 4)] });
   const source = {
     async *[Symbol.asyncIterator]() {
       try {
@@ -71,7 +71,7 @@ test('stream.stopping early closes the input', async () => {
 
 /** An endless-looking WAV, as a streaming writer makes it: open data size, then `seconds` of audio. */
 async function* longWav(seconds: number, sampleRate: number): AsyncGenerator<Uint8Array> {
-  const second = writeWav({ sampleRate, channels: [noise(sampleRate, 0.4, 5)], dataSizeField: 0xffffffff });
+  const second = writeWav({ sampleRate, channels: [uniformNoise(sampleRate, 0.4, 5)], dataSizeField: 0xffffffff });
   const headerBytes = second.length - sampleRate * 2;
   yield second.subarray(0, headerBytes);
   for (let s = 0; s < seconds; s++) yield second.subarray(headerBytes);
@@ -96,7 +96,7 @@ test('stream.an hour of WAV decodes in bounded memory', { timeout: 120_000 }, as
 
 test('stream.ten minutes of stereo MP3 decode in bounded memory', { ...needsFfmpeg, timeout: 120_000 }, async () => {
   const minute = ffmpegConvert(
-    writeWav({ sampleRate: 44100, channels: [noise(44100 * 60, 0.3, 6), noise(44100 * 60, 0.3, 7)] }),
+    writeWav({ sampleRate: 44100, channels: [uniformNoise(44100 * 60, 0.3, 6), uniformNoise(44100 * 60, 0.3, 7)] }),
     'wav',
     ['-c:a', 'libmp3lame', '-b:a', '128k', '-write_xing', '0', '-id3v2_version', '0'],
     'mp3',

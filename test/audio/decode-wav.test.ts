@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
-import { ffmpegDecode, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { noise, sine } from './fixtures/signals.ts';
-import { ascii, chunkHeader, concat, u32, writeWav } from './fixtures/wav-writer.ts';
+import { ffmpegDecode, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { sine, uniformNoise } from './helpers/signals.ts';
+import { ascii, chunkHeader, concat, u32, writeWav } from './helpers/wav.ts';
 
 /** Values that every bit depth represents exactly, so decoding must return them bit for bit. */
 function exactSamples(bits: number, length: number, seed: number): Float32Array {
   const step = 2 ** -(Math.min(bits, 24) - 1);
-  return noise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0); // no -0: it decodes as 0
+  return uniformNoise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0); // no -0: it decodes as 0
 }
 
 for (const [encoding, bits] of [['pcm', 8], ['pcm', 16], ['pcm', 24], ['pcm', 32], ['float', 32], ['float', 64]] as const) {
@@ -73,7 +73,7 @@ test('wav.reads RF64 files whose sizes live in the ds64 chunk', async () => {
 });
 
 test('wav.matches ffmpeg on a 5.1 float file it wrote', needsFfmpeg, async () => {
-  const source = Array.from({ length: 6 }, (_, c) => sine(4800, 48000, 200 * (c + 1), 0.1 * (c + 1)));
+  const source = Array.from({ length: 6 }, (_, c) => sine(48000, 200 * (c + 1), -20 + 3 * c, 4800));
   const wav = writeWav({ sampleRate: 48000, channels: source, encoding: 'float', extensible: true });
   const reference = ffmpegDecode(wav, 'wav', 6);
   const decoded = await decodeAudio(wav);

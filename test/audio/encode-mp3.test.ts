@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import { encodeMp3 } from '../../src/audio/encode/index.ts';
-import { ffmpegDecode, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { bestLag, clickTrack, indexOfPeak, maxAbsDifference } from './fixtures/signals.ts';
+import { ffmpegDecode, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { bestLag, clickTrack, indexOfPeak, maxAbsDifference } from './helpers/signals.ts';
 
 /** mpg123 (ours) and ffmpeg decode the same MP3 to within about 1e-6. */
 const DECODER_TOLERANCE = 1e-4;

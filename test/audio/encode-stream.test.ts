@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import { createMp3Encoder, createMp3FileEncoder, encodeMp3 } from '../../src/audio/encode/index.ts';
-import { noise } from './fixtures/signals.ts';
+import { uniformNoise } from './helpers/signals.ts';
 
 function pieces(channels: Float32Array[], sampleRate: number, size: number) {
   const out = [];
@@ -17,7 +17,7 @@ function pieces(channels: Float32Array[], sampleRate: number, size: number) {
 
 test('stream-encode.pushing chunks of any size gives the same bytes as one call', async () => {
   for (const sampleRate of [44100, 96000]) {
-    const channels = [noise(100_003, 0.3, 1), noise(100_003, 0.3, 2)];
+    const channels = [uniformNoise(100_003, 0.3, 1), uniformNoise(100_003, 0.3, 2)];
     const whole = await encodeMp3({ sampleRate, channels });
     const encoder = await createMp3Encoder({ sampleRate, channelCount: 2 });
     for (const chunk of pieces(channels, sampleRate, 4097)) await encoder.push(chunk);
@@ -28,7 +28,7 @@ test('stream-encode.pushing chunks of any size gives the same bytes as one call'
 test('stream-encode.writes to a file handle and patches the tag frame in at the end', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'mp3-encode-'));
   try {
-    const channels = [noise(50_000, 0.3, 3)];
+    const channels = [uniformNoise(50_000, 0.3, 3)];
     const path = join(dir, 'out.mp3');
     const file = await open(path, 'w');
     let written: number;
@@ -69,7 +69,7 @@ test('stream-encode.rejects bad options and chunks that do not match', async () 
 });
 
 test('stream-encode.NaN and infinite samples are encoded as silence', async () => {
-  const channel = noise(10_000, 0.3, 4);
+  const channel = uniformNoise(10_000, 0.3, 4);
   channel[100] = Number.NaN;
   channel[200] = Number.POSITIVE_INFINITY;
   const decoded = await decodeAudio(await encodeMp3({ sampleRate: 44100, channels: [channel] }));

@@ -4,8 +4,8 @@ import { crc16 } from '../../src/audio/decode/crc16.ts';
 import { readVbrTag } from '../../src/audio/decode/lame-tag.ts';
 import { parseMpegHeader } from '../../src/audio/decode/mpeg-header.ts';
 import { encodeMp3 } from '../../src/audio/encode/index.ts';
-import { ffprobeStreamTag, needsFfmpeg } from './fixtures/ffmpeg.ts';
-import { noise } from './fixtures/signals.ts';
+import { ffprobeStreamTag, needsFfmpeg } from './helpers/ffmpeg.ts';
+import { uniformNoise } from './helpers/signals.ts';
 
 /** Splits an MP3 with no ID3 tags into frames by their headers. */
 function frames(mp3: Uint8Array) {
@@ -20,7 +20,7 @@ function frames(mp3: Uint8Array) {
 }
 
 async function encodedTag(length: number, channelCount: number, options = {}) {
-  const channels = Array.from({ length: channelCount }, (_, c) => noise(length, 0.3, c + 1));
+  const channels = Array.from({ length: channelCount }, (_, c) => uniformNoise(length, 0.3, c + 1));
   const mp3 = await encodeMp3({ sampleRate: 44100, channels }, options);
   const [first, ...audio] = frames(mp3);
   const tag = readVbrTag(first!.bytes, first!.header);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { writeWav } from '../audio/fixtures/wav-writer.ts';
+import { writeWav } from '../audio/helpers/wav.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startServe } from '../helpers/process.ts';
 

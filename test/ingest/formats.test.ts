@@ -14,9 +14,9 @@ import { after, before, describe, test } from 'node:test';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import { ingestPaths, type IngestResult } from '../../src/ingest/pipeline.ts';
-import { writeAiff } from '../audio/fixtures/aiff-writer.ts';
-import { writeWav } from '../audio/fixtures/wav-writer.ts';
-import { ffmpegAvailable } from '../audio/helpers/ffmpeg.ts';
+import { writeAiff } from '../audio/helpers/aiff.ts';
+import { writeWav } from '../audio/helpers/wav.ts';
+import { hasFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { testChannels, writeAifcFloat, writeAifcRaw, writeExtensibleWav } from './helpers/audio-files.ts';
@@ -90,7 +90,6 @@ const BY_FFMPEG: Array<[string, number, number, number, string[]]> = [
   ['ffmpeg-aiff-s8-mono-32000.aiff', 32_000, 1, 32_000, ['-c:a', 'pcm_s8']],
 ];
 
-const hasFfmpeg = ffmpegAvailable();
 /** In CI a missing ffmpeg fails these cases rather than leaving them out. */
 const useFfmpeg = hasFfmpeg || process.env.CI === 'true';
 const CASES: FormatCase[] = [

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
-import { ffmpegAvailable, ffmpegEbur128 } from '../audio/helpers/ffmpeg.ts';
+import { ffmpegEbur128, hasFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { concat, silence, sine, stereo } from '../audio/helpers/signals.ts';
 import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -23,7 +23,6 @@ describe('ingest', () => {
   let env: Record<string, string>;
   let key: string;
   let first: { added: number; updated: number; failed: Array<{ file: string; reason: string }> };
-  const hasFfmpeg = ffmpegAvailable();
 
   before(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'sound-catalog-ingest-'));

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { encodeMp3 } from '../../src/audio/encode/index.ts';
-import { ffmpegAvailable } from '../audio/helpers/ffmpeg.ts';
+import { hasFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { sine } from '../audio/helpers/signals.ts';
-import { writeAiff } from '../audio/fixtures/aiff-writer.ts';
-import { ascii, concat, writeWav } from '../audio/fixtures/wav-writer.ts';
+import { writeAiff } from '../audio/helpers/aiff.ts';
+import { ascii, concat, writeWav } from '../audio/helpers/wav.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { appendRiffChunk, bextChunk, commentFrame, id3Tag, infoList, ixmlDocument, textFrame, userTextFrame } from './helpers/tag-writers.ts';
@@ -26,7 +26,6 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
   let key: string;
   let dryRun: { files: Reported[] };
   let ingested: { added: number; updated: number; failed: unknown[]; files: Reported[] };
-  const hasFfmpeg = ffmpegAvailable();
   const byName = (files: Reported[]) => new Map(files.map((reported) => [path.basename(reported.file), reported]));
 
   before(async () => {

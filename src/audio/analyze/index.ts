@@ -1,7 +1,8 @@
 /**
- * Audio analysis: duration, timing, integrated loudness, true peak and waveform overview, as
- * defined in shared/spec/analysis.md. Whole buffers go through analyzeAudio; long files are
- * streamed through createAnalyzer (or analyzeChunks) with bounded memory and the same results.
+ * Audio analysis: duration, timing, integrated loudness, true peak and waveform overview, as the
+ * analysis specification (analysis.md) defines them. Whole buffers go through analyzeAudio; long
+ * files are streamed through createAnalyzer (or analyzeChunks) with bounded memory and the same
+ * results.
  */
 import type { AudioMeasurements, PcmAudio } from '../types.ts';
 import { createAnalyzer } from './analyzer.ts';

@@ -1,4 +1,4 @@
-/** Deterministic test signals for the analysis tests and benchmark. */
+/** Deterministic test signals, and the measures the tests compare signals with. */
 import type { PcmAudio } from '../../../src/audio/types.ts';
 
 export function dbToAmplitude(db: number): number {
@@ -42,11 +42,6 @@ export function concat(...parts: Float32Array[]): Float32Array {
     at += part.length;
   }
   return out;
-}
-
-/** Tech 3341 style: consecutive 1 kHz sections of given level (dBFS) and length (s). */
-export function toneSections(sampleRate: number, sections: Array<[number, number]>): Float32Array {
-  return concat(...sections.map(([db, seconds]) => sine(sampleRate, 1000, db, Math.round(seconds * sampleRate))));
 }
 
 export function stereo(channel: Float32Array): PcmAudio['channels'] {
@@ -109,4 +104,50 @@ export function fadeEdges(signal: Float32Array, frames: number): Float32Array {
     signal[signal.length - 1 - i] = signal[signal.length - 1 - i]! * gain;
   }
   return signal;
+}
+
+/** Uniform noise within ±`amplitude` (never past it, unlike `noise`), for format and codec tests. */
+export function uniformNoise(frames: number, amplitude: number, seed: number): Float32Array {
+  const random = seededRandom(seed);
+  return Float32Array.from({ length: frames }, () => amplitude * (2 * random() - 1));
+}
+
+/** Quiet noise with one loud click at `at`: where the click comes out shows any shift. */
+export function clickTrack(frames: number, at: number, seed = 7): Float32Array {
+  const track = uniformNoise(frames, 0.02, seed);
+  if (at < frames) track[at] = 0.9;
+  return track;
+}
+
+export function indexOfPeak(samples: Float32Array): number {
+  let best = 0;
+  for (let i = 1; i < samples.length; i++) if (Math.abs(samples[i]!) > Math.abs(samples[best]!)) best = i;
+  return best;
+}
+
+export function maxAbsDifference(a: Float32Array, b: Float32Array): number {
+  let max = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
+  return max;
+}
+
+/** The lag (within ±maxLag) at which `b` best matches `a`; 0 means aligned. */
+export function bestLag(a: Float32Array, b: Float32Array, maxLag: number): number {
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let lag = -maxLag; lag <= maxLag; lag++) {
+    let score = 0;
+    for (let i = Math.max(0, -lag); i < a.length && i + lag < b.length; i++) score += a[i]! * b[i + lag]!;
+    if (score > bestScore) {
+      bestScore = score;
+      best = lag;
+    }
+  }
+  return best;
+}
+
+export function rms(samples: Float32Array, from = 0, to = samples.length): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += samples[i]! ** 2;
+  return Math.sqrt(sum / Math.max(1, to - from));
 }

@@ -1,8 +1,122 @@
 /**
- * A minimal WAV reader and writer for the analysis tests and benchmark only (16/24-bit PCM and
- * 32-bit float). The service's real decoders live elsewhere.
+ * WAV for tests: a writer for every encoding the decoder reads, plus the oddities real files have
+ * (extensible headers, extra chunks before the data, odd-sized chunks, sizes left open), and a
+ * plain reader of 16/24-bit PCM and 32-bit float for the benchmark. The service's real decoders
+ * live in src/audio/decode.
  */
 import type { PcmAudio } from '../../../src/audio/types.ts';
+
+export interface WavSpec {
+  sampleRate: number;
+  channels: Float32Array[];
+  encoding?: 'pcm' | 'float';
+  bits?: 8 | 16 | 24 | 32 | 64;
+  extensible?: boolean;
+  /** Chunks written between "fmt " and "data", e.g. [['LIST', bytes]]. */
+  chunksBeforeData?: Array<[string, Uint8Array]>;
+  /** Overrides the data chunk's size field (0 or 0xFFFFFFFF as streaming writers leave it). */
+  dataSizeField?: number;
+  formatTag?: number;
+  /** Speaker bits of an extensible header; the standard layout for the channel count when absent. */
+  channelMask?: number;
+  channelCountField?: number;
+  sampleRateField?: number;
+}
+
+export function writeWav(spec: WavSpec): Uint8Array {
+  const encoding = spec.encoding ?? 'pcm';
+  const bits = spec.bits ?? (encoding === 'float' ? 32 : 16);
+  const bytesPerSample = bits / 8;
+  const channelCount = spec.channels.length;
+  const frames = spec.channels[0]?.length ?? 0;
+  const data = new Uint8Array(frames * channelCount * bytesPerSample);
+  const view = new DataView(data.buffer);
+  for (let i = 0; i < frames; i++) {
+    for (let c = 0; c < channelCount; c++) {
+      writeSample(view, (i * channelCount + c) * bytesPerSample, spec.channels[c]![i]!, encoding, bits);
+    }
+  }
+  const fmt = formatChunk(spec, encoding, bits, channelCount);
+  const chunks: Array<[string, Uint8Array]> = [['fmt ', fmt], ...(spec.chunksBeforeData ?? [])];
+  const parts: Uint8Array[] = [];
+  for (const [id, body] of chunks) parts.push(chunkHeader(id, body.length), body, body.length % 2 ? new Uint8Array(1) : new Uint8Array(0));
+  parts.push(chunkHeader('data', spec.dataSizeField ?? data.length), data);
+  const bodyLength = 4 + parts.reduce((n, p) => n + p.length, 0);
+  return concat([ascii('RIFF'), u32(bodyLength), ascii('WAVE'), ...parts]);
+}
+
+function formatChunk(spec: WavSpec, encoding: 'pcm' | 'float', bits: number, channelCount: number): Uint8Array {
+  const extensible = spec.extensible ?? false;
+  const body = new Uint8Array(extensible ? 40 : 16);
+  const view = new DataView(body.buffer);
+  const tag = spec.formatTag ?? (encoding === 'pcm' ? 1 : 3);
+  const rate = spec.sampleRateField ?? spec.sampleRate;
+  const count = spec.channelCountField ?? channelCount;
+  view.setUint16(0, extensible ? 0xfffe : tag, true);
+  view.setUint16(2, count, true);
+  view.setUint32(4, rate, true);
+  view.setUint32(8, (rate * count * bits) / 8, true);
+  view.setUint16(12, (count * bits) / 8, true);
+  view.setUint16(14, bits, true);
+  if (extensible) {
+    view.setUint16(16, 22, true);
+    view.setUint16(18, bits, true);
+    view.setUint32(20, spec.channelMask ?? standardMask(count), true);
+    view.setUint16(24, tag, true);
+    body.set([0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71], 26);
+  }
+  return body;
+}
+
+function writeSample(view: DataView, offset: number, value: number, encoding: 'pcm' | 'float', bits: number): void {
+  if (encoding === 'float') {
+    if (bits === 64) view.setFloat64(offset, value, true);
+    else view.setFloat32(offset, value, true);
+    return;
+  }
+  const full = 2 ** (bits - 1);
+  const integer = Math.max(-full, Math.min(full - 1, Math.round(value * full)));
+  if (bits === 8) view.setUint8(offset, integer + 128);
+  else if (bits === 16) view.setInt16(offset, integer, true);
+  else if (bits === 24) {
+    view.setUint16(offset, integer & 0xffff, true);
+    view.setInt8(offset + 2, integer >> 16);
+  } else view.setInt32(offset, integer, true);
+}
+
+export function chunkHeader(id: string, size: number): Uint8Array {
+  return concat([ascii(id), u32(size)]);
+}
+
+export function ascii(text: string): Uint8Array {
+  return Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+}
+
+export function u32(value: number): Uint8Array {
+  const bytes = new Uint8Array(4);
+  new DataView(bytes.buffer).setUint32(0, value >>> 0, true);
+  return bytes;
+}
+
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
+}
+
+/** Speaker bits for PcmAudio's channel order; 5 channels are 5.0 (no LFE): FL FR FC BL BR. */
+function standardMask(count: number): number {
+  return count === 5 ? 0x37 : (1 << count) - 1;
+}
+
+/** 32-bit float WAV, extensible (with the standard channel mask) above two channels. */
+export function encodeWavFloat32(audio: PcmAudio): Uint8Array {
+  return writeWav({ ...audio, encoding: 'float', extensible: audio.channels.length > 2 });
+}
 
 const PCM = 1;
 const IEEE_FLOAT = 3;
@@ -63,48 +177,4 @@ function deinterleave(samples: Float32Array | Int16Array, channels: Float32Array
     const channel = channels[c]!;
     for (let i = 0, at = c; i < channel.length; i++, at += count) channel[i] = samples[at]! * scale;
   }
-}
-
-/** Speaker bits for PcmAudio's channel order; 5 channels are 5.0 (no LFE): FL FR FC BL BR. */
-function channelMask(count: number): number {
-  return count === 5 ? 0x37 : (1 << count) - 1;
-}
-
-/** 32-bit float WAV; WAVE_FORMAT_EXTENSIBLE with the standard channel mask above two channels. */
-export function encodeWavFloat32(audio: PcmAudio): Uint8Array {
-  const count = audio.channels.length;
-  const frames = audio.channels[0]?.length ?? 0;
-  const extensible = count > 2;
-  const fmtSize = extensible ? 40 : 16;
-  const dataSize = frames * count * 4;
-  const bytes = new Uint8Array(12 + 8 + fmtSize + 8 + dataSize);
-  const view = new DataView(bytes.buffer);
-  const writeTag = (at: number, text: string) => [...text].forEach((ch, i) => view.setUint8(at + i, ch.charCodeAt(0)));
-  writeTag(0, 'RIFF');
-  view.setUint32(4, bytes.length - 8, true);
-  writeTag(8, 'WAVE');
-  writeTag(12, 'fmt ');
-  view.setUint32(16, fmtSize, true);
-  view.setUint16(20, extensible ? EXTENSIBLE : IEEE_FLOAT, true);
-  view.setUint16(22, count, true);
-  view.setUint32(24, audio.sampleRate, true);
-  view.setUint32(28, audio.sampleRate * count * 4, true);
-  view.setUint16(32, count * 4, true);
-  view.setUint16(34, 32, true);
-  if (extensible) {
-    view.setUint16(36, 22, true);
-    view.setUint16(38, 32, true);
-    view.setUint32(40, channelMask(count), true);
-    view.setUint16(44, IEEE_FLOAT, true);
-    // KSDATAFORMAT_SUBTYPE GUID tail: 00 00 00 00 10 00 80 00 00 AA 00 38 9B 71
-    [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71].forEach((b, i) => view.setUint8(46 + i, b));
-  }
-  const dataAt = 20 + fmtSize;
-  writeTag(dataAt, 'data');
-  view.setUint32(dataAt + 4, dataSize, true);
-  let at = dataAt + 8;
-  for (let i = 0; i < frames; i++) {
-    for (let c = 0; c < count; c++, at += 4) view.setFloat32(at, audio.channels[c]![i]!, true);
-  }
-  return bytes;
 }

@@ -1,10 +1,10 @@
 /**
- * Test signals and the few file layouts the shared writers (test/audio/fixtures) do not make:
+ * Test signals and the few file layouts the shared writers (test/audio/helpers) do not make:
  * AIFF-C with IEEE float samples ('fl32', 'fl64') or unsigned bytes ('raw '), and WAVE_FORMAT_EXTENSIBLE with a chosen
  * channel mask.
  */
-import { chunk, extended, u32be, writeAiff } from '../../audio/fixtures/aiff-writer.ts';
-import { ascii, concat, writeWav, type WavSpec } from '../../audio/fixtures/wav-writer.ts';
+import { chunk, extended, u32be, writeAiff } from '../../audio/helpers/aiff.ts';
+import { ascii, concat, writeWav, type WavSpec } from '../../audio/helpers/wav.ts';
 import { dbToAmplitude } from '../../audio/helpers/signals.ts';
 
 /** One second per channel: 1 kHz sines, each channel 2 dB quieter than the one before; a 5.1 file's LFE is 60 Hz. */
