@@ -160,7 +160,11 @@ export class RenditionService {
     const leave = () => {
       left = true;
       // A job already on a thread runs to its end: it is paid for, and stored for the next request.
-      if (--current.clients === 0 && !this.isRunning(current)) current.controller.abort(new Error('every client is gone'));
+      if (--current.clients === 0 && !this.isRunning(current)) {
+        // Out of the order at once: piscina takes the job out of its queue now, and the next in line must not look started.
+        this.submitted.delete(current);
+        current.controller.abort(new Error('every client is gone'));
+      }
     };
     request.signal?.addEventListener('abort', leave, { once: true });
     if (request.signal?.aborted) leave();
