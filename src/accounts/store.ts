@@ -75,6 +75,16 @@ export class AccountStore {
     }).where('id', '=', id).execute();
   }
 
+  /**
+   * Writes a new password hash only while the stored one is still `previous`: an upgrade at sign-in
+   * never overwrites a password changed meanwhile. Returns whether it was written.
+   */
+  async replacePasswordHash(id: string, previous: string, next: string): Promise<boolean> {
+    const result = await this.db.updateTable('accounts').set({ password_hash: next })
+      .where('id', '=', id).where('password_hash', '=', previous).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async listAccounts(): Promise<Account[]> {
     const rows = await this.db.selectFrom('accounts').selectAll().orderBy('created_at').execute();
     return rows.map(toAccount);

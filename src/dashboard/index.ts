@@ -14,6 +14,7 @@ import { applySecurityHeaders } from './security/headers.ts';
 import { addCookieSupport } from './security/cookies.ts';
 import { addCsrfProtection, isCsrfRefusal } from './security/csrf.ts';
 import { addFormBodyParser } from './security/form-body.ts';
+import { HashingBusy } from './security/hashing-gate.ts';
 import { addSignInThrottle } from './sessions/sign-in-throttle.ts';
 import { addVisitorHooks } from './sessions/visitor.ts';
 
@@ -49,20 +50,27 @@ function registerSection(section: FastifyInstance, dashboard: Dashboard): void {
   registerOperatorRoutes(section, dashboard);
 }
 
+/** Password checks wait at most a few seconds for a turn; one refused may try again soon after. */
+const BUSY_RETRY_SECONDS = 5;
+
 const CLIENT_ERRORS: Record<number, string> = {
   413: 'That form was larger than this site accepts.',
   415: 'That form was sent in a format this site does not read.',
 };
 
 function setHtmlErrorHandler(scope: FastifyInstance): void {
-  scope.setErrorHandler((error: FastifyError | PageError | Redirect, request, reply) => {
+  scope.setErrorHandler((error: FastifyError | PageError | Redirect | HashingBusy, request, reply) => {
     if (error instanceof Redirect) return reply.redirect(error.location, 303);
     if (isCsrfRefusal(error as FastifyError)) {
       return sendPage(reply.code(403), errorPage(request.visitor, 403, 'This form has expired',
         'The page was open too long or came from another site. Go back, reload the page and try again.'));
     }
+    if (error instanceof HashingBusy) {
+      return sendPage(reply.code(503).header('retry-after', BUSY_RETRY_SECONDS), errorPage(request.visitor, 503, 'Too busy right now',
+        'Too many people are signing in at this moment. Wait a few seconds and try again.'));
+    }
     if (error instanceof PageError) {
-      return sendPage(reply.code(error.statusCode), errorPage(request.visitor, error.statusCode, error.title, error.message));
+      return sendPage(reply.code(error.statusCode).headers(error.headers), errorPage(request.visitor, error.statusCode, error.title, error.message));
     }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 500) {

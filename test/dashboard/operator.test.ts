@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { signedIn, type SignedIn } from './helpers/accounts.ts';
-import { csrfToken, visibleText, WebClient } from './helpers/web-client.ts';
+import { csrfToken, ownAddress, visibleText, WebClient } from './helpers/web-client.ts';
 
 describe('dashboard operator page and plan changes', () => {
   let server: TestServer;
@@ -14,7 +14,7 @@ describe('dashboard operator page and plan changes', () => {
   after(() => server.close());
 
   test('operator.auth: only accounts marked as operators see the page', async () => {
-    const anonymous = await new WebClient(server.url).get('/dashboard/operator');
+    const anonymous = await new WebClient(server.url, ownAddress()).get('/dashboard/operator');
     assert.equal(anonymous.status, 303);
     const customer = await signedIn(server, 'enterprise');
     const refused = await customer.client.get('/dashboard/operator');
@@ -76,7 +76,7 @@ describe('dashboard operator page and plan changes', () => {
   });
 
   test('upgrade.page: open to everyone; lists Pro and Enterprise and says how the operator upgrades', async () => {
-    const anonymous = visibleText((await new WebClient(server.url).get('/dashboard/upgrade')).text);
+    const anonymous = visibleText((await new WebClient(server.url, ownAddress()).get('/dashboard/upgrade')).text);
     assert.match(anonymous, /Pro \$15 \/ month 2,500 API requests a day Up to 2 API keys/);
     assert.match(anonymous, /Enterprise \$49 \/ month 50,000 API requests a day Up to 20 API keys/);
     const customer = await signedIn(server, 'free');

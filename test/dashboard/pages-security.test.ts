@@ -4,7 +4,7 @@ import { statusOf } from '../helpers/http.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { signedIn } from './helpers/accounts.ts';
-import { WebClient, type WebResponse } from './helpers/web-client.ts';
+import { ownAddress, type WebResponse, WebClient } from './helpers/web-client.ts';
 
 /** What a page must never contain for `script-src 'self'` and `style-src 'self'` to hold. */
 function assertNoInlineCode(page: string, path: string): void {
@@ -35,7 +35,7 @@ describe('dashboard pages: security headers, no inline code, escaping', () => {
   after(() => server.close());
 
   test('headers.security: every page, signed out and in, error pages too, carries the headers', async () => {
-    const anonymous = new WebClient(server.url);
+    const anonymous = new WebClient(server.url, ownAddress());
     const operator = await signedIn(server, 'pro', { operator: true });
     const { record } = await server.services.accounts.createKey(operator.account.id, 'k');
     const pages: Array<[WebClient, string]> = [
@@ -68,7 +68,7 @@ describe('dashboard pages: security headers, no inline code, escaping', () => {
   });
 
   test('escaping.security: sound names and tags are shown as text, never as markup', async () => {
-    const page = (await new WebClient(server.url).get('/')).text;
+    const page = (await new WebClient(server.url, ownAddress()).get('/')).text;
     assert.ok(page.includes('&lt;script&gt;alert(&quot;sound&quot;)&lt;/script&gt;'));
     assert.ok(!page.includes('<script>alert'));
     assert.ok(page.includes('&quot;quoted&quot;'));

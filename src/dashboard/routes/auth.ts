@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { PlanName } from '../../accounts/plans.ts';
 import { DomainError } from '../../errors.ts';
@@ -6,7 +6,7 @@ import type { Dashboard } from '../context.ts';
 import type { Html } from '../html.ts';
 import { signInPage, signUpPage } from '../pages/auth-forms.ts';
 import { formatWait } from '../pages/format.ts';
-import { decoyHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../security/passwords.ts';
+import { decoyHash, hashPassword, needsUpgrade, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../security/passwords.ts';
 import { endSession, startSession } from '../sessions/visitor.ts';
 import { sendPage } from './send-page.ts';
 
@@ -49,7 +49,11 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
       const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
       return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, fieldErrors }));
     }
-    if (await refuseIfThrottled(request, reply, dashboard, false, (error) => signUpPage({ visitor: request.visitor, email, error }))) return reply;
+    const admission = await dashboard.signInThrottle.admitSignUp(request);
+    if (!admission.allowed) {
+      const message = `Too many accounts were made from your network. Wait ${formatWait(admission.waitSeconds)} and try again.`;
+      return refuse(reply, admission.waitSeconds, signUpPage({ visitor: request.visitor, email, error: message }));
+    }
     const passwordHash = await hashPassword(parsed.data.password);
     try {
       const account = await dashboard.accounts.createAccount(parsed.data.email, NEW_ACCOUNT_PLAN, passwordHash);
@@ -57,7 +61,6 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
       return reply.redirect('/dashboard', 303);
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-      await dashboard.signInThrottle.recordFailure(request, false);
       return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, error: SIGN_UP_REFUSED }));
     }
   });
@@ -77,15 +80,21 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
       const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
       return sendPage(reply.code(400), signInPage({ visitor: request.visitor, email, next, fieldErrors }));
     }
-    if (await refuseIfThrottled(request, reply, dashboard, true, (error) => signInPage({ visitor: request.visitor, email, next, error }))) return reply;
+    // Counted before the password is checked, so parallel guesses get no more checks than the rule allows.
+    const admission = await dashboard.signInThrottle.admitSignIn(request);
+    if (!admission.allowed) {
+      const message = `Too many failed attempts. Wait ${formatWait(admission.waitSeconds)} and try again.`;
+      return refuse(reply, admission.waitSeconds, signInPage({ visitor: request.visitor, email, next, error: message }));
+    }
     const account = await dashboard.accounts.findByEmail(parsed.data.email);
-    // A missing account (or one made by the CLI, without a password) costs the same scrypt work.
-    const matches = await verifyPassword(parsed.data.password, account?.passwordHash ?? await decoyHash());
-    if (!account?.passwordHash || !matches) {
-      await dashboard.signInThrottle.recordFailure(request, true);
+    const stored = account?.passwordHash;
+    // A missing account (or one made by the CLI, without a password) costs the same hashing work.
+    const matches = await verifyPassword(parsed.data.password, stored ?? await decoyHash());
+    if (!account || !stored || !matches) {
       return sendPage(reply.code(401), signInPage({ visitor: request.visitor, email, next, error: WRONG_CREDENTIALS }));
     }
-    await dashboard.signInThrottle.forgive(parsed.data.email);
+    await dashboard.signInThrottle.signedIn(request, parsed.data.email);
+    if (needsUpgrade(stored)) await dashboard.accounts.upgradePasswordHash(account.id, stored, await hashPassword(parsed.data.password));
     await startSession(reply, dashboard, account, request.visitor.sessionId);
     return reply.redirect(next ?? '/dashboard', 303);
   });
@@ -96,17 +105,7 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
   });
 }
 
-/** Answers 429 with the form and how long to wait, when the address (or the email) has failed too often. */
-async function refuseIfThrottled(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  dashboard: Dashboard,
-  byEmail: boolean,
-  pageWith: (error: string) => Html,
-): Promise<boolean> {
-  const wait = await dashboard.signInThrottle.waitSeconds(request, byEmail);
-  if (wait === 0) return false;
-  const message = `Too many failed attempts. Wait ${formatWait(wait)} and try again.`;
-  sendPage(reply.code(429).header('retry-after', wait), pageWith(message));
-  return true;
+/** 429 with the form, its message and how long to wait: no password was hashed or checked. */
+function refuse(reply: FastifyReply, waitSeconds: number, page: Html): FastifyReply {
+  return sendPage(reply.code(429).header('retry-after', waitSeconds), page);
 }

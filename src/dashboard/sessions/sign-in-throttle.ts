@@ -1,19 +1,33 @@
+import { randomBytes } from 'node:crypto';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../../accounts/store.ts';
 import type { Db } from '../../db/index.ts';
 import { storable } from '../../db/text.ts';
 
-/** 10 failed sign-ins per 15 minutes, counted separately per client address and per email. */
+/**
+ * 10 failed sign-ins per 15 minutes, counted separately per client address and per email (an
+ * attempt counts as failed from before its password is checked until it turns out right).
+ */
 export const SIGN_IN_RULE = { failures: 10, windowMs: 15 * 60 * 1000 };
+/** 10 sign-ups an hour per client address: each one runs a password hash and makes an account. */
+export const SIGN_UP_RULE = { signUps: 10, windowMs: 60 * 60 * 1000 };
 
 type Done = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /**
- * Failed attempts per subject (`address:<ip>`, `email:<email>`), kept in the database so every
- * instance counts the same failures: the store behind @fastify/rate-limit for sign-in. A sliding
- * window: a subject is over while `max` failures lie within the last `timeWindow`, and `ttl` says
- * when enough of them will have left it.
+ * Attempts per subject (`address:<ip>`, `email:<email>`, `sign-up:<ip>`), kept in the database so
+ * every instance counts the same ones: the store behind @fastify/rate-limit for the sign-in and
+ * sign-up forms. A sliding window: an attempt is allowed when, counted with every attempt already
+ * in the window, it is one of the first `max`; `ttl` says when enough of them will have left it.
+ *
+ * An attempt is written before it is decided, then decided from the count that includes it: of
+ * any number of concurrent attempts, on any number of instances, each one counts at least every
+ * attempt written before it, so no more than `max` can be allowed. A refused attempt's row is
+ * removed again (it did no work), and so is a correct sign-in's (it was no failure).
+ *
+ * Each row's `failed_at` is the attempt's time (ISO 8601, so text order is time order) followed
+ * by a random attempt id, so that one attempt's row can be removed alone.
  */
 export class FailureLog implements FastifyRateLimitStore {
   constructor(
@@ -21,14 +35,15 @@ export class FailureLog implements FastifyRateLimitStore {
     private readonly clock: () => number,
   ) {}
 
-  /** Records one failure and reports the count, as the plugin's limiter asks. */
+  /** Records one attempt and reports the count that includes it, as the plugin's limiter asks. */
   incr(key: string, done: Done, timeWindow: number, max: number): void {
-    this.record(key, timeWindow).then(() => this.count(key, timeWindow, max)).then((result) => done(null, result), done);
+    this.attempt(key, timeWindow, max).then((result) => done(null, result), done);
   }
 
   /** The count without recording anything (the limiter's `{ increment: false }`). */
   read(key: string, done: Done, timeWindow: number, max: number): void {
-    this.count(key, timeWindow, max).then((result) => done(null, result), done);
+    this.recent(key, timeWindow, max)
+      .then((stamps) => done(null, { current: stamps.length, ttl: this.ttlOf(stamps, timeWindow, max) }), done);
   }
 
   child(): FastifyRateLimitStore {
@@ -40,40 +55,63 @@ export class FailureLog implements FastifyRateLimitStore {
     await this.db.deleteFrom('dashboard_sign_in_failures').where('subject', '=', key).execute();
   }
 
-  private async record(key: string, timeWindow: number): Promise<void> {
+  /** Takes back one attempt of the subject (the latest): one that turned out not to be a failure. */
+  async release(key: string): Promise<void> {
+    const latest = await this.db.selectFrom('dashboard_sign_in_failures').select('failed_at')
+      .where('subject', '=', key).orderBy('failed_at', 'desc').limit(1).executeTakeFirst();
+    if (latest) await this.remove(key, latest.failed_at);
+  }
+
+  private async attempt(key: string, timeWindow: number, max: number): Promise<{ current: number; ttl: number }> {
     const now = this.clock();
+    const stamp = `${new Date(now).toISOString()} ${randomBytes(8).toString('hex')}`;
     await this.db.deleteFrom('dashboard_sign_in_failures').where('failed_at', '<=', new Date(now - timeWindow).toISOString()).execute();
-    await this.db.insertInto('dashboard_sign_in_failures').values({ subject: key, failed_at: new Date(now).toISOString() }).execute();
+    await this.db.insertInto('dashboard_sign_in_failures').values({ subject: key, failed_at: stamp }).execute();
+    // One more than `max` is enough to know this attempt is past the limit.
+    const stamps = await this.recent(key, timeWindow, max + 1);
+    if (stamps.length <= max) return { current: stamps.length, ttl: 0 };
+    await this.remove(key, stamp);
+    const others = stamps.filter((other) => other !== stamp);
+    return { current: stamps.length, ttl: this.ttlOf(others, timeWindow, max) };
   }
 
-  private async count(key: string, timeWindow: number, max: number): Promise<{ current: number; ttl: number }> {
-    const now = this.clock();
-    const recent = await this.db.selectFrom('dashboard_sign_in_failures').select('failed_at')
-      .where('subject', '=', key).where('failed_at', '>', new Date(now - timeWindow).toISOString())
-      .orderBy('failed_at', 'desc').limit(max).execute();
-    if (recent.length === 0) return { current: 0, ttl: 0 };
-    // Under `max` again once the oldest of the last `max` failures leaves the window.
-    const oldest = Date.parse(recent[recent.length - 1]!.failed_at);
-    return { current: recent.length, ttl: Math.max(0, oldest + timeWindow - now) };
+  /** The newest `limit` attempts of the subject within the window, newest first. */
+  private async recent(key: string, timeWindow: number, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('dashboard_sign_in_failures').select('failed_at')
+      .where('subject', '=', key).where('failed_at', '>', new Date(this.clock() - timeWindow).toISOString())
+      .orderBy('failed_at', 'desc').limit(limit).execute();
+    return rows.map((row) => row.failed_at);
+  }
+
+  /** Milliseconds until fewer than `max` attempts lie in the window: when the max-th newest leaves it. */
+  private ttlOf(newestFirst: string[], timeWindow: number, max: number): number {
+    const leaving = newestFirst[max - 1];
+    if (leaving === undefined) return 0;
+    return Math.max(0, Date.parse(leaving.slice(0, 24)) + timeWindow - this.clock());
+  }
+
+  private async remove(key: string, stamp: string): Promise<void> {
+    await this.db.deleteFrom('dashboard_sign_in_failures').where('subject', '=', key).where('failed_at', '=', stamp).execute();
   }
 }
 
-/**
- * What the sign-in and sign-up forms ask. A request is counted by its client address and, with
- * `byEmail`, also by the form's `email` field.
- */
+/** Whether a form may go on, and if not, how many seconds until it may. */
+export type Admission = { allowed: true } | { allowed: false; waitSeconds: number };
+
+/** What the sign-in and sign-up forms ask, before any password is hashed or checked. */
 export interface SignInThrottle {
-  /** Seconds until this request may try again; 0 when it may now. */
-  waitSeconds(request: FastifyRequest, byEmail: boolean): Promise<number>;
-  recordFailure(request: FastifyRequest, byEmail: boolean): Promise<void>;
-  /** Forgets the failures of an email (after its correct password). */
-  forgive(email: string): Promise<void>;
+  /** Counts a sign-in attempt by client address and by the form's email. */
+  admitSignIn(request: FastifyRequest): Promise<Admission>;
+  /** The password was right: forgets the email's failures and takes back this attempt of the address. */
+  signedIn(request: FastifyRequest, email: string): Promise<void>;
+  /** Counts a sign-up by client address. */
+  admitSignUp(request: FastifyRequest): Promise<Admission>;
 }
 
 /**
- * Registers @fastify/rate-limit in the dashboard's scope with the shared failure log as its store,
- * and returns the sign-in throttle built from two of its limiters. Only failures are counted: a
- * limiter is read before the password is checked and incremented when it was wrong.
+ * Registers @fastify/rate-limit in the dashboard's scope with the shared attempt log as its store,
+ * and returns the throttle built from three of its limiters. Every attempt is counted before its
+ * password is hashed or checked, so a crowd of parallel guesses gets no more checks than the rule.
  */
 export async function addSignInThrottle(scope: FastifyInstance, failures: FailureLog): Promise<SignInThrottle> {
   await scope.register(rateLimit, {
@@ -83,25 +121,40 @@ export async function addSignInThrottle(scope: FastifyInstance, failures: Failur
       return failures;
     } as unknown as FastifyRateLimitStoreCtor,
   });
-  const limits = { max: SIGN_IN_RULE.failures, timeWindow: SIGN_IN_RULE.windowMs };
-  const addressLimiter = scope.createRateLimit({ ...limits, keyGenerator: (request) => `address:${request.ip}` });
-  const emailLimiter = scope.createRateLimit({ ...limits, keyGenerator: (request) => emailKey(emailOf(request)) });
+  const signIn = { max: SIGN_IN_RULE.failures, timeWindow: SIGN_IN_RULE.windowMs };
+  const addressLimiter = scope.createRateLimit({ ...signIn, keyGenerator: addressKey });
+  const emailLimiter = scope.createRateLimit({ ...signIn, keyGenerator: (request) => emailKey(emailOf(request)) });
+  const signUpLimiter = scope.createRateLimit({
+    max: SIGN_UP_RULE.signUps, timeWindow: SIGN_UP_RULE.windowMs, keyGenerator: (request) => `sign-up:${request.ip}`,
+  });
 
-  const limitersFor = (byEmail: boolean) => (byEmail ? [addressLimiter, emailLimiter] : [addressLimiter]);
   return {
-    async waitSeconds(request, byEmail) {
-      let wait = 0;
-      for (const limiter of limitersFor(byEmail)) {
-        const status = await limiter(request, { increment: false });
-        if (!status.isAllowed && status.remaining === 0) wait = Math.max(wait, status.ttlInSeconds);
-      }
-      return wait;
+    async admitSignIn(request) {
+      const byAddress = admissionOf(await addressLimiter(request));
+      if (!byAddress.allowed) return byAddress;
+      const byEmail = admissionOf(await emailLimiter(request));
+      if (!byEmail.allowed) await failures.release(addressKey(request));
+      return byEmail;
     },
-    async recordFailure(request, byEmail) {
-      for (const limiter of limitersFor(byEmail)) await limiter(request);
+    async signedIn(request, email) {
+      await failures.forgive(emailKey(email));
+      await failures.release(addressKey(request));
     },
-    forgive: (email) => failures.forgive(emailKey(email)),
+    async admitSignUp(request) {
+      return admissionOf(await signUpLimiter(request));
+    },
   };
+}
+
+type LimiterStatus = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+
+function admissionOf(status: LimiterStatus): Admission {
+  if (!('isExceeded' in status) || !status.isExceeded) return { allowed: true };
+  return { allowed: false, waitSeconds: Math.max(1, status.ttlInSeconds) };
+}
+
+function addressKey(request: FastifyRequest): string {
+  return `address:${request.ip}`;
 }
 
 function emailOf(request: FastifyRequest): string {

@@ -1,7 +1,7 @@
 import type { PlanName } from '../../../src/accounts/plans.ts';
 import type { Account } from '../../../src/accounts/store.ts';
 import type { TestServer } from '../../helpers/server.ts';
-import { uniqueEmail, WebClient } from './web-client.ts';
+import { ownAddress, uniqueEmail, WebClient } from './web-client.ts';
 
 export interface SignedIn {
   client: WebClient;
@@ -11,7 +11,7 @@ export interface SignedIn {
 
 /** Signs up through the dashboard, then (as the operator would) moves the account to `plan`. */
 export async function signedIn(server: TestServer, plan: PlanName = 'free', options: { operator?: boolean } = {}): Promise<SignedIn> {
-  const client = new WebClient(server.url);
+  const client = new WebClient(server.url, ownAddress());
   const email = uniqueEmail(plan);
   const response = await client.signUp(email);
   if (response.status !== 303) throw new Error(`sign-up failed with ${response.status}`);
