@@ -45,6 +45,11 @@ export class AccountService {
     return this.store.findByEmail(email);
   }
 
+  /** Stores a stronger hash of the same password, made at a correct sign-in (see AccountStore). */
+  upgradePasswordHash(accountId: string, previous: string, next: string): Promise<boolean> {
+    return this.store.replacePasswordHash(accountId, previous, next);
+  }
+
   requireByEmail(email: string): Promise<Account> {
     return this.store.requireByEmail(email);
   }

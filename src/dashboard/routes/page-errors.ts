@@ -4,6 +4,8 @@ export class PageError extends Error {
     readonly statusCode: number,
     readonly title: string,
     message: string,
+    /** Headers the answer carries besides the page's own (Retry-After on a 429). */
+    readonly headers: Record<string, string | number> = {},
   ) {
     super(message);
   }
