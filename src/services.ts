@@ -56,4 +56,4 @@ export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'ren
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,
-  'catalog' | 'accounts' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;
+  'catalog' | 'accounts' | 'quota' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;

@@ -4,7 +4,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { DESCRIPTOR_LENGTH } from '../../src/audio/analyze/descriptors.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { signedIn, type SignedIn } from './helpers/accounts.ts';
-import { visibleText, WebClient } from './helpers/web-client.ts';
+import { csrfToken, ownAddress, visibleText, WebClient } from './helpers/web-client.ts';
 
 /** The names of the sound cards on a page, in order. */
 function cardNames(page: string): string[] {
@@ -32,7 +32,7 @@ describe('dashboard catalog: public samples and full search', () => {
   after(() => server.close());
 
   test('samples.public: anyone sees the samples with a waveform and a player that plays', async () => {
-    const page = (await new WebClient(server.url).get('/')).text;
+    const page = (await new WebClient(server.url, ownAddress()).get('/')).text;
     assert.deepEqual(cardNames(page).sort(), ['Door Knock', 'Glass Break']);
     assert.equal((page.match(/<svg class="waveform"/g) ?? []).length, 2);
     const sources = audioSources(page);
@@ -45,7 +45,7 @@ describe('dashboard catalog: public samples and full search', () => {
   });
 
   test('samples.filters: keywords match name or description, tags match any of the list', async () => {
-    const client = new WebClient(server.url);
+    const client = new WebClient(server.url, ownAddress());
     assert.deepEqual(cardNames((await client.get('/?q=glass')).text), ['Glass Break']);
     assert.deepEqual(cardNames((await client.get('/?tags=door,glass')).text).sort(), ['Door Knock', 'Glass Break']);
     assert.match(visibleText((await client.get('/?q=nothing-like-this')).text), /No sample matches these filters\./);
@@ -150,25 +150,34 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.equal((await free.client.get(`/dashboard/catalog/similar/${bell}`)).status, 403);
   });
 
-  test('catalog.download: the download button counts one download and sends the file, or the rendition chosen', async () => {
+  test('catalog.download: the download button posts a form that counts one download and sends the file, or the rendition chosen', async () => {
     const { id } = await addSound(server.services, { name: 'Door Slam', tags: ['door'] });
     const card = (await pro.client.get('/dashboard/catalog?q=door%20slam')).text;
-    assert.match(card, new RegExp(`<form class="download-form" method="get" action="/dashboard/download/${id}"`));
+    assert.match(card, new RegExp(`<form class="download-form" method="post" action="/dashboard/download/${id}"[^>]*>\\s*<input type="hidden" name="_csrf" value="[^"]+">`));
     assert.match(card, /<option value="-16">-16 LUFS \(podcasts, streaming\)<\/option>/);
+    assert.match(card, /<input type="checkbox" id="trim-[^"]+" name="trim" value="true">/);
+    const _csrf = csrfToken(card);
     const downloads = async () => (await server.services.catalog.findById(id))!.numDownloads;
     const before = await downloads();
-    const rendition = await pro.client.get(`/dashboard/download/${id}?loudness=-16&trim=true`);
+    const rendition = await pro.client.post(`/dashboard/download/${id}`, { loudness: '-16', trim: 'true', _csrf });
     assert.equal(rendition.status, 303);
-    assert.match(rendition.headers.get('location') ?? '', new RegExp(`/media/${id}\\.mp3\\?d=download&loudness=-16\\.0&trim=true&exp=`));
-    const plain = await pro.client.get(`/dashboard/download/${id}?loudness=&trim=`);
-    assert.match(plain.headers.get('location') ?? '', new RegExp(`/media/${id}\\.mp3\\?d=download&exp=`));
+    const renditionUrl = new URL(rendition.location ?? '');
+    assert.equal(renditionUrl.pathname, `/media/${id}.mp3`);
+    assert.equal(renditionUrl.searchParams.get('d'), 'download');
+    assert.equal(Number(renditionUrl.searchParams.get('loudness')), -16);
+    assert.equal(renditionUrl.searchParams.get('trim'), 'true');
+    const plain = await pro.client.post(`/dashboard/download/${id}`, { loudness: '', _csrf });
+    const plainUrl = new URL(plain.location ?? '');
+    assert.equal(plainUrl.searchParams.get('d'), 'download');
+    assert.equal(plainUrl.searchParams.has('loudness'), false);
+    assert.equal(plainUrl.searchParams.has('trim'), false);
     assert.equal(await downloads(), before + 2);
-    const file = await fetch(plain.headers.get('location')!);
+    const file = await fetch(plain.location!);
     assert.equal(file.status, 200);
     assert.match(file.headers.get('content-disposition') ?? '', /^attachment; filename="door-slam\.mp3"/);
-    assert.equal((await pro.client.get('/dashboard/download/no-such-sound')).status, 404);
+    assert.equal((await pro.client.post('/dashboard/download/no-such-sound', { _csrf })).status, 404);
     const free = await signedIn(server, 'free');
-    assert.equal((await free.client.get(`/dashboard/download/${id}`)).status, 403);
+    assert.equal((await free.client.post(`/dashboard/download/${id}`, {}, '/dashboard')).status, 403);
     assert.equal(await downloads(), before + 2, 'refusals count nothing');
   });
 

@@ -71,15 +71,15 @@ ${CATEGORIES.map((category) => html`<label class="chip"><input type="checkbox" n
 </div>
 </form>
 ${page.errors.length > 0 && notice('error', html`<p>Check the filters:</p><ul>${page.errors.map((error) => html`<li>${error}</li>`)}</ul>`)}
-${results && resultsSection(results, page.pageLink)}`,
+${results && resultsSection(page.visitor, results, page.pageLink)}`,
   });
 }
 
-function resultsSection(results: CatalogResults, pageLink: (page: number) => string): Html {
+function resultsSection(visitor: Visitor, results: CatalogResults, pageLink: (page: number) => string): Html {
   return html`<section class="section" aria-labelledby="results-title">
 <div class="section-head"><h2 id="results-title">${formatCount(results.total)} ${results.total === 1 ? 'sound' : 'sounds'}</h2>
 ${results.totalPages > 1 && html`<p>Page ${results.page} of ${formatCount(results.totalPages)}</p>`}</div>
-${soundGrid(results.views, true, 'No sound matches these filters. Try fewer words or a wider duration.')}
+${soundGrid(results.views, visitor, 'No sound matches these filters. Try fewer words or a wider duration.')}
 ${results.totalPages > 1 && html`<nav class="pager" aria-label="Pages">
 ${results.page > 1 ? html`<a class="button button-quiet" rel="prev" href="${pageLink(results.page - 1)}">← Previous</a>` : html`<span></span>`}
 <span class="pager-position">Page ${results.page} of ${formatCount(results.totalPages)}</span>
@@ -95,10 +95,10 @@ export function similarPage(visitor: Visitor, sound: SoundView, similar: SoundVi
     visitor,
     path: '/dashboard/catalog',
     main: html`<div class="page-head"><h1>Sounds like ${sound.sound.name}</h1><p>The sounds nearest to this one by their audio (timbre, spectral shape, envelope and loudness), most similar first, as <code>GET /api/v1/sounds/{id}/similar</code> gives them. <a href="/dashboard/catalog">Back to the catalog</a></p></div>
-<div class="sound-grid">${soundCard(sound, true)}</div>
+<div class="sound-grid">${soundCard(sound, visitor)}</div>
 <section class="section" aria-labelledby="similar-title">
 <div class="section-head"><h2 id="similar-title">${formatCount(similar.length)} similar ${similar.length === 1 ? 'sound' : 'sounds'}</h2></div>
-${soundGrid(similar, true, 'No similar sounds are known yet: this sound\'s audio has not been described (sound-catalog analyze --missing).')}
+${soundGrid(similar, visitor, 'No similar sounds are known yet: this sound\'s audio has not been described (sound-catalog analyze --missing).')}
 </section>`,
   });
 }

@@ -41,7 +41,7 @@ ${heroArt()}
 <div class="field"><label for="sample-tags">Tags <span class="hint">(any of, comma-separated)</span></label><input id="sample-tags" name="tags" type="text" value="${page.tags}" maxlength="500" placeholder="impact, whoosh"></div>
 <div class="field field-actions"><button type="submit" class="button">Filter</button>${filtered && html` <a class="button button-quiet" href="/">Clear</a>`}</div>
 </form>
-${soundGrid(page.samples, false, filtered ? 'No sample matches these filters.' : 'No samples have been published yet.')}
+${soundGrid(page.samples, null, filtered ? 'No sample matches these filters.' : 'No samples have been published yet.')}
 </section>
 <section class="section" aria-labelledby="plans-title">
 <div class="section-head"><h2 id="plans-title">Plans</h2><p>Pick the one that fits; the operator of this service switches plans.</p></div>

@@ -1,7 +1,9 @@
 import type { Sound } from '../../catalog/sound.ts';
 import { waveformSvg } from '../drawing/waveform.ts';
 import { html, type Html } from '../html.ts';
+import type { Visitor } from '../sessions/visitor.ts';
 import { formatDecibels, formatDuration, formatMs } from './format.ts';
+import { csrfField } from './layout.ts';
 
 export interface SoundView {
   sound: Sound;
@@ -14,9 +16,10 @@ export interface SoundView {
 
 /**
  * One sound: name, facts, waveform and a native player (keyboard-usable, works without our
- * script). `detailed` adds the loudness and timing measurements of the full catalog.
+ * script). With `signedIn` (the full catalog's pages) it adds the loudness and timing
+ * measurements and the actions, whose download form carries that visitor's CSRF token.
  */
-export function soundCard(view: SoundView, detailed: boolean): Html {
+export function soundCard(view: SoundView, signedIn: Visitor | null): Html {
   const { sound } = view;
   const headingId = `sound-${sound.id}`;
   return html`<article class="sound-card" aria-labelledby="${headingId}">
@@ -31,8 +34,8 @@ ${sound.description && html`<p class="sound-description">${sound.description}</p
 ${sound.category && html`<li class="tag tag-category">${sound.category}</li>`}
 ${sound.tags.map((tag) => html`<li class="tag">${tag}</li>`)}
 </ul>
-${detailed && measurements(sound, view.similarity)}
-${detailed && actions(sound)}
+${signedIn && measurements(sound, view.similarity)}
+${signedIn && actions(sound, signedIn)}
 </article>`;
 }
 
@@ -41,12 +44,16 @@ const DOWNLOAD_LOUDNESS: Array<[string, string]> = [
   ['', 'As recorded'], ['-23', '-23 LUFS (broadcast)'], ['-16', '-16 LUFS (podcasts, streaming)'], ['-14', '-14 LUFS (music platforms)'],
 ];
 
-/** "More like this", and a download of the file as it is or as a rendition (loudness, trimmed). */
-function actions(sound: Sound): Html {
+/**
+ * "More like this", and a download of the file as it is or as a rendition (loudness, trimmed):
+ * a POST, since a download counts against the daily quota.
+ */
+function actions(sound: Sound, visitor: Visitor): Html {
   const id = encodeURIComponent(sound.id);
   return html`<div class="sound-actions">
 <a class="button button-quiet" href="/dashboard/catalog/similar/${id}">More like this</a>
-<form class="download-form" method="get" action="/dashboard/download/${id}" aria-label="Download ${sound.name}">
+<form class="download-form" method="post" action="/dashboard/download/${id}" aria-label="Download ${sound.name}">
+${csrfField(visitor)}
 <label for="loudness-${sound.id}">Loudness</label> <select id="loudness-${sound.id}" name="loudness">${DOWNLOAD_LOUDNESS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select>
 <input type="checkbox" id="trim-${sound.id}" name="trim" value="true"> <label for="trim-${sound.id}">Trim silence</label>
 <button type="submit" class="button">Download</button>
@@ -66,7 +73,7 @@ ${similarity !== undefined && html`<div><dt>Similarity</dt><dd>${similarity.toFi
 </dl>`;
 }
 
-export function soundGrid(views: SoundView[], detailed: boolean, emptyMessage: string): Html {
+export function soundGrid(views: SoundView[], signedIn: Visitor | null, emptyMessage: string): Html {
   if (views.length === 0) return html`<p class="empty">${emptyMessage}</p>`;
-  return html`<div class="sound-grid">${views.map((view) => soundCard(view, detailed))}</div>`;
+  return html`<div class="sound-grid">${views.map((view) => soundCard(view, signedIn))}</div>`;
 }

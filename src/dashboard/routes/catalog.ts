@@ -10,6 +10,7 @@ import { catalogLockedPage, catalogPage, similarPage, type CatalogForm } from '.
 import { formatCount } from '../pages/format.ts';
 import { requireAccount } from '../sessions/visitor.ts';
 import { soundViews } from '../sound-views.ts';
+import { spendQuota } from './metering.ts';
 import { PageError } from './page-errors.ts';
 import { sendPage } from './send-page.ts';
 
@@ -72,6 +73,8 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
   scope.get<{ Querystring: RawQuery }>('/catalog', async (request, reply) => {
     const account = requireAccount(request);
     if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
+    // One search, one request: as the API counts it, refused filters included.
+    await spendQuota(dashboard, account, reply);
     const fields = normalize(request.query);
     const parsed = searchQuery.safeParse(fields);
     const form: CatalogForm = {
@@ -100,21 +103,32 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     return sendPage(reply, catalogPage({ visitor: request.visitor, form, errors, results, pageLink }));
   });
 
-  // The download button: counts one download, as the API does, and sends the browser to the
-  // signed URL of the file or of the rendition chosen (loudness and trim, clamped like the API's).
-  scope.get<{ Params: { id: string }; Querystring: RawQuery }>('/download/:id', async (request, reply) => {
+  // The download button, a form POST behind the CSRF check: counts one request of the daily quota
+  // and one download, as the API does, then sends the browser to the signed URL of the file or of
+  // the rendition chosen (loudness and trim, read like the API's). A new rendition's cost is
+  // charged to this account when the URL is first fetched.
+  scope.post<{ Params: { id: string }; Body: RawQuery }>('/download/:id', async (request, reply) => {
     const account = requireAccount(request);
     if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
-    const choice = renditionChoiceOf(renditionQuery.parse(normalize(request.query)));
+    await spendQuota(dashboard, account, reply);
+    const choice = renditionQuery.safeParse(normalize(request.body ?? {}));
+    if (!choice.success) throw new PageError(400, 'That download did not work', 'Choose a loudness from the list and try again.');
     if (!(await services.catalog.countDownload(request.params.id))) {
       throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
     }
-    return reply.redirect(services.signer.sign(request.params.id, 'download', choice).url, 303);
+    return reply.redirect(services.signer.sign(request.params.id, 'download', renditionChoiceOf(choice.data), account.id).url, 303);
+  });
+
+  // Downloads were once links: a GET changes nothing now, it only says where the button is.
+  scope.get('/download/:id', async () => {
+    throw new PageError(405, 'Download with the button', 'A download is counted against your quota, so it starts from the Download button on a sound in the catalog.', { allow: 'POST' });
   });
 
   scope.get<{ Params: { id: string } }>('/catalog/similar/:id', async (request, reply) => {
     const account = requireAccount(request);
     if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
+    // As GET /api/v1/sounds/{id}/similar: one request.
+    await spendQuota(dashboard, account, reply);
     const [sound, neighbours] = await Promise.all([
       services.catalog.findById(request.params.id),
       services.catalog.similar(request.params.id, SIMILAR_COUNT),
