@@ -22,8 +22,11 @@ export class LookAheadLimiter {
   private readonly pending: Float32Array[];
   private readonly needed: Float64Array;
   private readonly ahead: Float64Array;
-  /** Frame numbers whose needed gain may still be a window's minimum, increasing in needed gain (a monotonic queue). */
-  private readonly queue: Float64Array;
+  /**
+   * Ring positions of the frames whose needed gain may still be a window's minimum, in frame
+   * order and increasing in needed gain (a monotonic queue); `head` and `tail` are its own ring positions.
+   */
+  private readonly queue: Int32Array;
   private head = 0;
   private tail = 0;
   private received = 0;
@@ -44,18 +47,18 @@ export class LookAheadLimiter {
     this.pending = Array.from({ length: channelCount }, () => new Float32Array(this.size));
     this.needed = new Float64Array(this.size);
     this.ahead = new Float64Array(this.size);
-    this.queue = new Float64Array(this.size);
+    // One slot more than it can hold, so that a full queue is not taken for an empty one.
+    this.queue = new Int32Array(this.size + 1);
     this.sum = this.span;
   }
 
   /** Takes the next frames and returns those now limited (fewer than given while the look-ahead fills). */
   push(chunk: PcmAudio): PcmAudio {
-    const { channels } = chunk;
-    const length = channels[0]?.length ?? 0;
+    const length = chunk.channels[0]?.length ?? 0;
     const output = this.pending.map(() => new Float32Array(length));
     let written = 0;
     for (let i = 0; i < length; i++) {
-      this.take(channels, i);
+      this.take(chunk.channels, i);
       if (this.received - this.emitted >= this.span) this.emit(output, written++);
     }
     return this.slice(output, written);
@@ -70,29 +73,39 @@ export class LookAheadLimiter {
   }
 
   private take(channels: readonly Float32Array[], i: number): void {
-    const frame = this.received++;
-    const at = frame % this.size;
+    const { size, needed, queue } = this;
+    const slots = queue.length;
+    const at = this.received % size;
+    this.received++;
     let peak = 0;
     for (let c = 0; c < channels.length; c++) {
       const x = channels[c]![i]!;
       this.pending[c]![at] = x;
-      peak = Math.max(peak, Math.abs(x));
+      const a = x < 0 ? -x : x;
+      if (a > peak) peak = a;
     }
-    const needed = peak > this.ceiling ? this.ceiling / peak : 1;
-    this.needed[at] = needed;
-    while (this.tail > this.head && this.needed[this.queue[(this.tail - 1) % this.size]! % this.size]! >= needed) this.tail--;
-    this.queue[this.tail++ % this.size] = frame;
+    const gain = peak > this.ceiling ? this.ceiling / peak : 1;
+    needed[at] = gain;
+    let tail = this.tail;
+    while (tail !== this.head && needed[queue[(tail + slots - 1) % slots]!]! >= gain) tail = (tail + slots - 1) % slots;
+    queue[tail] = at;
+    this.tail = (tail + 1) % slots;
   }
 
   private emit(output: Float32Array[], index: number): void {
-    const frame = this.emitted++;
-    while (this.queue[this.head % this.size]! < frame) this.head++;
-    const ahead = this.needed[this.queue[this.head % this.size]! % this.size]!;
-    this.sum += ahead - (frame >= this.span ? this.ahead[(frame - this.span) % this.size]! : 1);
-    this.ahead[frame % this.size] = ahead;
+    const { size, queue } = this;
+    const at = this.emitted % size;
+    // The window has just moved past the previous frame: it leaves the queue if it heads it.
+    const previous = (at + size - 1) % size;
+    if (this.emitted > 0 && queue[this.head] === previous) this.head = (this.head + 1) % queue.length;
+    const ahead = this.needed[queue[this.head]!]!;
+    // The frame `span` back leaves the smoothing sum; its ring position is the one after this frame's.
+    this.sum += ahead - (this.emitted >= this.span ? this.ahead[(at + 1) % size]! : 1);
+    this.ahead[at] = ahead;
+    this.emitted++;
     const smoothed = Math.min(this.sum / this.span, ahead);
     this.gain = Math.min(smoothed, this.release * this.gain + (1 - this.release) * smoothed);
-    for (let c = 0; c < output.length; c++) output[c]![index] = this.pending[c]![frame % this.size]! * this.gain;
+    for (let c = 0; c < output.length; c++) output[c]![index] = this.pending[c]![at]! * this.gain;
   }
 
   private slice(output: Float32Array[], frames: number): PcmAudio {

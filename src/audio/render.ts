@@ -17,8 +17,9 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createAnalyzer } from './analyze/index.ts';
+import { hundredths } from './analyze/analyzer.ts';
 import { LoudnessMeter } from './analyze/loudness.ts';
+import { TruePeakMeter } from './analyze/truepeak.ts';
 import { openAudioStream } from './decode/index.ts';
 import { createMp3FileEncoder } from './encode/index.ts';
 import { LookAheadLimiter } from './limiter.ts';
@@ -31,8 +32,8 @@ const TOLERANCE_LU = 0.2;
 const ATTEMPTS = 8;
 /** The limiter's first ceiling, below MAX_TRUE_PEAK_DB for the peaks between samples and those encoding adds. */
 const FIRST_CEILING_DB = -1.8;
-/** Bytes read from a file at a time: large enough for few reads, small beside the decoded audio. */
-const READ_BYTES = 1 << 20;
+/** Bytes read from a file at a time: what the MP3 decoder takes at once, so a preview reads little past what it plays. */
+const READ_BYTES = 64 * 1024;
 
 export interface RenditionSpec extends PlayedPart {
   /** Target integrated loudness, LUFS. */
@@ -146,13 +147,25 @@ async function* limited(chunks: AsyncIterable<PcmAudio>, limiter: LookAheadLimit
   yield limiter.flush();
 }
 
-/** Duration, integrated loudness and true peak of a file, decoded in chunks and measured as analysis measures every sound. */
+/**
+ * Duration, integrated loudness and true peak of a file, decoded in chunks, with analysis's own
+ * meters and rounding (the rest of analysis is not needed and would cost more than the decoding).
+ */
 async function measureFile(filePath: string): Promise<RenditionMeasurements> {
   const stream = await openAudioStream(createReadStream(filePath, { highWaterMark: READ_BYTES }), filePath);
-  const analyzer = createAnalyzer(stream.sampleRate, stream.channelCount);
-  for await (const chunk of stream.chunks) analyzer.push(chunk.channels);
-  const { duration, loudness } = analyzer.finish();
-  return { duration, loudness };
+  const loudness = new LoudnessMeter(stream.sampleRate, stream.channelCount);
+  const truePeak = new TruePeakMeter(stream.sampleRate, stream.channelCount);
+  let frames = 0;
+  for await (const chunk of stream.chunks) {
+    const length = frameCount(chunk);
+    loudness.push(chunk.channels, length);
+    truePeak.push(chunk.channels, length);
+    frames += length;
+  }
+  return {
+    duration: frames / stream.sampleRate,
+    loudness: { integrated_lufs: hundredths(loudness.finish()), true_peak_db: hundredths(truePeak.finish()) },
+  };
 }
 
 function frameCount(chunk: PcmAudio): number {

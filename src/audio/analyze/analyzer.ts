@@ -102,6 +102,6 @@ class StreamingAnalyzer implements AudioAnalyzer {
  * Loudness and true peak to 0.01 dB: finer than any meter agrees on (EBU Tech 3341 allows 0.1 LU),
  * so more digits would only be noise that people read, store and compare.
  */
-function hundredths(value: number | null): number | null {
+export function hundredths(value: number | null): number | null {
   return value === null ? null : Math.round(value * 100) / 100;
 }
