@@ -17,8 +17,11 @@ import {
  * this site.
  */
 
-/** Every status the dashboard answers a form or page with: done, created, moved, refused, throttled. */
-const DASHBOARD_STATUSES = [200, 201, 303, 400, 401, 403, 404, 409, 413, 415, 429];
+/**
+ * Every status the dashboard answers a form or page with: done, created, moved, refused, throttled
+ * (a sign-in or sign-up limit, or the daily quota), busy (every password-hashing place taken).
+ */
+const DASHBOARD_STATUSES = [200, 201, 303, 400, 401, 403, 404, 409, 413, 415, 429, 503];
 /**
  * What a POST without the right token may get: the body refused before the check, the check's 403,
  * or 404 for a path the router cannot read (a fuzzed key prefix).
@@ -34,7 +37,7 @@ interface Identity {
   token: string;
 }
 
-/** The dashboard's forms and their fields; the fuzz sends each as anyone. PREFIX is a key prefix. */
+/** The dashboard's forms and their fields; the fuzz sends each as anyone. PREFIX is a key prefix, ID a sound's id. */
 interface Form {
   path: string;
   fields: string[];
@@ -47,6 +50,7 @@ const FORMS: Form[] = [
   { path: '/dashboard/keys', fields: ['name'] },
   { path: '/dashboard/keys/PREFIX/revoke', fields: [] },
   { path: '/dashboard/operator/plan', fields: ['account_id', 'plan'] },
+  { path: '/dashboard/download/ID', fields: ['loudness', 'trim'] },
 ];
 
 /** Text a form field may hold: anything a person or a script types, NUL and lone surrogates included. */
@@ -99,7 +103,7 @@ describe('fuzz: the dashboard', () => {
   });
   after(() => server.close());
 
-  /** Sign-in failures are throttled per address; clear them so every run reaches the form's own checks. */
+  /** Sign-ins and sign-ups are throttled per address; clear their log so every run reaches the form's own checks. */
   const forgetFailures = () => server.services.database.db.deleteFrom('dashboard_sign_in_failures').execute();
 
   /** The checks of every dashboard answer; a redirect goes to a path on this site or to this site's media URLs. */
@@ -131,14 +135,17 @@ describe('fuzz: the dashboard', () => {
         .filter((entry): entry is [string, string] => entry[0] !== '_csrf' && entry[1] !== undefined)
         .map(([name, value]) => [name, value === 'MEMBER' ? accountIds[0]! : value]));
       if (token !== undefined) body.set('_csrf', token);
-      const path = form.path.replace('PREFIX', prefixChoice === '' ? segment : prefixChoice === 'KEPT' ? keyPrefix : prefixChoice);
+      const path = form.path.replace('PREFIX', prefixChoice === '' ? segment : prefixChoice === 'KEPT' ? keyPrefix : prefixChoice).replace('ID', soundId);
       const request: RawRequest = {
         method: 'POST', target: path, body: body.toString(),
         headers: [['content-type', 'application/x-www-form-urlencoded'], ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : [])],
       };
       const context = `${describeRequest(request)} as ${as} with ${tokenSent} token: ${body.toString().slice(0, 200)}`;
+      const downloads = async () => (await server.services.catalog.findById(soundId))!.numDownloads;
+      const downloadsBefore = await downloads();
       const response = await rawRequest(server.url, request);
       const rightToken = tokenSent === 'own' && as !== 'nobody';
+      if (!rightToken) assert.equal(await downloads(), downloadsBefore, `a download was counted: ${context}`);
       assertDashboardAnswer(response, rightToken ? DASHBOARD_STATUSES : REFUSED, context);
       if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path)) await signInAgain(as);
       // The member's key is revoked only by the member's own form with the member's own token.
@@ -163,7 +170,7 @@ describe('fuzz: the dashboard', () => {
       const identity = identities.get(as)!;
       const query = place === 'query' ? `?_csrf=${encodeURIComponent(identity.token)}` : '';
       const request: RawRequest = {
-        method: 'POST', target: `${form.path.replace('PREFIX', 'sc_AAAAAAAA')}${query}`, body,
+        method: 'POST', target: `${form.path.replace('PREFIX', 'sc_AAAAAAAA').replace('ID', soundId)}${query}`, body,
         headers: [...(type ? [['content-type', type] as [string, string]] : []), ...(place === 'header' ? [['csrf-token', identity.token] as [string, string]] : []),
           ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : [])],
       };
@@ -182,7 +189,7 @@ describe('fuzz: the dashboard', () => {
       const identity = identities.get(as)!;
       const token = { own: identity.token, other: identities.get(as === 'member' ? 'visitor' : 'member')!.token, forged, none: undefined }[tokenSent];
       const request: RawRequest = {
-        method: 'POST', target: form.path.replace('PREFIX', 'sc_AAAAAAAA'), body: 'name=x&email=x&password=x',
+        method: 'POST', target: form.path.replace('PREFIX', 'sc_AAAAAAAA').replace('ID', soundId), body: 'name=x&email=x&password=x',
         headers: [['content-type', 'application/x-www-form-urlencoded'], ...(token !== undefined ? [['csrf-token', token] as [string, string]] : []),
           ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : [])],
       };
@@ -220,7 +227,8 @@ describe('fuzz: the dashboard', () => {
     await fc.assert(fc.asyncProperty(page, who, async (target, as) => {
       const identity = identities.get(as)!;
       const request: RawRequest = { target: target.replace('ID', soundId), headers: identity.cookies ? [['cookie', identity.cookies]] : [] };
-      assertDashboardAnswer(await rawRequest(server.url, request), [200, 303, 400, 403, 404], describeRequest(request));
+      // A download's GET only says to use the button (405); past the daily quota a search is 429.
+      assertDashboardAnswer(await rawRequest(server.url, request), [200, 303, 400, 403, 404, 405, 429], describeRequest(request));
     }), fuzzSettings(300));
   });
 
