@@ -88,7 +88,7 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     const measured = await measure(both.bytes, 'laser-both');
     assert.ok(Math.abs(measured.own.duration - expected) <= 0.01);
     assert.ok(Math.abs(measured.own.loudness.integrated_lufs! - -20) <= 0.5);
-    assert.match(both.response.headers.get('content-disposition') ?? '', /^attachment; filename="laser-burst-short-high-15\.mp3"/);
+    assert.match(both.response.headers.get('content-disposition') ?? '', /^attachment; filename="laser-burst[\w-]*\.mp3"/);
   });
 
   test('renditions.unchanged: without the parameters, or with ones that cannot be read, the original file is served', async () => {
