@@ -11,6 +11,7 @@ import { soundEndpoints } from './api/sounds/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
+import type { Metrics } from './metrics/index.ts';
 import { OneLinePerRequest } from './logging.ts';
 import { addUnknownKeyThrottle } from './quota/unknown-keys.ts';
 import type { TrustProxy } from './config.ts';
@@ -21,6 +22,8 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
   /** Tests shorten the server's timeouts; the defaults are in api/limits.ts. */
   limits?: Partial<ServerLimits>;
+  /** With METRICS_PORT: every answer is timed for Prometheus (metrics/). */
+  metrics?: Metrics;
 }
 
 /** Builds the HTTP application from its services. Listening is the caller's business. */
@@ -50,6 +53,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   capConnections(app, limits.maxConnections);
   boundShutdown(app, limits.shutdownGraceMs);
+  options.metrics?.timeRequests(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -73,7 +77,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);
   await registerDocs(app);
   registerMcp(app, { ...api, files, renditions });
-  registerDashboard(app, { catalog, accounts, quota, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
+  registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
   return app;
 }
 

@@ -20,11 +20,15 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().trim().optional().transform(parseTrustProxy),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  METRICS_PORT: z.coerce.number({ message: 'must be a port number (0 to 65535)' }).int('must be a port number (0 to 65535)')
+    .min(0, 'must be a port number (0 to 65535)').max(65535, 'must be a port number (0 to 65535)').optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   RENDITIONS_MAX_BYTES: z.coerce.number({ message: 'must be a whole number of bytes' }).int('must be a whole number of bytes')
     .min(1, 'must be at least 1 byte').max(Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
   RENDITIONS_CONCURRENCY: z.coerce.number({ message: 'must be a whole number of renditions made at once' }).int('must be a whole number')
     .min(1, 'must be at least 1').max(256, 'must be at most 256').default(Math.max(1, Math.floor(availableParallelism() / 2))),
-});
+}).refine((e) => !(e.METRICS_PORT && e.METRICS_PORT === e.PORT && e.METRICS_HOST === e.HOST),
+  { path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics has a listener of its own, never the API\'s' });
 
 export interface Config {
   port: number;
@@ -55,6 +59,11 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Open connections the server accepts at once; more are closed as they arrive (api/limits.ts). */
   maxConnections: number;
+  /**
+   * Where `serve` answers Prometheus at /metrics (metrics/), on a listener of its own; null (the
+   * default) for no metrics listener at all. Port 0 picks a free port, logged like the API's.
+   */
+  metrics: { port: number; host: string } | null;
   /** At most this many bytes of renditions are kept; the least recently served go first (media/renditions.ts). */
   renditionsMaxBytes: number;
   /** Renditions made at once, each on a worker thread; more wait, up to a bound, then are refused with 503. */
@@ -88,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     maxConnections: e.MAX_CONNECTIONS,
+    metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     renditionsMaxBytes: e.RENDITIONS_MAX_BYTES,
     renditionsConcurrency: e.RENDITIONS_CONCURRENCY,
   };

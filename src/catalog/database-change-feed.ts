@@ -69,7 +69,12 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
       this.newest().then((newest) => {
         if (newest !== seen) wake();
         seen = newest;
-      }, () => wake()).finally(() => (asking = false));
+      }, () => {
+        // Read again after a failure even when the newest number looks the same: the reader's
+        // read may have failed with it, and it should learn that it is current.
+        seen = -1;
+        wake();
+      }).finally(() => (asking = false));
     }, POLL_MS);
     timer.unref();
     return () => clearInterval(timer);

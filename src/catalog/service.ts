@@ -1,5 +1,6 @@
 import type { CatalogChangeFeed } from './change-feed.ts';
 import { SearchIndex } from './index/search-index.ts';
+import { PendingDownloads } from './pending-downloads.ts';
 import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
 import type { CatalogStore } from './store.ts';
 import { resamplePeaks, type Peak } from './waveform.ts';
@@ -13,6 +14,8 @@ const CHANGES_PER_READ = 10_000;
  * database. The index is built on first use (or by `start`, which the server calls so that its
  * first search is fast) and then follows the catalog change feed: this process's own writes are
  * in it before the write returns, any other process's within the feed's polling interval.
+ * Downloads are counted in memory and written once a second (pending-downloads.ts): every count
+ * this service shows, from the index or the database, includes the ones not written yet.
  */
 export class CatalogService {
   private index: SearchIndex | null = null;
@@ -21,12 +24,18 @@ export class CatalogService {
   private syncing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private stopWatching: (() => void) | null = null;
+  /** When (performance.now()) the oldest change this index was told of and has not applied yet came; null when none waits. */
+  private waitingSince: number | null = null;
+  private readonly downloads: PendingDownloads;
 
   constructor(
     private readonly store: CatalogStore,
     private readonly feed: CatalogChangeFeed,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+    options: { flushIntervalMs?: number } = {},
+  ) {
+    this.downloads = new PendingDownloads((counts) => this.store.addDownloads(counts), onError, options.flushIntervalMs);
+  }
 
   /** Builds the index now; returns how many sounds it holds, how many have descriptors, and how long it took. */
   async start(): Promise<{ sounds: number; described: number; ms: number }> {
@@ -47,12 +56,14 @@ export class CatalogService {
     return (this.index ?? (await this.ready())).popular(limit);
   }
 
-  findById(id: string): Promise<StoredSound | null> {
-    return this.store.findById(id);
+  async findById(id: string): Promise<StoredSound | null> {
+    const sound = await this.downloads.readBetweenFlushes(() => this.store.findById(id));
+    if (sound) sound.numDownloads += this.downloads.of(sound.id);
+    return sound;
   }
 
   async findSampleById(id: string): Promise<StoredSound | null> {
-    const sound = await this.store.findById(id);
+    const sound = await this.findById(id);
     return sound?.isSample ? sound : null;
   }
 
@@ -81,15 +92,17 @@ export class CatalogService {
   }
 
   /**
-   * Counts one download; returns the sound's id and name, or null when no sound has the id. This
-   * instance's downloads order shows it before this returns (the count the database returned goes
-   * straight into the index); other instances see it with their next read of the feed.
+   * Counts one download; returns the sound's id and name, or null when no sound has the id. The
+   * count is written to the database with the next flush (within a second, or when the service
+   * closes); this instance's downloads order shows it before this returns, other instances with
+   * their first read of the feed after that flush.
    */
   async countDownload(id: string): Promise<{ id: string; name: string } | null> {
-    const counted = await this.store.countDownload(id);
-    if (counted === null) return null;
-    this.index?.countedDownload(counted.seq, counted.numDownloads);
-    return { id: counted.id, name: counted.name };
+    const sound = await this.downloads.readBetweenFlushes(() => this.store.downloadTarget(id));
+    if (sound === null) return null;
+    this.downloads.add(sound.id);
+    this.index?.countedDownload(sound.seq, sound.numDownloads + this.downloads.of(sound.id));
+    return { id: sound.id, name: sound.name };
   }
 
   async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
@@ -103,6 +116,15 @@ export class CatalogService {
   }
 
   /**
+   * What metrics publish (metrics/): the sounds in the index (null before it is built), and how
+   * long the oldest change it has been told of (by the feed's poll or by a write of this process)
+   * has waited to be applied: 0 when it is current, growing while reads of the feed fail.
+   */
+  indexState(): { sounds: number | null; waitingMs: number } {
+    return { sounds: this.index?.count ?? null, waitingMs: this.waitingSince === null ? 0 : performance.now() - this.waitingSince };
+  }
+
+  /**
    * Reads the feed now. Called after every write this process makes; resolves once a read that
    * started after the call has been applied (reads in flight are shared, never run twice at once).
    * Never rejects: the write it follows has happened, so a failed read is reported and the next
@@ -110,6 +132,7 @@ export class CatalogService {
    */
   changed(): Promise<void> {
     if (this.index === null) return Promise.resolve();
+    this.waitingSince ??= performance.now();
     if (this.syncing === null) {
       this.syncing = this.sync().catch(this.onError).finally(() => (this.syncing = null));
       return this.syncing;
@@ -121,9 +144,11 @@ export class CatalogService {
     return this.queued;
   }
 
-  close(): void {
+  /** Stops following the feed and writes the downloads not written yet. */
+  async close(): Promise<void> {
     this.stopWatching?.();
     this.stopWatching = null;
+    await this.downloads.close();
   }
 
   private ready(): Promise<SearchIndex> {
@@ -148,12 +173,18 @@ export class CatalogService {
 
   private async sync(): Promise<void> {
     for (;;) {
-      const changes = await this.feed.changesSince(this.cursor, CHANGES_PER_READ);
+      // Read between flushes, so that a row's count and this process's pending downloads add up.
+      const changes = await this.downloads.readBetweenFlushes(() => this.feed.changesSince(this.cursor, CHANGES_PER_READ));
       if (changes === 'reload') {
         this.index = await this.build();
+        this.waitingSince = null;
         return;
       }
-      if (changes.cursor === this.cursor) return;
+      if (changes.cursor === this.cursor) {
+        this.waitingSince = null;
+        return;
+      }
+      for (const record of changes.changed) record.numDownloads += this.downloads.of(record.id);
       this.index!.apply(changes.changed, changes.removed);
       this.cursor = changes.cursor;
     }

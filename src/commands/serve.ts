@@ -2,6 +2,8 @@ import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { backgroundLogStream } from '../logging.ts';
 import { logRedaction } from '../log-redaction.ts';
+import { Metrics } from '../metrics/index.ts';
+import { listenForScrapes } from '../metrics/server.ts';
 import { createServices } from '../wiring.ts';
 import { parse } from './cli.ts';
 import { prepareFirstStart } from './first-start.ts';
@@ -11,12 +13,15 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   parse(args, {});
   let log: { error(object: object, message: string): void } | undefined;
   const services = await createServices(config, { onError: (error) => log?.error({ err: error }, 'following catalog changes failed') });
-  const app = await buildApp(services, {
+  // With METRICS_PORT the app times its answers and the quota counts its decisions; off, neither is there.
+  const metrics = config.metrics ? new Metrics(services) : undefined;
+  const app = await buildApp(metrics ? metrics.observing(services) : services, {
     logger: {
       level: config.logLevel,
       stream: backgroundLogStream(),
       ...logRedaction,
     },
+    metrics,
   });
   log = app.log;
   // Handlers go in before anything is announced, so a signal sent on seeing the banner is caught.
@@ -46,6 +51,8 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   }
   const address = await app.listen({ port: config.port, host: config.host });
   services.listeningAt(address);
+  const scrapes = metrics && config.metrics ? await listenForScrapes(metrics, config.metrics.port, config.metrics.host) : null;
+  if (scrapes) app.log.info({ address: scrapes.address }, 'metrics listening');
   const base = services.baseUrl();
   // TRUST_PROXY decides which address sign-in throttling counts: the operator can check it here.
   app.log.info({ address, trustProxy: config.trustProxy, maxConnections: config.maxConnections }, 'listening');
@@ -54,6 +61,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
     + `  API reference   ${base}/docs\n`
     + `  Dashboard       ${base}/dashboard\n`
     + `  MCP server      ${base}/mcp\n`
+    + (scrapes ? `  Metrics         ${scrapes.address}/metrics\n` : '')
     + (demo ? demo.banner(base) : ''),
   );
 
@@ -61,6 +69,7 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   const finishing = demo?.finish(stopping.signal).catch((error) => app.log.error({ err: error }, 'demo catalog failed'));
   app.log.info({ signal: await stopped }, 'shutting down');
   await finishing;
+  await scrapes?.close();
   await app.close();
   await services.close();
 }

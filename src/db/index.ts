@@ -18,7 +18,20 @@ export interface DatabaseHandle {
    * checkpoint again and `onFailure` is told why. Nothing to do on PostgreSQL.
    */
   checkpointInBackground(onFailure: (reason: string) => void): void;
+  /** The connection pool's figures, read when metrics are scraped (PostgreSQL; SQLite has no pool). */
+  pool?(): PoolFigures;
   close(): Promise<void>;
+}
+
+export interface PoolFigures {
+  /** Connections open, idle or busy. */
+  open: number;
+  idle: number;
+  /** Queries waiting for a connection: all are busy and the pool is at its maximum. */
+  waiting: number;
+  max: number;
+  /** Connections the server dropped (a restart, say) since the pool was made. */
+  errors: number;
 }
 
 export interface DatabaseOptions {

@@ -53,8 +53,16 @@ export function openPostgres(url: string): DatabaseHandle {
   // connection is idle, on the connection while a query holds it. That query fails by itself
   // and the pool throws the connection away when it comes back; unheard, the event would end
   // the process. The next query opens a new connection.
+  // Counted once, on the connection: the pool re-emits an idle connection's error as its own.
+  let errors = 0;
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => client.on('error', () => errors++));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: postgresDialect, checkpointInBackground: () => undefined, close: () => db.destroy() };
+  return {
+    db,
+    dialect: postgresDialect,
+    checkpointInBackground: () => undefined,
+    pool: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max, errors }),
+    close: () => db.destroy(),
+  };
 }
