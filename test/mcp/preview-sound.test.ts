@@ -85,7 +85,7 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
 
   it('is made once and kept on disk beside the other renditions, by content and parameters', async () => {
     const folder = path.join(server.dataDir, 'audio', 'renditions');
-    const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith(`-l${PREVIEW_LUFS}.0-trim-max${PREVIEW_SECONDS}.mp3`));
+    const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith(`-lu${PREVIEW_LUFS}-trim-max${PREVIEW_SECONDS}.mp3`));
     assert.equal(files.length, 2, `one preview per sound: ${files.join(', ')}`);
     const before = await Promise.all(files.map(async (file) => (await stat(path.join(folder, file))).mtimeMs));
     const again = await callTool(client, 'preview_sound', { id: longId });
