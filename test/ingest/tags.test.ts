@@ -193,7 +193,7 @@ describe('tags: metadata read from inside audio files', () => {
     const wavWith = (id: string, body: Uint8Array) => appendRiffChunk(writeWav({ sampleRate: 8000, channels: tone() }), id, body);
     const cases: Array<[string, Uint8Array, RegExp]> = [
       ['frame-too-long.mp3', concat([id3Tag([['TIT2', textFrame('x'), 200_000_000]]), mpegFrames()]), /ID3 tag damaged: Illegal ID3v2 tag length/],
-      ['tag-too-long.mp3', concat([id3Tag([['TIT2', textFrame('Kept')]]).map((b, i) => (i >= 6 && i < 10 ? 0x7f : b)), mpegFrames()]), /MP3 tags ignored: .*ID3v2 tag size 268435455 exceeds/],
+      ['tag-too-long.mp3', concat([id3Tag([['TIT2', textFrame('Kept')]]).map((b, i) => (i >= 6 && i < 10 ? 0x7f : b)), mpegFrames()]), /MP3 tags ignored: a tag of 268435465 bytes is larger than 1 MiB/],
       ['bad-frame-id.mp3', concat([id3Tag([['TIT2', textFrame('Kept')], ['T\u0001!X', textFrame('junk')]]), mpegFrames()]), /ID3 tag damaged: Invalid ID3v2.3 frame-header-ID: T\?!X/],
       ['many-comments.flac', flacMetadata(concat([vorbisComments([]).subarray(0, 8), Uint8Array.of(0xff, 0xff, 0xff, 0xff)])), /FLAC tags ignored/],
       ['huge-ixml.wav', wavWith('iXML', new Uint8Array(2 << 20).fill(0x20)), /iXML chunk ignored: iXML chunk of \d+ bytes is larger than 1 MiB/],

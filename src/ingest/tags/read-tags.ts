@@ -4,7 +4,7 @@ import { ID3V2_HEADER_BYTES, id3v2TagLength } from '../../audio/decode/id3.ts';
 import { SNIFF_BYTES, sniffFormat } from '../../audio/decode/sniff.ts';
 import { BoundedTagFile, TagError } from './bounded-file.ts';
 import { readBwfTags } from './bwf.ts';
-import { resynchronisedId3 } from './id3-unsync.ts';
+import { leadingId3Tag } from './id3-tag.ts';
 import { toFields, type MetadataSource, type RawTags, type SourcedFields } from './fields.ts';
 import { fromAiff, fromId3, fromRiffInfo, fromVorbis } from './native-tags.ts';
 
@@ -78,8 +78,14 @@ async function readTags(file: BoundedTagFile, format: Format): Promise<EmbeddedT
 async function parseNative(file: BoundedTagFile, format: Format, notes: string[]): Promise<IAudioMetadata | null> {
   try {
     const options: IOptions = { skipCovers: true, duration: false };
-    const resynchronised = format === 'mp3' ? await resynchronisedId3(file) : null;
-    const parsed = resynchronised ? await parseBuffer(resynchronised, 'audio/mpeg', options) : await parseFromTokenizer(file, options);
+    let parsed: IAudioMetadata;
+    if (format === 'mp3') {
+      const tag = await leadingId3Tag(file);
+      if (!tag) return null;
+      parsed = await parseBuffer(tag, 'audio/mpeg', options);
+    } else {
+      parsed = await parseFromTokenizer(file, options);
+    }
     notes.push(...damageWarnings(parsed.quality.warnings.map((warning) => warning.message)));
     if (file.ranPastEnd) notes.push(`${format.toUpperCase()} tags ignored: one runs past the end of the file`);
     return parsed;
