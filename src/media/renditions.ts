@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { RenditionSpec } from '../audio/render.ts';
 import type { Loudness } from '../audio/types.ts';
 import type { StoredSound } from '../catalog/sound.ts';
@@ -209,14 +210,20 @@ export class RenditionService {
   private async make(fileKey: string, sound: StoredSound, choice: RenditionChoice, signal: AbortSignal): Promise<RenditionFacts> {
     this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
     const sourcePath = this.files.localPath(sound.fileKey);
-    const result = await this.pool.run({ kind: 'render', sourcePath, spec: specOf(sound, choice) }, signal).catch((error: unknown) => {
+    const outputPath = this.files.temporaryPath();
+    const result = await this.pool.run({ kind: 'render', sourcePath, outputPath, spec: specOf(sound, choice) }, signal).catch(async (error: unknown) => {
+      // A job refused, dropped or failed leaves no scratch file behind.
+      await rm(outputPath, { force: true });
       throw isQueueFull(error) ? new RenditionsBusyError() : error;
     });
-    if (!result.ok) throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
+    if (!result.ok) {
+      await rm(outputPath, { force: true });
+      throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
+    }
     if (result.kind !== 'render') throw new Error(`rendition of ${sound.id}: unexpected ${result.kind} result`);
     const facts: RenditionFacts = { duration: result.measurements.duration, loudness: result.measurements.loudness };
-    await this.files.put(fileKey, result.mp3);
-    await this.store.add(fileKey, result.mp3.byteLength, facts, new Date(this.options.clock()));
+    await this.files.putFile(fileKey, outputPath, true);
+    await this.store.add(fileKey, (await this.files.size(fileKey)) ?? 0, facts, new Date(this.options.clock()));
     this.made++;
     // One eviction at a time in this process; the one just made is what its request serves.
     this.evicting = this.evicting.then(() => this.evict(fileKey)).catch((error) => this.options.onError?.(error));
