@@ -84,7 +84,8 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
       'DOORWood_Slam Heavy_ACME_Mic1.wav': { name: 'ucs', description: 'default', tags: 'ucs', category: 'ucs', license: 'default', sample: 'default' },
       'AMBForst_Night Crickets_JD_Field.wav': { name: 'sidecar', description: 'info', tags: 'sidecar', category: 'ucs', license: 'default', sample: 'default' },
       'hostile-ixml.wav': { name: 'file name', description: 'default', tags: 'default', category: 'default', license: 'default', sample: 'default' },
-      'hostile-id3.mp3': { name: 'file name', description: 'default', tags: 'default', category: 'default', license: 'default', sample: 'default' },
+      // music-metadata keeps the text of a frame that claims more bytes than its tag holds (with a note).
+      'hostile-id3.mp3': { name: 'id3', description: 'default', tags: 'default', category: 'default', license: 'default', sample: 'default' },
       ...(hasFfmpeg && {
         'commented.flac': { name: 'vorbis', description: 'vorbis', tags: 'vorbis', category: 'vorbis', license: 'default', sample: 'default' },
         'commented.ogg': { name: 'vorbis', description: 'vorbis', tags: 'vorbis', category: 'vorbis', license: 'default', sample: 'default' },
@@ -102,8 +103,8 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
   test('tagged.hostile: ignored tags are reported as notes on the file', () => {
     const files = byName(ingested.files);
     assert.match(files.get('hostile-ixml.wav')!.notes!.join('\n'), /iXML chunk ignored: iXML chunk holds no BWFXML document/);
-    assert.match(files.get('hostile-ixml.wav')!.notes!.join('\n'), /LIST\/INFO INAM runs past the end of its list/);
-    assert.match(files.get('hostile-id3.mp3')!.notes!.join('\n'), /ID3 frame TIT2 runs past the end of the tag/);
+    assert.match(files.get('hostile-ixml.wav')!.notes!.join('\n'), /WAV tags ignored: one runs past the end of the file/);
+    assert.match(files.get('hostile-id3.mp3')!.notes!.join('\n'), /ID3 tag damaged: Illegal ID3v2 tag length/);
     assert.equal(files.get('bwf.wav')!.notes, undefined);
   });
 
@@ -119,7 +120,7 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
     assert.deepEqual(pick(await sound('wind chimes')), { name: 'Wind Chimes', description: 'Porch chimes in a light breeze', tags: [], category: null });
     assert.deepEqual(pick(await sound('slam heavy')), { name: 'Slam Heavy', description: null, tags: ['doors', 'wood'], category: 'SFX' });
     assert.deepEqual(pick(await sound('cricket chorus')), { name: 'Cricket Chorus', description: 'Crickets at dusk', tags: ['night', 'insects'], category: 'AMBIENT' });
-    assert.equal((await sound('hostile id3')).name, 'Hostile Id3');
+    assert.equal((await sound('never read')).name, 'Never Read');
     if (hasFfmpeg) {
       const { data } = await (await server.get('/api/v1/sounds?q=forest%20stream', { key })).json();
       assert.equal(data.length, 2);
@@ -139,6 +140,6 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
     const lines = text.stdout.trim().split('\n');
     assert.equal(lines[0], 'added 0, updated 2, failed 0');
     assert.ok(lines.includes('        sources: name ixml, description bext, tags ixml, category ixml, license default, sample default'), text.stdout);
-    assert.ok(lines.some((line) => /^ {8}note: ID3 frame TIT2 runs past the end of the tag/.test(line)), text.stdout);
+    assert.ok(lines.some((line) => /^ {8}note: ID3 tag damaged: Illegal ID3v2 tag length/.test(line)), text.stdout);
   });
 });
