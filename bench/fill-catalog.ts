@@ -44,9 +44,8 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   const insertSound = db.prepare(`INSERT INTO sounds (id, name, description, tags, category, license, duration, onset_ms, peak_ms,
-    tail_ms, integrated_lufs, true_peak_db, waveform, search_text, num_downloads, is_sample, content_hash, file_key, file_size,
-    created_at, updated_at, descriptors) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertTag = db.prepare('INSERT INTO sound_tags (sound_seq, tag) VALUES (?, ?)');
+    tail_ms, integrated_lufs, true_peak_db, waveform, num_downloads, is_sample, content_hash, file_key, file_size,
+    created_at, updated_at, descriptors) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const random = generator(seed);
   const { next, zipf, pick } = random;
   const start = Date.UTC(2023, 0, 1);
@@ -65,11 +64,10 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
       const hash = createHash('sha256').update(`fill-${seed}-${first + i}`).digest('hex');
       const created = new Date(start + Math.floor(next() * 3 * 365 * 86_400_000)).toISOString();
       const downloads = Math.floor(Math.exp(next() * 9) - 1) * (next() < 0.3 ? 0 : 1);
-      const { lastInsertRowid } = insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
+      insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
         Math.round(next() * 50), Math.round(next() * duration * 300), Math.round(duration * 900), -30 + next() * 22, -6 + next() * 5.5,
-        [name, description ?? '', ...tags].join(' ').toLowerCase(), downloads, first + i < 24 ? 1 : 0, hash,
+        downloads, first + i < 24 ? 1 : 0, hash,
         `${hash.slice(0, 2)}/${hash}.mp3`, Math.round(duration * 24_000), created, created, descriptorsOf(source, next));
-      for (const tag of tags) insertTag.run(lastInsertRowid, tag);
     }
   });
   for (let from = 0; from < count; from += 10_000) insertBatch(from, Math.min(count, from + 10_000));

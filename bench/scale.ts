@@ -128,7 +128,7 @@ async function measure(servers: Array<{ child: ChildProcess; url: string }>, nex
   };
 }
 
-/** The filled catalog, rows and tags as they are, into the PostgreSQL schema (migrated first). */
+/** The filled catalog, rows as they are, into the PostgreSQL schema (migrated first). */
 async function copyCatalogToPostgres(folder: string, url: string): Promise<void> {
   const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: folder, SOUND_CATALOG_DEMO: '0', DATABASE_URL: url }));
   await services.close();
@@ -141,7 +141,6 @@ async function copyCatalogToPostgres(folder: string, url: string): Promise<void>
     const columns = Object.keys(sqlite.prepare('SELECT * FROM sounds LIMIT 1').get() as object);
     const sounds = sqlite.prepare('SELECT * FROM sounds ORDER BY seq').raw().all() as unknown[][];
     await insertRows(client, 'sounds', columns, sounds);
-    await insertRows(client, 'sound_tags', ['sound_seq', 'tag'], sqlite.prepare('SELECT sound_seq, tag FROM sound_tags').raw().all() as unknown[][]);
     await client.query('ALTER TABLE sounds ENABLE TRIGGER sounds_log');
     await client.query(`SELECT setval(pg_get_serial_sequence('sounds', 'seq'), (SELECT max(seq) FROM sounds))`);
     await client.query('INSERT INTO catalog_changes (sound_seq) VALUES ((SELECT max(seq) FROM sounds))');

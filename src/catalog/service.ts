@@ -1,5 +1,6 @@
 import type { CatalogChangeFeed } from './change-feed.ts';
 import { SearchIndex } from './index/search-index.ts';
+import { PendingDownloads } from './pending-downloads.ts';
 import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
 import type { CatalogStore } from './store.ts';
 import { resamplePeaks, type Peak } from './waveform.ts';
@@ -13,6 +14,8 @@ const CHANGES_PER_READ = 10_000;
  * database. The index is built on first use (or by `start`, which the server calls so that its
  * first search is fast) and then follows the catalog change feed: this process's own writes are
  * in it before the write returns, any other process's within the feed's polling interval.
+ * Downloads are counted in memory and written once a second (pending-downloads.ts): every count
+ * this service shows, from the index or the database, includes the ones not written yet.
  */
 export class CatalogService {
   private index: SearchIndex | null = null;
@@ -23,12 +26,16 @@ export class CatalogService {
   private stopWatching: (() => void) | null = null;
   /** When (performance.now()) the oldest change this index was told of and has not applied yet came; null when none waits. */
   private waitingSince: number | null = null;
+  private readonly downloads: PendingDownloads;
 
   constructor(
     private readonly store: CatalogStore,
     private readonly feed: CatalogChangeFeed,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+    options: { flushIntervalMs?: number } = {},
+  ) {
+    this.downloads = new PendingDownloads((counts) => this.store.addDownloads(counts), onError, options.flushIntervalMs);
+  }
 
   /** Builds the index now; returns how many sounds it holds, how many have descriptors, and how long it took. */
   async start(): Promise<{ sounds: number; described: number; ms: number }> {
@@ -49,12 +56,14 @@ export class CatalogService {
     return (this.index ?? (await this.ready())).popular(limit);
   }
 
-  findById(id: string): Promise<StoredSound | null> {
-    return this.store.findById(id);
+  async findById(id: string): Promise<StoredSound | null> {
+    const sound = await this.downloads.readBetweenFlushes(() => this.store.findById(id));
+    if (sound) sound.numDownloads += this.downloads.of(sound.id);
+    return sound;
   }
 
   async findSampleById(id: string): Promise<StoredSound | null> {
-    const sound = await this.store.findById(id);
+    const sound = await this.findById(id);
     return sound?.isSample ? sound : null;
   }
 
@@ -83,15 +92,17 @@ export class CatalogService {
   }
 
   /**
-   * Counts one download; returns the sound's id and name, or null when no sound has the id. This
-   * instance's downloads order shows it before this returns (the count the database returned goes
-   * straight into the index); other instances see it with their next read of the feed.
+   * Counts one download; returns the sound's id and name, or null when no sound has the id. The
+   * count is written to the database with the next flush (within a second, or when the service
+   * closes); this instance's downloads order shows it before this returns, other instances with
+   * their first read of the feed after that flush.
    */
   async countDownload(id: string): Promise<{ id: string; name: string } | null> {
-    const counted = await this.store.countDownload(id);
-    if (counted === null) return null;
-    this.index?.countedDownload(counted.seq, counted.numDownloads);
-    return { id: counted.id, name: counted.name };
+    const sound = await this.downloads.readBetweenFlushes(() => this.store.downloadTarget(id));
+    if (sound === null) return null;
+    this.downloads.add(sound.id);
+    this.index?.countedDownload(sound.seq, sound.numDownloads + this.downloads.of(sound.id));
+    return { id: sound.id, name: sound.name };
   }
 
   async setSamples(ids: string[]): Promise<{ samples: number; unknown: string[] }> {
@@ -133,9 +144,11 @@ export class CatalogService {
     return this.queued;
   }
 
-  close(): void {
+  /** Stops following the feed and writes the downloads not written yet. */
+  async close(): Promise<void> {
     this.stopWatching?.();
     this.stopWatching = null;
+    await this.downloads.close();
   }
 
   private ready(): Promise<SearchIndex> {
@@ -151,6 +164,9 @@ export class CatalogService {
   }
 
   private async build(): Promise<SearchIndex> {
+    // Pending downloads are written first, so that the rows loaded hold them; any counted while
+    // the rows load come back through the feed after their flush.
+    await this.downloads.flush();
     const index = new SearchIndex();
     index.expect(await this.store.size());
     this.cursor = await this.feed.loadAll((records) => index.load(records));
@@ -160,7 +176,8 @@ export class CatalogService {
 
   private async sync(): Promise<void> {
     for (;;) {
-      const changes = await this.feed.changesSince(this.cursor, CHANGES_PER_READ);
+      // Read between flushes, so that a row's count and this process's pending downloads add up.
+      const changes = await this.downloads.readBetweenFlushes(() => this.feed.changesSince(this.cursor, CHANGES_PER_READ));
       if (changes === 'reload') {
         this.index = await this.build();
         this.waitingSince = null;
@@ -170,6 +187,7 @@ export class CatalogService {
         this.waitingSince = null;
         return;
       }
+      for (const record of changes.changed) record.numDownloads += this.downloads.of(record.id);
       this.index!.apply(changes.changed, changes.removed);
       this.cursor = changes.cursor;
     }

@@ -8,15 +8,18 @@ import { storable } from '../db/text.ts';
 const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash'] as const;
 
 /**
- * The catalog's rows: one sound by id, download counts, the sample flags. Lists are not read
+ * The catalog's rows: one sound by id, download counts (added in batches: catalog/pending-downloads.ts), the sample flags. Lists are not read
  * here but from the search index (catalog/index/); writes that come with ingest live in writer.ts.
  */
 export class CatalogStore {
   /** Details, stream and download URLs and every media request read one sound: compiled once. */
   private readonly soundById;
+  /** Every download reads it: compiled once too. */
+  private readonly downloadTargetById;
 
   constructor(private readonly db: Db) {
     this.soundById = reusableQuery(db, db.selectFrom('sounds').select(STORED_COLUMNS).where('id', '=', ''));
+    this.downloadTargetById = reusableQuery(db, db.selectFrom('sounds').select(['seq', 'id', 'name', 'num_downloads']).where('id', '=', ''));
   }
 
   async findById(id: string): Promise<StoredSound | null> {
@@ -40,17 +43,25 @@ export class CatalogStore {
     return row.waveform ? (JSON.parse(row.waveform) as Peak[]) : [];
   }
 
-  /**
-   * Adds one download in a single statement, so concurrent downloads are never lost, and returns
-   * the sound's key, name and count after this one (null when no sound has the id): all a
-   * download answer needs, so it costs one round trip to the database, not two.
-   */
-  async countDownload(id: string): Promise<{ seq: number; id: string; name: string; numDownloads: number } | null> {
+  /** What counting a download of a sound needs: its key, name and stored count (null when no sound has the id). */
+  async downloadTarget(id: string): Promise<{ seq: number; id: string; name: string; numDownloads: number } | null> {
     if (!storable(id)) return null;
-    const row = await this.db.updateTable('sounds')
-      .set((eb) => ({ num_downloads: eb('num_downloads', '+', 1) })).where('id', '=', id)
-      .returning(['seq', 'id', 'name', 'num_downloads']).executeTakeFirst();
+    const [row] = await this.downloadTargetById(id);
     return row ? { seq: Number(row.seq), id: row.id, name: row.name, numDownloads: Number(row.num_downloads) } : null;
+  }
+
+  /**
+   * Adds downloads to the stored counts in one transaction: one statement (so one change-log row)
+   * per sound, whatever its number of downloads. In the order of ids, so that two instances
+   * writing the same sounds at once wait for each other instead of deadlocking.
+   */
+  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
+    const ids = [...counts.keys()].sort();
+    await this.db.transaction().execute(async (trx) => {
+      for (const id of ids) {
+        await trx.updateTable('sounds').set((eb) => ({ num_downloads: eb('num_downloads', '+', counts.get(id)!) })).where('id', '=', id).execute();
+      }
+    });
   }
 
   /** Makes exactly these sounds the public samples; returns how many exist. Unknown ids are reported. */

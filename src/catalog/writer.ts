@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { AudioMeasurements } from '../audio/types.ts';
 import type { Db } from '../db/index.ts';
-import { fileKeyFor, type FileStore } from '../media/file-store.ts';
+import { fileKeyFor, type MediaStore } from '../media/store.ts';
 import type { Category } from './sound.ts';
 
 export interface SoundMetadata {
@@ -30,23 +30,18 @@ export interface NewSound {
 export class CatalogWriter {
   constructor(
     private readonly db: Db,
-    private readonly files: FileStore,
+    private readonly files: MediaStore,
     private readonly clock: () => number,
     private readonly onChange: () => void = () => {},
   ) {}
 
   async updateMetadata(contentHash: string, metadata: SoundMetadata): Promise<{ id: string } | null> {
-    return this.db.transaction().execute(async (trx) => {
-      // The write comes first, so the transaction takes SQLite's write lock at once (waiting for
-      // another writer as long as busy_timeout allows). Read first, it could not be upgraded once
-      // another process had committed meanwhile: "database is locked", whatever the timeout.
-      const row = await trx.updateTable('sounds').set({ ...metadataColumns(metadata), updated_at: this.now() })
-        .where('content_hash', '=', contentHash).returning(['seq', 'id']).executeTakeFirst();
-      if (!row) return null;
-      await trx.deleteFrom('sound_tags').where('sound_seq', '=', row.seq).execute();
-      await insertTags(trx, row.seq, metadata.tags);
-      return { id: row.id };
-    }).finally(this.onChange);
+    // One statement, which finds the row and writes it at once: no read first that another
+    // process's commit could make stale.
+    const row = await this.db.updateTable('sounds').set({ ...metadataColumns(metadata), updated_at: this.now() })
+      .where('content_hash', '=', contentHash).returning('id').executeTakeFirst()
+      .finally(this.onChange);
+    return row ? { id: row.id } : null;
   }
 
   /** The sound that holds this content, if any (read only: what an ingest of it would update). */
@@ -73,34 +68,30 @@ export class CatalogWriter {
     const now = this.now();
     const { measurements: m } = sound;
     const id = soundIdFor(sound.contentHash);
-    const added = await this.db.transaction().execute(async (trx) => {
-      const inserted = await trx.insertInto('sounds').values({
-        id,
-        ...metadataColumns(sound.metadata),
-        duration: m.duration,
-        onset_ms: m.timing.onset_ms,
-        peak_ms: m.timing.peak_ms,
-        tail_ms: m.timing.tail_ms,
-        integrated_lufs: m.loudness.integrated_lufs,
-        true_peak_db: m.loudness.true_peak_db,
-        waveform: JSON.stringify(m.waveform),
-        descriptors: m.descriptors && JSON.stringify(m.descriptors),
-        content_hash: sound.contentHash,
-        file_key: fileKey,
-        file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,
-        created_at: now,
-        updated_at: now,
-      })
-        // The same content may arrive twice at once (two copies in one folder, two ingest runs):
-        // the second one finds the row and only updates the metadata.
-        .onConflict((oc) => oc.column('content_hash').doNothing())
-        .returning('seq').executeTakeFirst();
-      if (!inserted) return false;
-      await insertTags(trx, inserted.seq, sound.metadata.tags);
-      return true;
-    }).finally(this.onChange);
-    if (!added) await this.updateMetadata(sound.contentHash, sound.metadata);
-    return { id, added };
+    const inserted = await this.db.insertInto('sounds').values({
+      id,
+      ...metadataColumns(sound.metadata),
+      duration: m.duration,
+      onset_ms: m.timing.onset_ms,
+      peak_ms: m.timing.peak_ms,
+      tail_ms: m.timing.tail_ms,
+      integrated_lufs: m.loudness.integrated_lufs,
+      true_peak_db: m.loudness.true_peak_db,
+      waveform: JSON.stringify(m.waveform),
+      descriptors: m.descriptors && JSON.stringify(m.descriptors),
+      content_hash: sound.contentHash,
+      file_key: fileKey,
+      file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,
+      created_at: now,
+      updated_at: now,
+    })
+      // The same content may arrive twice at once (two copies in one folder, two ingest runs):
+      // the second one finds the row and only updates the metadata.
+      .onConflict((oc) => oc.column('content_hash').doNothing())
+      .returning('seq').executeTakeFirst()
+      .finally(this.onChange);
+    if (!inserted) await this.updateMetadata(sound.contentHash, sound.metadata);
+    return { id, added: inserted !== undefined };
   }
 
   /** Every sound whose audio descriptors were never measured, with its file, in the order they were added. */
@@ -143,12 +134,5 @@ function metadataColumns(metadata: SoundMetadata) {
     category: metadata.category,
     license: metadata.license,
     is_sample: metadata.sample ? 1 : 0,
-    search_text: [metadata.name, metadata.description ?? '', ...tags].join(' ').toLowerCase(),
   };
-}
-
-async function insertTags(db: Pick<Db, 'insertInto'>, soundSeq: number, tags: string[]): Promise<void> {
-  const unique = [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0))];
-  if (unique.length === 0) return;
-  await db.insertInto('sound_tags').values(unique.map((tag) => ({ sound_seq: soundSeq, tag }))).execute();
 }

@@ -6,7 +6,6 @@ import type { ColumnType, Generated } from 'kysely';
  */
 export interface Database {
   sounds: SoundsTable;
-  sound_tags: SoundTagsTable;
   catalog_changes: CatalogChangesTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -37,8 +36,6 @@ export interface SoundsTable {
   waveform: string | null;
   /** JSON array of DESCRIPTOR_LENGTH numbers; null until measured. */
   descriptors: string | null;
-  /** name, description and tags in lower case, separated by spaces: what `q` words match. */
-  search_text: string;
   num_downloads: ColumnType<number, number | undefined, number>;
   is_sample: ColumnType<number, number | undefined, number>;
   content_hash: string;
@@ -53,11 +50,6 @@ export interface SoundsTable {
 export interface CatalogChangesTable {
   seq: Generated<number>;
   sound_seq: number;
-}
-
-export interface SoundTagsTable {
-  sound_seq: number;
-  tag: string;
 }
 
 export interface AccountsTable {

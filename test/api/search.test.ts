@@ -138,8 +138,6 @@ describe('search', () => {
     const { id } = await addSound(server.services, { name: 'Laser Sweep', tags: ['laser'] });
     const afterWrite = await search('q=laser&sort=name');
     assert.ok(afterWrite.data.some((sound) => sound.id === id), 'the new sound is listed in the same second');
-    await server.services.database.db.deleteFrom('sound_tags').where('sound_seq', 'in',
-      server.services.database.db.selectFrom('sounds').select('seq').where('id', '=', id)).execute();
     await server.services.database.db.deleteFrom('sounds').where('id', '=', id).execute();
     await server.services.catalog.changed();
   });

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { CatalogRecord } from '../../src/catalog/change-feed.ts';
 import { createServices } from '../../src/wiring.ts';
-import { configFor } from '../helpers/backend.ts';
+import { configFor, otherConnection } from '../helpers/backend.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { filtersArb, recordArb, referenceSamples, referenceSearch, sampleFiltersArb } from './helpers/reference.ts';
@@ -34,6 +35,9 @@ describe('search on the database', () => {
           numDownloads: item.numDownloads, isSample: item.isSample, createdAt: new Date(server.clock.now).toISOString(),
         });
       }
+      // Downloads reach the database with the next flush: the other instance loads them from there.
+      const counted = rows.reduce((sum, row) => sum + row.numDownloads, 0);
+      await eventually(() => storedDownloads(server.dataDir), (stored) => stored === counted, 5000, 'the downloads are written');
       const other = await createServices(await configFor(server.dataDir));
       try {
         await other.catalog.start();
@@ -57,3 +61,13 @@ describe('search on the database', () => {
     }
   });
 });
+
+async function storedDownloads(dataDir: string): Promise<number> {
+  const connection = await otherConnection(dataDir, { readonly: true });
+  try {
+    const [row] = await connection.all<{ n: number | string | null }>('SELECT sum(num_downloads) AS n FROM sounds');
+    return Number(row?.n ?? 0);
+  } finally {
+    await connection.close();
+  }
+}

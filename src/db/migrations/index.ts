@@ -8,6 +8,7 @@ import * as descriptorsV2 from './005_descriptors_v2.ts';
 import * as listIndexes from './006_drop_list_indexes.ts';
 import * as renditions from './007_renditions.ts';
 import * as roundLoudness from './008_round_loudness.ts';
+import * as unreadColumns from './009_drop_unread_columns.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '006_drop_list_indexes': listIndexes,
   '007_renditions': renditions,
   '008_round_loudness': roundLoudness,
+  '009_drop_unread_columns': unreadColumns,
 };
