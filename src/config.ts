@@ -27,8 +27,18 @@ const environmentSchema = z.object({
     .min(1, 'must be at least 1 byte').max(Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
   RENDITIONS_CONCURRENCY: z.coerce.number({ message: 'must be a whole number of renditions made at once' }).int('must be a whole number')
     .min(1, 'must be at least 1').max(256, 'must be at most 256').default(Math.max(1, Math.floor(availableParallelism() / 2))),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)').optional(),
+  S3_ENDPOINT: z.url({ message: 'must be a URL such as https://s3.example.com' }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
+  S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
+  MEDIA_REDIRECT: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
 }).refine((e) => !(e.METRICS_PORT && e.METRICS_PORT === e.PORT && e.METRICS_HOST === e.HOST),
-  { path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics has a listener of its own, never the API\'s' });
+  { path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics has a listener of its own, never the API\'s' })
+  .refine((e) => e.S3_BUCKET !== undefined || (e.S3_ENDPOINT === undefined && e.S3_PREFIX === undefined),
+    { path: ['S3_BUCKET'], message: 'must be set when S3_ENDPOINT or S3_PREFIX is: media stays in the data folder without a bucket' })
+  .refine((e) => e.MEDIA_REDIRECT === 'false' || e.S3_BUCKET !== undefined,
+    { path: ['MEDIA_REDIRECT'], message: 'needs S3_BUCKET: only a bucket can answer a redirected media URL' });
 
 export interface Config {
   port: number;
@@ -68,6 +78,21 @@ export interface Config {
   renditionsMaxBytes: number;
   /** Renditions made at once, each on a worker thread; more wait, up to a bound, then are refused with 503. */
   renditionsConcurrency: number;
+  /** The bucket every media file lives in; null keeps them in the data folder (media/folder-store.ts). */
+  s3: S3Config | null;
+  /** A signed media URL answers 302 to a presigned URL of the bucket instead of streaming the bytes itself. */
+  mediaRedirect: boolean;
+}
+
+/** Where the bucket is; credentials come from the AWS SDK's standard chain, never from here. */
+export interface S3Config {
+  bucket: string;
+  /** Null for AWS itself; a compatible store's URL otherwise (MinIO, Ceph RGW, R2, Swift). */
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  /** Put before every key: '' or a folder ending in '/'. */
+  prefix: string;
 }
 
 export type TrustProxy = false | number | string[];
@@ -100,6 +125,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     renditionsMaxBytes: e.RENDITIONS_MAX_BYTES,
     renditionsConcurrency: e.RENDITIONS_CONCURRENCY,
+    s3: e.S3_BUCKET === undefined ? null : {
+      bucket: e.S3_BUCKET,
+      endpoint: e.S3_ENDPOINT ?? null,
+      region: e.S3_REGION,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+      prefix: e.S3_PREFIX === undefined ? '' : e.S3_PREFIX.replace(/\/*$/, '/'),
+    },
+    mediaRedirect: e.MEDIA_REDIRECT === 'true',
   };
 }
 

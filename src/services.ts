@@ -5,9 +5,9 @@ import type { Config } from './config.ts';
 import type { SessionStore } from './dashboard/sessions/session-store.ts';
 import type { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import type { FileStore } from './media/file-store.ts';
 import type { RenditionService } from './media/renditions.ts';
 import type { MediaSigner } from './media/signing.ts';
+import type { MediaStore } from './media/store.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import type { UsageHistory } from './quota/usage-history.ts';
 
@@ -31,18 +31,26 @@ export interface Services {
   signInFailures: FailureLog;
   /** The key of the dashboard's CSRF tokens (generated into the data folder). */
   csrfSecret: string;
-  files: FileStore;
+  /** Every media file delivered (originals and renditions): a folder or an S3 bucket. */
+  files: MediaStore;
   /** Loudness-normalized and trimmed copies of the MP3s, made on first request, bounded in disk and threads. */
   renditions: RenditionService;
   /** Milliseconds since the epoch; tests move it. */
   clock: () => number;
   /** The `{base_url}` of links and signed URLs. */
   baseUrl: () => string;
-  /** Resolves when every store answers; rejects with the first that does not. */
+  /** Resolves when every store answers; rejects with a NotReadyError naming the first that does not. */
   ready(): Promise<void>;
   /** Tells the services where the server listens (PORT=0 picks a free port). */
   listeningAt(url: string): void;
   close(): Promise<void>;
+}
+
+/** A dependency of the service does not answer: /readyz names it. */
+export class NotReadyError extends Error {
+  constructor(readonly dependency: 'database' | 'quota counters' | 'media store', cause: unknown) {
+    super(`the ${dependency} does not answer`, { cause });
+  }
 }
 
 /** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */

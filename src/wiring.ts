@@ -7,10 +7,12 @@ import { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
 import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
-import { FileStore } from './media/file-store.ts';
+import { FolderStore } from './media/folder-store.ts';
 import { RenditionService } from './media/renditions.ts';
 import { RenditionStore } from './media/rendition-store.ts';
 import { MediaSigner } from './media/signing.ts';
+import { S3Store } from './media/s3-store.ts';
+import type { MediaStore } from './media/store.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
 import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import { InProcessQuotaCounter } from './quota/database.ts';
@@ -18,7 +20,7 @@ import { RedisQuotaCounter } from './quota/redis.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import { UsageHistory } from './quota/usage-history.ts';
 import { readOrCreateSecret } from './secrets.ts';
-import type { Services } from './services.ts';
+import { NotReadyError, type Services } from './services.ts';
 
 export interface ServiceOptions {
   clock?: () => number;
@@ -35,6 +37,14 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const baseUrl = () => config.publicUrl ?? listeningUrl;
   // Made before anything is opened: a secret it refuses stops the start with nothing to close.
   const signer = new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock);
+  // Checked before anything else is opened: a missing bucket or refused credentials stop the start in one line.
+  const files: MediaStore = config.s3 ? new S3Store(config.s3, config.dataDir, config.mediaRedirect) : new FolderStore(config.dataDir);
+  try {
+    await files.ready();
+  } catch (error) {
+    files.close();
+    throw error;
+  }
   const database = await openDatabase(config);
   const accountStore = new AccountStore(database.db);
   const usageHistory = new UsageHistory(database.db);
@@ -46,7 +56,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
     await database.close();
     throw error;
   }
-  const files = new FileStore(config.dataDir);
   const renditions = new RenditionService(files, new RenditionStore(database.db), {
     maxBytes: config.renditionsMaxBytes, concurrency: config.renditionsConcurrency, clock, onError: options.onError,
   });
@@ -69,8 +78,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
     baseUrl,
     async ready() {
-      await sql`SELECT 1`.execute(database.db);
-      await quota.ready();
+      await sql`SELECT 1`.execute(database.db).catch((error: unknown) => { throw new NotReadyError('database', error); });
+      await quota.ready().catch((error: unknown) => { throw new NotReadyError('quota counters', error); });
+      await files.ready().catch((error: unknown) => { throw new NotReadyError('media store', error); });
     },
     listeningAt(url: string) {
       listeningUrl = url;
@@ -81,6 +91,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await quota.close();
       await usageHistory.close();
       await database.close();
+      files.close();
     },
   };
 }

@@ -28,12 +28,16 @@ export async function describeMissing(
   const summary: DescribeSummary = { described: 0, failed: [] };
   const progress = options.progress ?? silentProgress;
   progress.start(sounds.length);
+  // Where a bucket's files are downloaded for the workers to read.
+  await services.files.prepareScratchFolder();
   const pool = new WorkerPool(options.workers);
   try {
     await forEachConcurrently(sounds, pool.size * 2, options.signal, async ({ id, fileKey }) => {
       try {
         // A stored file is an MP3, so it is only decoded and measured: nothing is written to the temporary path.
-        const result = await pool.run({ kind: 'file', sourcePath: services.files.localPath(fileKey), temporaryPath: services.files.temporaryPath(), encoding: {} });
+        const source = await services.files.localCopy(fileKey);
+        const result = await pool.run({ kind: 'file', sourcePath: source.path, temporaryPath: services.files.temporaryPath(), encoding: {} })
+          .finally(() => source.release());
         if (!result.ok) summary.failed.push({ id, reason: result.reason });
         else if (result.kind !== 'file' || result.measurements.descriptors === null) summary.failed.push({ id, reason: 'no descriptors measured' });
         else if (await services.catalogWriter.setDescriptors(id, result.measurements.descriptors)) summary.described++;

@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
-import type { FileStore } from '../media/file-store.ts';
+import type { MediaStore } from '../media/store.ts';
 
-/** An MP3 of the file store as MCP carries binary content: base64 (resource blobs, audio content). */
-export async function storedMp3Base64(files: FileStore, fileKey: string): Promise<string> {
-  return (await buffer(files.read(fileKey))).toString('base64');
+/** An MP3 of the media store as MCP carries binary content: base64 (resource blobs, audio content). */
+export async function storedMp3Base64(files: MediaStore, fileKey: string): Promise<string> {
+  return (await buffer(await files.read(fileKey))).toString('base64');
 }

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { RenditionSpec } from '../audio/render.ts';
 import type { Loudness } from '../audio/types.ts';
 import type { StoredSound } from '../catalog/sound.ts';
-import type { FileStore } from './file-store.ts';
+import type { MediaStore } from './store.ts';
 import { isQueueFull, RenderPool } from './render-pool.ts';
 import type { RenditionStore } from './rendition-store.ts';
 
@@ -110,7 +110,7 @@ export class RenditionService {
   private removed = 0;
 
   constructor(
-    private readonly files: FileStore,
+    private readonly files: MediaStore,
     private readonly store: RenditionStore,
     private readonly options: RenditionOptions,
   ) {
@@ -209,13 +209,14 @@ export class RenditionService {
 
   private async make(fileKey: string, sound: StoredSound, choice: RenditionChoice, signal: AbortSignal): Promise<RenditionFacts> {
     this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
-    const sourcePath = this.files.localPath(sound.fileKey);
+    // The stored MP3 itself for a folder, a download for a bucket: released once the job is over.
+    const source = await this.files.localCopy(sound.fileKey);
     const outputPath = this.files.temporaryPath();
-    const result = await this.pool.run({ kind: 'render', sourcePath, outputPath, spec: specOf(sound, choice) }, signal).catch(async (error: unknown) => {
+    const result = await this.pool.run({ kind: 'render', sourcePath: source.path, outputPath, spec: specOf(sound, choice) }, signal).catch(async (error: unknown) => {
       // A job refused, dropped or failed leaves no scratch file behind.
       await rm(outputPath, { force: true });
       throw isQueueFull(error) ? new RenditionsBusyError() : error;
-    });
+    }).finally(() => source.release());
     if (!result.ok) {
       await rm(outputPath, { force: true });
       throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);

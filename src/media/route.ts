@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaServices } from '../services.ts';
-import send from '@fastify/send';
+import { Readable } from 'node:stream';
+import { planDelivery } from './delivery.ts';
 import { isRendition, RENDITION_COST, RenditionsBusyError, type RenditionFacts } from './renditions.ts';
 import type { MediaQuery, Verdict } from './signing.ts';
+import { MediaMissingError, MediaStoreError } from './store.ts';
 
 interface MediaRequest {
   Params: { file: string };
@@ -11,6 +13,8 @@ interface MediaRequest {
 
 /** Seconds a client refused because renditions are busy is asked to wait. */
 const BUSY_RETRY_SECONDS = 5;
+/** Seconds a client is asked to wait when the media store does not answer. */
+const STORE_RETRY_SECONDS = 10;
 
 /** The account in a rendition URL cannot pay for making it: the seconds until its quota resets. */
 class QuotaRefusedError extends Error {
@@ -24,7 +28,13 @@ class QuotaRefusedError extends Error {
  * at; the file is found through the database by sound id, so nothing from the URL reaches a path.
  */
 export function registerMediaRoute(app: FastifyInstance, services: MediaServices): void {
-  const handler = (request: FastifyRequest<MediaRequest>, reply: FastifyReply) => serveMedia(request, reply, services);
+  const handler = (request: FastifyRequest<MediaRequest>, reply: FastifyReply) => serveMedia(request, reply, services).catch((error: unknown) => {
+    // The store is down or refuses us: the client may try again; the rest of the service answers on.
+    if (!(error instanceof MediaStoreError)) throw error;
+    request.log.warn({ err: error }, 'media store does not answer');
+    return reply.code(503).headers({ 'retry-after': String(STORE_RETRY_SECONDS), 'cache-control': 'no-store' })
+      .send({ error: 'The media store does not answer; try again shortly' });
+  });
   app.get<MediaRequest>('/media/:file', { exposeHeadRoute: false }, handler);
   app.head<MediaRequest>('/media/:file', handler);
 }
@@ -96,33 +106,35 @@ async function sendFile(
   mayBeGone = false,
 ) {
   const id = request.params.file.replace(/\.mp3$/, '');
-  // @fastify/send does the file part (Range, If-Range, conditional GET, ETag, HEAD). Its path is
-  // a file key from the database (or made from the content hash), never anything from the URL.
-  const sendOptions = { root: services.files.root, contentType: false, cacheControl: false, dotfiles: 'deny', index: false } as const;
-  let file = await send(request.raw, `/${fileKey}`, sendOptions);
-  if (file.type === 'error' && file.statusCode === 416 && /^bytes=-\d*[1-9]\d*$/.test(request.headers.range ?? '')) {
-    // A suffix longer than the file asks for all of it (RFC 9110, 14.1.2); @fastify/send refuses it.
-    request.raw.headers.range = 'bytes=0-';
-    file = await send(request.raw, `/${fileKey}`, sendOptions);
-  }
-  if (file.type === 'error') {
-    const status = file.statusCode;
-    if (status === 404 && mayBeGone) return FILE_GONE;
-    if (status === 404) return reply.code(404).send({ error: `Sound ${id} not found` });
-    if (status === 416) return reply.code(416).header('content-range', file.headers['Content-Range']).send();
-    if (status === 412) return reply.code(412).send({ error: 'The file does not match the request\'s preconditions' });
-    request.log.error({ err: file.metadata.error }, 'media file could not be read');
-    return reply.code(500).send({ error: 'Internal server error' });
-  }
+  const notFound = () => (mayBeGone ? FILE_GONE : reply.code(404).send({ error: `Sound ${id} not found` }));
+  // The file key comes from the database (or is made from the content hash), never from the URL.
+  const stat = await services.files.stat(fileKey);
+  if (!stat) return notFound();
   const secondsLeft = Math.max(0, expiresAt - Math.floor(services.clock() / 1000));
-  reply.code(file.statusCode).headers(file.headers).headers({
+  const disposition = request.query.d === 'download' ? contentDisposition(name) : undefined;
+  // A presigned URL answers GET only (its method is signed): a HEAD is answered here.
+  const location = request.method === 'GET' ? await services.files.redirectUrl(fileKey, secondsLeft, disposition) : null;
+  if (location !== null) return reply.code(302).headers({ location, 'cache-control': 'no-store' }).send();
+  const delivery = planDelivery(request.method, request.headers, stat);
+  if (delivery.status === 412) return reply.code(412).send({ error: 'The file does not match the request\'s preconditions' });
+  if (delivery.status === 416) return reply.code(416).headers(delivery.headers).send();
+  let body: Readable = Readable.from([]);
+  if (delivery.range) {
+    try {
+      body = await services.files.read(fileKey, delivery.range);
+    } catch (error) {
+      if (error instanceof MediaMissingError) return notFound();
+      throw error;
+    }
+  }
+  reply.code(delivery.status).headers(delivery.headers).headers({
     'content-type': 'audio/mpeg',
     // Never cached past the signature; private because the URL is a bearer credential.
     'cache-control': `private, max-age=${secondsLeft}`,
   });
-  if (request.query.d === 'download') reply.header('content-disposition', contentDisposition(name));
-  if (file.statusCode === 304) reply.removeHeader('content-type');
-  return reply.send(file.stream);
+  if (disposition !== undefined) reply.header('content-disposition', disposition);
+  if (delivery.status === 304) reply.removeHeader('content-type');
+  return reply.send(body);
 }
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */
