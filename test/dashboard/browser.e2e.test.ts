@@ -107,6 +107,30 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     await page.locator('audio').first().evaluate((audio: HTMLAudioElement) => { audio.preload = 'auto'; audio.load(); });
     assert.ok([200, 206].includes((await media).status()), 'the browser fetches the signed stream URL');
 
+    // The download button posts its form (with the page's CSRF token) and keeps the choices made:
+    // the signed URL it sends the browser to asks for that rendition. (The demo catalog's files
+    // are not real recordings, so no rendition of them can be made: only the redirect is checked.)
+    const card = () => page.locator('article.sound-card').first();
+    await card().getByLabel('Loudness').selectOption('-16');
+    await card().getByLabel('Trim silence').check();
+    const posted = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/dashboard/download/'));
+    await card().getByRole('button', { name: 'Download' }).click();
+    const answer = await posted;
+    assert.equal(answer.status(), 303);
+    assert.match(answer.request().postData() ?? '', /^_csrf=[^&]+&loudness=-16&trim=true$/);
+    const renditionUrl = new URL(answer.headers().location!);
+    assert.equal(renditionUrl.searchParams.get('d'), 'download');
+    assert.equal(Number(renditionUrl.searchParams.get('loudness')), -16);
+    assert.equal(renditionUrl.searchParams.get('trim'), 'true');
+    // As recorded, the browser follows the form to the file and saves it.
+    await page.goto(server.url + '/dashboard/catalog?sort=name&order=asc');
+    const downloading = page.waitForEvent('download');
+    await card().getByRole('button', { name: 'Download' }).click();
+    const download = await downloading;
+    assert.equal(new URL(download.url()).searchParams.get('d'), 'download');
+    assert.equal(await download.failure(), null);
+    assert.match(download.suggestedFilename(), /\.mp3$/);
+
     await page.goto(server.url + '/dashboard/keys');
     await page.getByRole('link', { name: 'Revoke Production server' }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
