@@ -219,7 +219,8 @@ describe('tags: metadata read from inside audio files', () => {
     assert.deepEqual((await readEmbeddedTags(await file('trap.wav', wavWith('iXML', trap)))).found, []);
     const manyChunks = concat([writeWav({ sampleRate: 8000, channels: tone() }), ...Array.from({ length: 20_000 }, () => concat([ascii('JUNK'), new Uint8Array(4)]))]);
     assert.deepEqual((await readEmbeddedTags(await file('chunks.wav', manyChunks))).found, []);
-    assert.ok(performance.now() - started < 5000, `took ${performance.now() - started} ms`);
+    // A quadratic reader takes minutes here; a linear one well under a second, so 30 s tells them apart even on a loaded machine.
+    assert.ok(performance.now() - started < 30_000, `took ${performance.now() - started} ms`);
   });
 
   test('tags.fuzz: mutated tagged files of every format are read or reported, never a crash', async () => {
