@@ -15,7 +15,7 @@ import { S3Store } from './media/s3-store.ts';
 import type { MediaStore } from './media/store.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
 import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
-import { InProcessQuotaCounter } from './quota/database.ts';
+import { InProcessQuotaCounter } from './quota/in-process.ts';
 import { RedisQuotaCounter } from './quota/redis.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import { UsageHistory } from './quota/usage-history.ts';

@@ -23,8 +23,8 @@ const USAGE = `usage: sound-catalog <command> [options]
   ingest PATH... [--vbr-quality Q | --bitrate K] analyze and import audio files and folders
   ingest --dry-run PATH...                      show what would be added, updated or refused, writing nothing
   analyze --missing                             measure the audio descriptors sounds stored before them lack
-  accounts create --email E --plan free|pro|enterprise
-  accounts set-plan --email E --plan P
+  accounts create --email E --plan free|pro|enterprise [--operator]
+  accounts set-plan --email E --plan P [--operator]   --operator: the account may use the dashboard's operator page
   keys create --email E [--name N]              the full key is shown this once
   keys list --email E
   keys revoke PREFIX
