@@ -5,6 +5,8 @@ export interface CatalogRecord extends Sound {
   /** The database's own key for the row: what the change feed names. */
   seq: number;
   createdAt: string;
+  /** When the record last changed (ISO 8601); the creation time when absent. */
+  updatedAt?: string;
   /** The audio descriptors similar sounds are found by; null (or absent) until measured. */
   descriptors?: number[] | null;
 }

@@ -60,9 +60,16 @@ export interface SearchFilters {
   /** Integrated loudness bounds in LUFS, inclusive; sounds not measured never match. */
   minLufs?: number;
   maxLufs?: number;
+  /** Sounds whose record changed at or after this time (ms since the epoch). */
+  updatedSince?: number;
   sort: SearchSort;
   order: SortOrder;
   page: number;
+  /**
+   * A cursor walk instead of a page: the sounds after this row key, in the catalog's own order
+   * (row keys, which never change); 0 from the start. `sort`, `order` and `page` do not apply.
+   */
+  after?: number;
   limit: number;
   /** Counts over every match to add beside the page; none when empty or absent. */
   facets?: Facet[];
@@ -83,6 +90,8 @@ export interface Page<T> {
 /** A page of search results, with the facets that were asked for. */
 export interface SearchPage extends Page<Sound> {
   facets?: Facets;
+  /** In a cursor walk: the row key to continue after, or null at the end. */
+  nextAfter?: number | null;
 }
 
 /** Splits free text into lower-case words, the one way `q` is read everywhere. */

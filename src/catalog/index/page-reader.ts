@@ -85,6 +85,40 @@ export class PageReader {
     return sorted;
   }
 
+  /**
+   * Up to `limit` sounds of what was found, from rank `from` of `sorted` on, in that order: the
+   * page of a cursor walk. Either the order is walked from `from` until the page is full (cheap
+   * when matches are dense), or the matches' ranks past `from` are sorted (cheap when they are few).
+   */
+  walk(found: Found, sorted: SortOrder, from: number, limit: number): number[] {
+    const { order, rank, size } = sorted;
+    const docs: number[] = [];
+    if (!('list' in found) && !('bits' in found)) {
+      for (let i = from; i < size && docs.length < limit; i++) docs.push(order[i]!);
+      return docs;
+    }
+    const total = 'list' in found ? found.list.length : found.count;
+    if (total === 0) return docs;
+    const walkCost = (limit * (size - from)) / total;
+    if ('list' in found && walkCost > total * Math.log2(total + 1) * 4) {
+      const places: number[] = [];
+      for (const doc of found.list) if (rank[doc]! >= from) places.push(rank[doc]!);
+      places.sort((a, b) => a - b);
+      for (let i = 0; i < places.length && i < limit; i++) docs.push(order[places[i]!]!);
+      return docs;
+    }
+    const marks = this.marks;
+    const list = 'list' in found ? found.list : null;
+    if (list) for (const doc of list) marks[doc] = 1;
+    const bits = 'bits' in found ? found.bits : null;
+    for (let i = from; i < size && docs.length < limit; i++) {
+      const doc = order[i]!;
+      if (bits ? (bits[doc >>> 5]! & (1 << (doc & 31))) !== 0 : marks[doc] === 1) docs.push(doc);
+    }
+    if (list) for (const doc of list) marks[doc] = 0;
+    return docs;
+  }
+
   /** The page found by setting a bit per match's place in the order, then reading the bits in order. */
   private byMarkedRanks(found: { list: Uint32Array } | { bits: Uint32Array }, rank: Uint32Array, order: Uint32Array,
     descending: boolean, offset: number, wanted: number): number[] {

@@ -34,6 +34,8 @@ export class SearchIndex {
   /** A posting per category, in the order of CATEGORIES. */
   private readonly categories = CATEGORIES.map(() => new Posting());
   private readonly orders: Record<SortField, SortOrder>;
+  /** The catalog in row key order: what cursor walks follow, since a row key never changes. */
+  private readonly bySeq: SortOrder;
   /** Database row key (a small integer that only grows) to position + 1; 0 for none. */
   private positions = new Uint32Array(0);
   private sampleIds: number[] | null = null;
@@ -53,6 +55,7 @@ export class SearchIndex {
       duration: new SortOrder(byNumber(() => c.duration)),
       name: new SortOrder((a, b) => byText(c.name(a), c.name(b)) || c.compareIds(a, b)),
     };
+    this.bySeq = new SortOrder((a, b) => c.seq[a]! - c.seq[b]!);
     this.pages = new PageReader(this.orders, () => c.duration, () => this.matches, this.pool);
   }
 
@@ -90,6 +93,7 @@ export class SearchIndex {
       // The id order first: the others break their ties with it.
       for (const doc of added) this.columns.byId.insert(doc);
       for (const doc of added) for (const field of SORT_FIELDS) this.orders[field].insert(doc);
+      for (const doc of added) this.bySeq.insert(doc);
     }
   }
 
@@ -107,6 +111,7 @@ export class SearchIndex {
 
   search(filters: SearchFilters): SearchPage {
     const found = this.find(filters);
+    if (filters.after !== undefined) return this.walk(found, filters.after, filters);
     const everything = !('list' in found) && !('bits' in found);
     const byRelevance = filters.sort === 'relevance' && filters.words.length > 0;
     const facets = filters.facets !== undefined && filters.facets.length > 0 ? filters.facets : null;
@@ -119,6 +124,35 @@ export class SearchIndex {
     const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
     if (facets) page.facets = this.facetsOf(matches, facets);
+    return page;
+  }
+
+  /**
+   * A page of a cursor walk: the first `limit` matches whose row key is above `after`, in row key
+   * order. A row key never changes and is never reused, so a walk sees every sound that stays in
+   * the catalog from its start to its end exactly once, whatever is added or removed meanwhile.
+   */
+  private walk(found: Found, after: number, filters: SearchFilters): SearchPage {
+    const { order, size } = this.bySeq;
+    const seqs = this.columns.seq;
+    let from = 0;
+    for (let to = size; from < to;) {
+      const middle = (from + to) >>> 1;
+      if (seqs[order[middle]!]! <= after) from = middle + 1;
+      else to = middle;
+    }
+    // One more than the page tells whether the walk goes on.
+    const docs = this.pages.walk(found, this.bySeq, from, filters.limit + 1);
+    const more = docs.length > filters.limit;
+    if (more) docs.pop();
+    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
+    const facets = filters.facets !== undefined && filters.facets.length > 0 ? filters.facets : null;
+    const page: SearchPage = {
+      items: docs.map((doc) => this.columns.sound(doc)),
+      total,
+      nextAfter: more ? seqs[docs[docs.length - 1]!]! : null,
+    };
+    if (facets) page.facets = this.facetsOf('list' in found || 'bits' in found ? this.foundList(found) : null, facets);
     return page;
   }
 
@@ -167,9 +201,9 @@ export class SearchIndex {
    */
   private find(filters: SearchFilters): Found {
     const found = this.findInSets(filters);
-    const { maxOnsetMs, minLufs, maxLufs } = filters;
-    if (maxOnsetMs === undefined && minLufs === undefined && maxLufs === undefined) return found;
-    const { onset, lufs } = this.columns;
+    const { maxOnsetMs, minLufs, maxLufs, updatedSince } = filters;
+    if (maxOnsetMs === undefined && minLufs === undefined && maxLufs === undefined && updatedSince === undefined) return found;
+    const { onset, lufs, updated } = this.columns;
     const matches = this.matches;
     let kept = 0;
     // Writing behind the reader is safe when what was found is itself a list in `matches`.
@@ -178,6 +212,7 @@ export class SearchIndex {
       if (maxOnsetMs !== undefined && !(onset[doc]! <= maxOnsetMs)) return;
       if (minLufs !== undefined && !(lufs[doc]! >= minLufs)) return;
       if (maxLufs !== undefined && !(lufs[doc]! <= maxLufs)) return;
+      if (updatedSince !== undefined && !(updated[doc]! >= updatedSince)) return;
       matches[kept++] = doc;
     });
     return { list: matches.subarray(0, kept) };
@@ -388,6 +423,7 @@ export class SearchIndex {
     const c = this.columns;
     this.unindex(doc, { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
+    this.bySeq.remove(doc);
     this.columns.byId.remove(doc);
     this.columns.alive[doc] = 0;
     this.aliveBits[doc >>> 5]! &= ~(1 << (doc & 31));
@@ -425,6 +461,7 @@ export class SearchIndex {
     for (let doc = 0; doc < this.columns.size; doc++) if (this.columns.alive[doc] === 1) alive.push(doc);
     // The id order first: the others break their ties with it.
     this.columns.rebuildById(alive);
+    this.bySeq.rebuild(alive, this.columns.capacity);
     // One list, sorted again for each order: a copy per order was 8 MB each at a million sounds.
     for (const field of SORT_FIELDS) {
       if (field !== 'name') this.orders[field].rebuild(alive, this.columns.capacity);

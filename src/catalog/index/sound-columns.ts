@@ -40,6 +40,10 @@ export class SoundColumns {
   tail = new Float64Array(0);
   lufs = new Float64Array(0);
   truePeak = new Float64Array(0);
+  /** The database row key: the catalog's own order, which a cursor walk follows (it never changes). */
+  seq = new Float64Array(0);
+  /** When the sound's record last changed (ms since the epoch): what `updated_since` reads. */
+  updated = new Float64Array(0);
 
   /** Appends a sound; returns its position. */
   append(record: CatalogRecord): number {
@@ -67,6 +71,8 @@ export class SoundColumns {
     this.tail[doc] = record.timing.tail_ms ?? Number.NaN;
     this.lufs[doc] = record.loudness.integrated_lufs ?? Number.NaN;
     this.truePeak[doc] = record.loudness.true_peak_db ?? Number.NaN;
+    this.seq[doc] = record.seq;
+    this.updated[doc] = Date.parse(record.updatedAt ?? record.createdAt);
   }
 
   /** The sound at a position, as services hand it out. */
@@ -154,6 +160,8 @@ export class SoundColumns {
     this.tail = grown(this.tail, capacity);
     this.lufs = grown(this.lufs, capacity);
     this.truePeak = grown(this.truePeak, capacity);
+    this.seq = grown(this.seq, capacity);
+    this.updated = grown(this.updated, capacity);
   }
 }
 

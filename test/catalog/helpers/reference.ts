@@ -25,10 +25,12 @@ export const recordArb = fc.record({
   id: fc.stringMatching(/^[0-9a-f]{6}$/),
   onsetMs: fc.option(fc.integer({ min: 0, max: 4 }).map((step) => step * 5), { nil: null }),
   lufs: fc.option(fc.integer({ min: -30, max: -10 }), { nil: null }),
+  /** Seconds between creation and the last change of the record. */
+  updatedAfter: fc.integer({ min: 0, max: 2 }),
 });
 export type Generated = typeof recordArb extends fc.Arbitrary<infer T> ? T : never;
 
-export function toRecord(seq: number, generated: Generated): CatalogRecord {
+export function toRecord(seq: number, generated: Omit<Generated, 'updatedAfter'> & { updatedAfter?: number }): CatalogRecord {
   return {
     seq,
     id: `${generated.id}${seq.toString(16).padStart(4, '0')}`,
@@ -43,6 +45,7 @@ export function toRecord(seq: number, generated: Generated): CatalogRecord {
     numDownloads: generated.numDownloads,
     isSample: generated.isSample,
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, generated.created)).toISOString(),
+    updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, generated.created + (generated.updatedAfter ?? 0))).toISOString(),
   };
 }
 
@@ -55,6 +58,7 @@ export const filtersArb: fc.Arbitrary<SearchFilters> = fc.record({
   maxOnsetMs: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
   minLufs: fc.option(fc.integer({ min: -30, max: -10 }), { nil: undefined }),
   maxLufs: fc.option(fc.integer({ min: -30, max: -10 }), { nil: undefined }),
+  updatedSince: fc.option(fc.integer({ min: 0, max: 6 }).map((second) => Date.UTC(2026, 0, 1, 0, 0, second)), { nil: undefined }),
   sort: fc.constantFrom(...SEARCH_SORTS),
   order: fc.constantFrom('asc' as const, 'desc' as const),
   page: fc.integer({ min: 1, max: 4 }),
@@ -78,7 +82,8 @@ export function referenceSearch(rows: CatalogRecord[], f: SearchFilters) {
     && (f.minDuration === undefined || row.duration >= f.minDuration)
     && (f.maxDuration === undefined || row.duration <= f.maxDuration)
     && within(row.timing.onset_ms, undefined, f.maxOnsetMs)
-    && within(row.loudness.integrated_lufs, f.minLufs, f.maxLufs));
+    && within(row.loudness.integrated_lufs, f.minLufs, f.maxLufs)
+    && (f.updatedSince === undefined || Date.parse(row.updatedAt ?? row.createdAt) >= f.updatedSince));
   const sort = f.sort === 'relevance' && f.words.length === 0 ? 'downloads' : f.sort;
   const value = (row: CatalogRecord): Array<number | string> => ({
     downloads: () => [row.numDownloads], created_at: () => [row.createdAt], duration: () => [row.duration], name: () => [row.name],
