@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { SECRET_MIN_LENGTH } from './media/signing.ts';
 
 /** The environment, read once here and nowhere else (operator-contract.md, "Settings"). */
 const environmentSchema = z.object({
@@ -9,8 +10,8 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   SOUND_CATALOG_DATA: z.string().min(1).default('./data'),
   PUBLIC_URL: z.url().optional(),
-  SIGNING_SECRET: z.string().optional().refine((value) => value === undefined || value.split(',').every((secret) => secret.length >= 16),
-    'each comma-separated SIGNING_SECRET must be at least 16 characters'),
+  SIGNING_SECRET: z.string().optional().refine((value) => value === undefined || value.split(',').every((secret) => secret.length >= SECRET_MIN_LENGTH),
+    `each comma-separated secret must be at least ${SECRET_MIN_LENGTH} characters, 32 random bytes (make one with: openssl rand -base64 32)`),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
   SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
@@ -32,11 +33,17 @@ const environmentSchema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
   S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
+  // The AWS SDK's own names: read here like every setting; without them the SDK's chain looks further (profile, SSO, instance role).
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
   MEDIA_REDIRECT: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
 }).refine((e) => !(e.METRICS_PORT && e.METRICS_PORT === e.PORT && e.METRICS_HOST === e.HOST),
   { path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics has a listener of its own, never the API\'s' })
   .refine((e) => e.S3_BUCKET !== undefined || (e.S3_ENDPOINT === undefined && e.S3_PREFIX === undefined),
     { path: ['S3_BUCKET'], message: 'must be set when S3_ENDPOINT or S3_PREFIX is: media stays in the data folder without a bucket' })
+  .refine((e) => (e.AWS_ACCESS_KEY_ID === undefined) === (e.AWS_SECRET_ACCESS_KEY === undefined),
+    { path: ['AWS_SECRET_ACCESS_KEY'], message: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together' })
   .refine((e) => e.MEDIA_REDIRECT === 'false' || e.S3_BUCKET !== undefined,
     { path: ['MEDIA_REDIRECT'], message: 'needs S3_BUCKET: only a bucket can answer a redirected media URL' });
 
@@ -48,7 +55,7 @@ export interface Config {
   publicUrl: string | null;
   /**
    * Newest first: the first signs, all verify, so an old secret keeps its URLs alive until they
-   * expire. Null when SIGNING_SECRET is unset: the wiring then uses one generated into the data folder.
+   * expire. Null when SIGNING_SECRET is unset: the wiring then uses one generated once into the database (secrets.ts).
    */
   signingSecrets: string[] | null;
   databaseUrl: string | null;
@@ -84,7 +91,7 @@ export interface Config {
   mediaRedirect: boolean;
 }
 
-/** Where the bucket is; credentials come from the AWS SDK's standard chain, never from here. */
+/** Where the bucket is, and the keys when AWS_ACCESS_KEY_ID is set (else the AWS SDK's standard chain finds them). */
 export interface S3Config {
   bucket: string;
   /** Null for AWS itself; a compatible store's URL otherwise (MinIO, Ceph RGW, R2, Swift). */
@@ -93,6 +100,8 @@ export interface S3Config {
   forcePathStyle: boolean;
   /** Put before every key: '' or a folder ending in '/'. */
   prefix: string;
+  /** Keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; null lets the AWS SDK's default chain find them. */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
 }
 
 export type TrustProxy = false | number | string[];
@@ -131,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       region: e.S3_REGION,
       forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
       prefix: e.S3_PREFIX === undefined ? '' : e.S3_PREFIX.replace(/\/*$/, '/'),
+      credentials: e.AWS_ACCESS_KEY_ID === undefined || e.AWS_SECRET_ACCESS_KEY === undefined ? null : {
+        accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY, ...(e.AWS_SESSION_TOKEN && { sessionToken: e.AWS_SESSION_TOKEN }),
+      },
     },
     mediaRedirect: e.MEDIA_REDIRECT === 'true',
   };

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   accounts: async () => (await import('./accounts.ts')).accountsCommand,
   keys: async () => (await import('./keys.ts')).keysCommand,
   samples: async () => (await import('./samples.ts')).samplesCommand,
+  media: async () => (await import('./media.ts')).mediaCommand,
 };
 
 const USAGE = `usage: sound-catalog <command> [options]
@@ -29,6 +30,7 @@ const USAGE = `usage: sound-catalog <command> [options]
   keys list --email E
   keys revoke PREFIX
   samples set ID...                             the sounds of the public sample endpoints
+  media copy --to s3 [--dry-run]                copy the data folder's media into the S3_BUCKET bucket
 Every command takes --json to print one JSON object.`;
 
 /** Runs one command; returns the exit status. Failures are one line on standard error. */

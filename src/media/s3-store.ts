@@ -41,6 +41,7 @@ export class S3Store implements MediaStore {
       region: settings.region,
       ...(settings.endpoint && { endpoint: settings.endpoint }),
       forcePathStyle: settings.forcePathStyle,
+      ...(settings.credentials && { credentials: settings.credentials }),
       // Plain bodies: compatible stores (Swift, older MinIO) refuse the SDK's aws-chunked uploads with trailing checksums.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',

@@ -3,7 +3,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { S3_SERVER, s3Client } from './s3.ts';
 
 /**
  * The backends a test run uses. By default every test server and command works on SQLite in its
@@ -13,22 +15,78 @@ import { loadConfig, type Config } from '../../src/config.ts';
  */
 export const onPostgres = Boolean(process.env.DATABASE_URL);
 
+/**
+ * With TEST_MEDIA=s3 every data folder's media goes to a bucket of its own on the test S3 server
+ * (helpers/s3.ts) instead of the folder: any test file runs on S3 as it is.
+ */
+export const onS3 = process.env.TEST_MEDIA === 's3';
+
 /** The environment that points a server or command for `dataDir` at this run's backends. */
 export function backendEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
   if (process.env.DATABASE_URL) env.DATABASE_URL = schemaUrl(process.env.DATABASE_URL, schemaOf(dataDir));
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  if (onS3) Object.assign(env, bucketEnv(bucketOf(dataDir)));
   return env;
+}
+
+/** The settings that point an instance at a bucket of the test S3 server, as an operator would set them. */
+export function bucketEnv(bucket: string): Record<string, string> {
+  return {
+    S3_BUCKET: bucket,
+    S3_ENDPOINT: S3_SERVER.endpoint,
+    S3_REGION: S3_SERVER.region,
+    S3_FORCE_PATH_STYLE: String(S3_SERVER.forcePathStyle),
+    AWS_ACCESS_KEY_ID: S3_SERVER.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3_SERVER.secretAccessKey,
+  };
 }
 
 /** Makes the data folder's schema (PostgreSQL only); a restart over the same folder finds it again. */
 export async function prepareBackend(dataDir: string, databaseUrl = process.env.DATABASE_URL): Promise<void> {
   if (databaseUrl) await inDatabase(databaseUrl, `CREATE SCHEMA IF NOT EXISTS ${schemaOf(dataDir)}`);
+  if (onS3) await createBucket(bucketOf(dataDir));
 }
 
 /** Drops the data folder's schema with everything in it (PostgreSQL only). */
 export async function removeBackend(dataDir: string, databaseUrl = process.env.DATABASE_URL): Promise<void> {
   if (databaseUrl) await inDatabase(databaseUrl, `DROP SCHEMA IF EXISTS ${schemaOf(dataDir)} CASCADE`);
+  if (onS3) await removeBucket(bucketOf(dataDir));
+}
+
+/** The data folder's bucket: a restart over the same folder finds it again. */
+function bucketOf(dataDir: string): string {
+  return `sc-test-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+}
+
+/** Makes the bucket if it is not there yet (a restart over the same data folder finds its own). */
+export async function createBucket(bucket: string): Promise<void> {
+  const client = s3Client();
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } catch (error) {
+    if ((error as Error).name !== 'BucketAlreadyOwnedByYou' && (error as Error).name !== 'BucketAlreadyExists') throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Deletes every object of the bucket, then the bucket; a bucket already gone is fine. */
+export async function removeBucket(bucket: string): Promise<void> {
+  const client = s3Client();
+  try {
+    for (;;) {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+      const objects = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
+      if (objects.length === 0) break;
+      await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
+    }
+    await client.send(new DeleteBucketCommand({ Bucket: bucket }));
+  } catch (error) {
+    if ((error as Error).name !== 'NoSuchBucket' && (error as Error).name !== 'NotFound') throw error;
+  } finally {
+    client.destroy();
+  }
 }
 
 /**
