@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { AudioMeasurements } from '../audio/types.ts';
 import type { Db } from '../db/index.ts';
-import { fileKeyFor, type FileStore } from '../media/file-store.ts';
+import { fileKeyFor, type MediaStore } from '../media/store.ts';
 import type { Category } from './sound.ts';
 
 export interface SoundMetadata {
@@ -30,7 +30,7 @@ export interface NewSound {
 export class CatalogWriter {
   constructor(
     private readonly db: Db,
-    private readonly files: FileStore,
+    private readonly files: MediaStore,
     private readonly clock: () => number,
     private readonly onChange: () => void = () => {},
   ) {}
