@@ -5,8 +5,13 @@
  * file, so what is stated about the file is what the file is.
  *
  * Nothing holds the whole sound: the source is decoded in chunks, once to measure its loudness,
- * then again per attempt through gain and limiter straight into the MP3 file, which is decoded
- * in chunks to be measured. Memory does not grow with the sound's length.
+ * then again per attempt through gain and limiter straight into the file, which is decoded in
+ * chunks to be measured. Memory does not grow with the sound's length.
+ *
+ * Formats: the file is MP3 unless the spec asks for WAV, FLAC, Ogg Vorbis or Opus, at a rate
+ * and channel count of its own. The audio is brought to those (encode/conform.ts) before it is
+ * measured and leveled, so the limiter holds the peaks of what the file will hold. An Opus file
+ * is measured on libopus's decoding of each packet as it is made (encode/opus-encoder.ts).
  *
  * Loudness: the gain is the target minus the measured loudness; where that gain would push the
  * peaks past the ceiling, a look-ahead limiter holds them down. Limiting lowers the loudness and
@@ -21,7 +26,9 @@ import { hundredths } from './analyze/analyzer.ts';
 import { LoudnessMeter } from './analyze/loudness.ts';
 import { TruePeakMeter } from './analyze/truepeak.ts';
 import { openAudioStream } from './decode/index.ts';
-import { createMp3FileEncoder } from './encode/index.ts';
+import { Conformer, conformed } from './encode/conform.ts';
+import { createFileEncoder } from './encode/file-encoder.ts';
+import { type OutputChoice, type OutputTarget, outputTarget } from './encode/output-format.ts';
 import { LookAheadLimiter } from './limiter.ts';
 import { amplified, playedAudio, type PlayedPart } from './played-audio.ts';
 import type { Loudness, PcmAudio } from './types.ts';
@@ -38,6 +45,8 @@ const READ_BYTES = 64 * 1024;
 export interface RenditionSpec extends PlayedPart {
   /** Target integrated loudness, LUFS. */
   loudness?: number;
+  /** The file's format, rate, channels and depth; MP3 at the source's rate and channels when absent. */
+  output?: OutputChoice;
 }
 
 /** What a rendition file is, measured on its decoded audio. */
@@ -113,21 +122,32 @@ function isBetter(a: RenditionMeasurements, b: RenditionMeasurements, target: nu
 
 /** The integrated loudness of the part the rendition plays, in one streaming pass; null for silence. */
 async function playedLoudness(sourcePath: string, spec: RenditionSpec): Promise<number | null> {
-  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
-  const meter = new LoudnessMeter(source.sampleRate, source.channelCount);
-  for await (const chunk of playedAudio(source.chunks, source.sampleRate, spec)) meter.push(chunk.channels, frameCount(chunk));
+  const { target, chunks } = await playedAndConformed(sourcePath, spec);
+  const meter = new LoudnessMeter(target.sampleRate, target.channels);
+  for await (const chunk of chunks) meter.push(chunk.channels, frameCount(chunk));
   return meter.finish();
+}
+
+/** The part the rendition plays, at the rendition's rate and channel count, in chunks. */
+async function playedAndConformed(sourcePath: string, spec: RenditionSpec): Promise<{ target: OutputTarget; chunks: AsyncIterable<PcmAudio> }> {
+  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
+  const target = outputTarget(spec.output ?? { format: 'mp3' }, source);
+  const conformer = new Conformer(source.channelCount, source.sampleRate, target.channels, target.sampleRate);
+  return { target, chunks: conformed(playedAudio(source.chunks, source.sampleRate, spec), conformer) };
 }
 
 /** One pass: the played part, leveled when asked, encoded straight into a synced file at `path`; then that file measured. */
 async function writeRendition(sourcePath: string, spec: RenditionSpec, leveling: Leveling | null, outputPath: string): Promise<RenditionMeasurements> {
-  const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
-  const format = { sampleRate: source.sampleRate, channelCount: source.channelCount };
-  let chunks = playedAudio(source.chunks, source.sampleRate, spec);
-  if (leveling) chunks = limited(amplified(chunks, leveling.gainDb), new LookAheadLimiter(format.sampleRate, format.channelCount, leveling.ceilingDb));
+  const played = await playedAndConformed(sourcePath, spec);
+  const { target } = played;
+  let chunks = played.chunks;
+  if (leveling) chunks = limited(amplified(chunks, leveling.gainDb), new LookAheadLimiter(target.sampleRate, target.channels, leveling.ceilingDb));
+  const heard = new Meters(target.sampleRate, target.channels);
   const handle = await open(outputPath, 'w');
+  let measuresItself = false;
   try {
-    const encoder = await createMp3FileEncoder(handle, format);
+    const encoder = await createFileEncoder(handle, target, (chunk) => heard.push(chunk));
+    measuresItself = encoder.measuresItself;
     let frames = 0;
     for await (const chunk of chunks) {
       frames += frameCount(chunk);
@@ -139,7 +159,7 @@ async function writeRendition(sourcePath: string, spec: RenditionSpec, leveling:
   } finally {
     await handle.close();
   }
-  return measureFile(outputPath);
+  return measuresItself ? heard.finish() : measureFile(outputPath);
 }
 
 async function* limited(chunks: AsyncIterable<PcmAudio>, limiter: LookAheadLimiter): AsyncGenerator<PcmAudio> {
@@ -153,19 +173,35 @@ async function* limited(chunks: AsyncIterable<PcmAudio>, limiter: LookAheadLimit
  */
 async function measureFile(filePath: string): Promise<RenditionMeasurements> {
   const stream = await openAudioStream(createReadStream(filePath, { highWaterMark: READ_BYTES }), filePath);
-  const loudness = new LoudnessMeter(stream.sampleRate, stream.channelCount);
-  const truePeak = new TruePeakMeter(stream.sampleRate, stream.channelCount);
-  let frames = 0;
-  for await (const chunk of stream.chunks) {
-    const length = frameCount(chunk);
-    loudness.push(chunk.channels, length);
-    truePeak.push(chunk.channels, length);
-    frames += length;
+  const meters = new Meters(stream.sampleRate, stream.channelCount);
+  for await (const chunk of stream.chunks) meters.push(chunk);
+  return meters.finish();
+}
+
+/** Duration, integrated loudness and true peak of audio given in chunks. */
+class Meters {
+  private readonly loudness: LoudnessMeter;
+  private readonly truePeak: TruePeakMeter;
+  private frames = 0;
+
+  constructor(private readonly sampleRate: number, channelCount: number) {
+    this.loudness = new LoudnessMeter(sampleRate, channelCount);
+    this.truePeak = new TruePeakMeter(sampleRate, channelCount);
   }
-  return {
-    duration: frames / stream.sampleRate,
-    loudness: { integrated_lufs: hundredths(loudness.finish()), true_peak_db: hundredths(truePeak.finish()) },
-  };
+
+  push(chunk: PcmAudio): void {
+    const length = frameCount(chunk);
+    this.loudness.push(chunk.channels, length);
+    this.truePeak.push(chunk.channels, length);
+    this.frames += length;
+  }
+
+  finish(): RenditionMeasurements {
+    return {
+      duration: this.frames / this.sampleRate,
+      loudness: { integrated_lufs: hundredths(this.loudness.finish()), true_peak_db: hundredths(this.truePeak.finish()) },
+    };
+  }
 }
 
 function frameCount(chunk: PcmAudio): number {
