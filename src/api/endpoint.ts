@@ -7,7 +7,7 @@ import { HttpError } from '../shapes/answers.ts';
 import { authenticateAndCount } from './auth.ts';
 import { compileSerializer } from './serializer.ts';
 
-export type Status = 200 | 400 | 401 | 403 | 404 | 429 | 500;
+export type Status = 200 | 400 | 401 | 403 | 404 | 410 | 429 | 500;
 
 export interface EndpointContext<Q, P> {
   query: Q;

@@ -18,6 +18,20 @@ export interface CatalogChanges {
   cursor: number;
 }
 
+/** One change as a mirror reads it: which sound, what happened and when (ISO 8601). */
+export interface CatalogChange {
+  id: string;
+  change: 'added' | 'updated' | 'removed';
+  at: string;
+}
+
+/**
+ * A page of the change log after a log number, and the number to continue after; or, when the log
+ * no longer holds everything after that number (pruned, or written before changes were described),
+ * `gone` with the newest number: a mirror walks the catalog again and follows changes from there.
+ */
+export type ChangeList = { changes: CatalogChange[]; next: number } | { gone: true; newest: number };
+
 /**
  * How the search index learns about every change to the catalog, made by this process or any
  * other (an ingest run, `samples set`, another instance counting a download). The database keeps
@@ -32,6 +46,8 @@ export interface CatalogChangeFeed {
    * reaches back that far (the reader must load everything again).
    */
   changesSince(cursor: number, limit: number): Promise<CatalogChanges | 'reload'>;
+  /** What mirrors read: the changes after log number `after`, at most `limit` of them. */
+  listChanges(after: number, limit: number): Promise<ChangeList>;
   /** Calls `wake` whenever changes may be waiting; returns a function that stops it. */
   watch(wake: () => void): () => void;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import type { CatalogChangeFeed, CatalogChanges, CatalogRecord } from './change-feed.ts';
+import type { CatalogChangeFeed, CatalogChanges, CatalogRecord, ChangeList } from './change-feed.ts';
 import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 
 /**
@@ -18,7 +18,7 @@ export interface ChangeFeedOptions {
 /** How often the log is asked whether anything is new (bounds how late another process's change shows). */
 const POLL_MS = 100;
 
-const RECORD_COLUMNS = ['seq', 'descriptors', ...SOUND_COLUMNS] as const;
+const RECORD_COLUMNS = ['seq', 'descriptors', 'updated_at', ...SOUND_COLUMNS] as const;
 
 /**
  * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
@@ -58,6 +58,20 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     this.readsSincePrune += log.length;
     if (this.readsSincePrune > this.keepChanges / 10) await this.prune(next);
     return { changed: rows.map(toRecord), removed: seqs.filter((seq) => !found.has(seq)), cursor: next };
+  }
+
+  async listChanges(after: number, limit: number): Promise<ChangeList> {
+    const log = await this.db.selectFrom('catalog_changes').select(['seq', 'sound_id', 'kind', 'changed_at'])
+      .where('seq', '>', after).orderBy('seq').limit(limit).execute();
+    if (log.length === 0) return { changes: [], next: after };
+    // A gap before the first row is either numbers never committed or rows pruned; only the log's
+    // oldest row tells which. Rows written before migration 011 do not say what happened.
+    const incomplete = (log[0]!.seq > after + 1 && (await this.pruned(after))) || log.some((row) => row.kind === null);
+    if (incomplete) return { gone: true, newest: await this.newest() };
+    return {
+      changes: log.map((row) => ({ id: row.sound_id!, change: row.kind!, at: row.changed_at! })),
+      next: log[log.length - 1]!.seq,
+    };
   }
 
   watch(wake: () => void): () => void {
@@ -103,10 +117,11 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
  * about 1.4 KB a row collected from the old space), and at a million sounds that garbage held
  * the heap at its limit while the catalog loaded.
  */
-function toRecord(row: SoundRow & { seq: number; descriptors: string | null }): CatalogRecord {
+function toRecord(row: SoundRow & { seq: number; descriptors: string | null; updated_at: string }): CatalogRecord {
   const record = soundOf(row) as CatalogRecord;
   record.seq = row.seq;
   record.createdAt = row.created_at;
+  record.updatedAt = row.updated_at;
   record.descriptors = parseDescriptors(row.descriptors);
   return record;
 }

@@ -19,3 +19,6 @@ export const SEARCH_BOUNDS = {
   maxOnsetMs: 86_400_000,
   lufs: { min: -100, max: 10 },
 } as const;
+
+/** Extension: changes per page of GET /api/v1/changes. */
+export const CHANGES_PAGE = { min: 1, max: 1000, default: 100 } as const;

@@ -1,4 +1,4 @@
-import type { CatalogChangeFeed } from './change-feed.ts';
+import type { CatalogChangeFeed, ChangeList } from './change-feed.ts';
 import { SearchIndex } from './index/search-index.ts';
 import { PendingDownloads } from './pending-downloads.ts';
 import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
@@ -46,6 +46,14 @@ export class CatalogService {
 
   async search(filters: SearchFilters): Promise<SearchPage> {
     return (this.index ?? (await this.ready())).search(filters);
+  }
+
+  /**
+   * What mirrors follow: the catalog's changes after a log number (0: from the log's start), in
+   * the order they were made. Read from the database, not the index: every instance answers alike.
+   */
+  changes(after: number, limit: number): Promise<ChangeList> {
+    return this.feed.listChanges(after, limit);
   }
 
   async samples(filters: SampleFilters): Promise<Page<Sound>> {

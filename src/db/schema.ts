@@ -50,6 +50,10 @@ export interface SoundsTable {
 export interface CatalogChangesTable {
   seq: Generated<number>;
   sound_seq: number;
+  /** The sound's id, its kind of change and when (ISO 8601); null on rows written before migration 011. */
+  sound_id: Generated<string | null>;
+  kind: Generated<'added' | 'updated' | 'removed' | null>;
+  changed_at: Generated<string | null>;
 }
 
 export interface AccountsTable {

@@ -79,11 +79,43 @@ export const facetList = z.string()
 export const sortField = z.enum(SEARCH_SORTS).default('downloads');
 export const sortOrder = z.enum(['asc', 'desc']).default('desc');
 
+/**
+ * Cursors are opaque to clients: a kind and a number (a sound's row key for a walk of the
+ * catalog, a change log number for the changes), base64url-encoded. A cursor is read back only
+ * in its canonical form and as its own kind; anything else is a 400. A forged cursor can name
+ * nothing but a place to start from.
+ */
+const CURSOR_KINDS = { sounds: 's1', changes: 'c1' } as const;
+export type CursorKind = keyof typeof CURSOR_KINDS;
+
+export function encodeCursor(kind: CursorKind, position: number): string {
+  return Buffer.from(`${CURSOR_KINDS[kind]}.${position}`).toString('base64url');
+}
+
+/** A cursor of this kind to the number it carries; an empty value is the start (0). */
+export function cursorOf(kind: CursorKind) {
+  const pattern = new RegExp(`^${CURSOR_KINDS[kind]}\\.(0|[1-9][0-9]{0,14})$`);
+  return z.string().max(64).transform((text, context) => {
+    if (text === '') return 0;
+    const decoded = /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '';
+    const match = pattern.exec(decoded);
+    if (match === null || encodeCursor(kind, Number(match[1])) !== text) {
+      context.addIssue({ code: 'custom', message: 'not a cursor this endpoint gave out; start again without it' });
+      return z.NEVER;
+    }
+    return Number(match[1]);
+  });
+}
+
+/** An ISO 8601 date or date and time (with Z or an offset) to milliseconds since the epoch. */
+export const isoTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()])
+  .transform((text) => Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text));
+
 /** The search query's parameters, as parsed by the schemas above, to the catalog's filters. */
 export function searchFiltersOf(query: {
   q?: string; category?: Category[]; tags?: string; min_duration?: number; max_duration?: number;
-  max_onset_ms?: number; min_lufs?: number; max_lufs?: number; facets?: Facet[];
-  sort: SearchSort; order: SortOrder; page: number; limit: number;
+  max_onset_ms?: number; min_lufs?: number; max_lufs?: number; facets?: Facet[]; updated_since?: number;
+  sort: SearchSort; order: SortOrder; page: number; limit: number; cursor?: number;
 }): SearchFilters {
   return {
     words: toWords(query.q),
@@ -94,6 +126,8 @@ export function searchFiltersOf(query: {
     maxOnsetMs: query.max_onset_ms,
     minLufs: query.min_lufs,
     maxLufs: query.max_lufs,
+    updatedSince: query.updated_since,
+    after: query.cursor,
     sort: query.sort,
     order: query.order,
     page: query.page,

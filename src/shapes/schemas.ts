@@ -53,6 +53,21 @@ export const paginationSchema = z.object({
   totalPages: z.int(),
 }).register(components, { id: 'Pagination' });
 
+/** Extension: what a search's pagination adds to the API document's, the cursor that continues a walk of the catalog. */
+export const nextCursorSchema = z.object({
+  next_cursor: z.string().nullable().describe('In a cursor walk, the `cursor` of the next page; null at the end of the walk, and always null for pages asked by `page`.'),
+}).register(components, { id: 'NextCursor', 'x-extension': true });
+
+/** A search's pagination: the API document's, and the extension's cursor. */
+export const searchPaginationSchema = z.intersection(paginationSchema, nextCursorSchema);
+
+/** Extension: one change of the catalog, as GET /api/v1/changes lists it. */
+export const catalogChangeSchema = z.object({
+  id: z.string().describe('The sound.'),
+  change: z.enum(['added', 'updated', 'removed']).describe('updated includes a change of the download count.'),
+  at: z.string().describe('When the change was made (ISO 8601, UTC).'),
+}).register(components, { id: 'CatalogChange', 'x-extension': true });
+
 /** Extension: counts over every match of a search, asked for with `facets=`. */
 export const facetsSchema = z.object({
   category: z.object(Object.fromEntries(CATEGORIES.map((category) => [category, z.int().min(0)])) as Record<Category, z.ZodInt>)
@@ -95,6 +110,11 @@ export const quotaErrorSchema = errorSchema.extend({
   limit: z.int().describe('The daily quota.'),
   reset: z.int().describe('Unix timestamp of the next reset (midnight UTC).'),
 }).register(components, { id: 'QuotaExceededError' });
+
+/** Extension: GET /api/v1/changes when the log no longer reaches back to `since`. */
+export const changesGoneSchema = errorSchema.extend({
+  next_cursor: z.string().describe('Walk the catalog again (search with `cursor`), then follow changes from here.'),
+}).register(components, { id: 'ChangesGone', 'x-extension': true });
 
 export type SoundSummaryBody = z.infer<typeof soundSummarySchema>;
 export type SoundBody = z.infer<typeof soundSchema>;

@@ -18,6 +18,7 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
   // Extensions (tag `extensions`), with the statuses their issue fixes.
   findSimilarSounds: { path: '/api/v1/sounds/{id}/similar', statuses: [200, 401, 403, 404, 429, 500] },
   getSoundWaveform: { path: '/api/v1/sounds/{id}/waveform', statuses: [200, 401, 403, 404, 429, 500] },
+  listCatalogChanges: { path: '/api/v1/changes', statuses: [200, 400, 401, 403, 410, 429, 500] },
 };
 
 /**
@@ -44,6 +45,9 @@ function withoutExtensions(document: any): any {
         const properties = response.content?.['application/json']?.schema?.properties ?? {};
         for (const [name, property] of Object.entries(properties) as Array<[string, any]>) {
           if (extensionComponents.has(property.$ref)) delete properties[name];
+          // A property extended by an addition (allOf: the original and the extension's fields) is the original.
+          const kept = property.allOf?.filter((part: any) => !extensionComponents.has(part.$ref));
+          if (kept?.length === 1) properties[name] = kept[0];
         }
       }
     }
@@ -88,7 +92,7 @@ describe('openapi', () => {
     assert.deepEqual(search.security, [{ ApiKey: [] }]);
     assert.deepEqual(document.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
     assert.deepEqual(search.parameters.map((p: { name: string }) => p.name),
-      ['q', 'category', 'tags', 'min_duration', 'max_duration', 'max_onset_ms', 'min_lufs', 'max_lufs', 'facets', 'sort', 'order', 'page', 'limit']);
+      ['q', 'category', 'tags', 'min_duration', 'max_duration', 'max_onset_ms', 'min_lufs', 'max_lufs', 'updated_since', 'cursor', 'facets', 'sort', 'order', 'page', 'limit']);
     const limit = search.parameters.find((p: { name: string }) => p.name === 'limit');
     assert.deepEqual(limit.schema, { default: 20, type: 'integer', minimum: 1, maximum: 100 });
     assert.deepEqual(document.paths['/api/v1/sounds/sample'].get.security, []);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
-import { facetsSchema, paginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { facetsSchema, searchPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
 import { toPagination, toSound } from '../../shapes/mappers.ts';
 import {
-  categoryList, contradictoryBounds, EXTENSION, facetList, lufs, milliseconds, searchFiltersOf, seconds, sortField, sortOrder, strictInt,
+  categoryList, contradictoryBounds, cursorOf, encodeCursor, EXTENSION, facetList, isoTime, lufs, milliseconds, searchFiltersOf, seconds,
+  sortField, sortOrder, strictInt,
 } from '../../shapes/params.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
@@ -28,6 +29,14 @@ export const searchSounds = defineEndpoint({
     max_onset_ms: milliseconds.describe('Extension: only sounds whose onset is at most this many milliseconds in ("tight" sounds).').meta(EXTENSION),
     min_lufs: lufs.describe('Extension: lowest integrated loudness, in LUFS.').meta(EXTENSION),
     max_lufs: lufs.describe('Extension: highest integrated loudness, in LUFS.').meta(EXTENSION),
+    updated_since: isoTime.optional().describe('Extension: only sounds whose record (metadata or audio) changed at or after this time, '
+      + 'ISO 8601 (2026-06-15, or 2026-06-15T12:00:00Z with Z or an offset). Download counts and the sample flag are not the record: '
+      + 'GET /api/v1/changes lists those changes too.').meta(EXTENSION),
+    cursor: cursorOf('sounds').optional().describe('Extension: walk the whole match in the catalog\'s own order (the order sounds were '
+      + 'added in, which never changes), a page at a time: send an empty cursor for the first page, then each answer\'s '
+      + 'pagination.next_cursor until it is null. A sound present from the first page to the last is seen exactly once, '
+      + 'whatever is added, changed or removed meanwhile; sounds added during the walk may or may not be seen. sort, order and page '
+      + 'do not apply to a walk and are refused beside it (400); a cursor is opaque and refused (400) unless this endpoint gave it out.').meta(EXTENSION),
     facets: facetList.describe('Extension: category, tags or both (comma-separated): counts over every match, beside the page.').meta(EXTENSION),
     sort: sortField.describe('downloads (default), created_at, duration or name.').meta({ 'x-extension-values': ['relevance'] }),
     order: sortOrder.describe('asc or desc (default).'),
@@ -37,19 +46,31 @@ export const searchSounds = defineEndpoint({
   responses: {
     200: {
       description: 'Matching sounds.',
-      schema: z.object({ data: z.array(soundSchema), pagination: paginationSchema, facets: facetsSchema.optional() }),
+      schema: z.object({ data: z.array(soundSchema), pagination: searchPaginationSchema, facets: facetsSchema.optional() }),
     },
     400: errorResponses[400],
     ...authErrors,
   },
-  async handler({ query, services }) {
-    const contradictions = contradictoryBounds(query);
+  async handler({ query, services, request }) {
+    const contradictions = [...contradictoryBounds(query), ...pagingBesideCursor(query.cursor, request.url)];
     if (contradictions.length > 0) throw invalidQuery(contradictions);
     const page = await services.catalog.search(searchFiltersOf(query));
+    const next = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
     return {
       data: page.items.map((sound) => toSound(sound, services.signer)),
-      pagination: toPagination(query.page, query.limit, page.total),
+      pagination: { ...toPagination(query.cursor === undefined ? query.page : 1, query.limit, page.total), next_cursor: next },
       ...(page.facets && { facets: page.facets }),
     };
   },
 });
+
+/**
+ * sort, order and page beside a cursor, as 400 details. Read from the query string as sent: the
+ * parsed query has their defaults filled in.
+ */
+function pagingBesideCursor(cursor: number | undefined, url: string): Array<{ param: string; message: string }> {
+  if (cursor === undefined) return [];
+  const sent = new URL(url, 'http://localhost').searchParams;
+  return ['sort', 'order', 'page'].filter((name) => sent.has(name))
+    .map((param) => ({ param, message: 'does not apply to a cursor walk (the catalog\'s own order); leave it out' }));
+}

@@ -33,6 +33,21 @@ export const postgresDialect: SqlDialect = {
     await sql`CREATE TRIGGER sounds_log AFTER INSERT OR UPDATE OR DELETE ON sounds
       FOR EACH ROW EXECUTE FUNCTION log_sound_change()`.execute(db);
   },
+
+  async describeChangeLog(db: Kysely<Database>): Promise<void> {
+    // The same function, now also writing the sound's id, the kind of change and the time. The
+    // clock's time, not the transaction's start: a log row's time is when the change was made.
+    await sql`CREATE OR REPLACE FUNCTION log_sound_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${sql.lit(CHANGE_LOG_LOCK)});
+        INSERT INTO catalog_changes(sound_seq, sound_id, kind, changed_at) VALUES (
+          CASE WHEN TG_OP = 'DELETE' THEN OLD.seq ELSE NEW.seq END,
+          CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END,
+          CASE TG_OP WHEN 'INSERT' THEN 'added' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
+          to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+        RETURN NULL;
+      END $$`.execute(db);
+  },
 };
 
 /** How long a request may wait for PostgreSQL before it fails: never hang while it is away. */

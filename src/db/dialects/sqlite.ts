@@ -50,6 +50,21 @@ export const sqliteDialect: SqlDialect = {
       INSERT INTO catalog_changes(sound_seq) VALUES (old.seq);
     END`.execute(db);
   },
+
+  async describeChangeLog(db: Kysely<Database>): Promise<void> {
+    const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+    const triggers = [
+      { name: 'sounds_log_insert', event: sql`INSERT`, row: sql`new`, kind: 'added' },
+      { name: 'sounds_log_update', event: sql`UPDATE`, row: sql`new`, kind: 'updated' },
+      { name: 'sounds_log_delete', event: sql`DELETE`, row: sql`old`, kind: 'removed' },
+    ];
+    for (const { name, event, row, kind } of triggers) {
+      await sql`DROP TRIGGER IF EXISTS ${sql.id(name)}`.execute(db);
+      await sql`CREATE TRIGGER ${sql.id(name)} AFTER ${event} ON sounds BEGIN
+        INSERT INTO catalog_changes(sound_seq, sound_id, kind, changed_at) VALUES (${row}.seq, ${row}.id, ${sql.lit(kind)}, ${now});
+      END`.execute(db);
+    }
+  },
 };
 
 /** The embedded database: one SQLite file in the data folder, in WAL mode, and its dialect. */

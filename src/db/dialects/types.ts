@@ -22,4 +22,10 @@ export interface SqlDialect {
    * to `catalog_changes` in the same transaction: what the catalog change feed reads.
    */
   createChangeLog(db: Kysely<Database>): Promise<void>;
+  /**
+   * Makes the change log's triggers write, beside the row's `seq`, the sound's id, what happened
+   * (`added`, `updated` or `removed`) and when (ISO 8601, UTC, milliseconds): what a mirror
+   * reads from GET /api/v1/changes (migration 011).
+   */
+  describeChangeLog(db: Kysely<Database>): Promise<void>;
 }
