@@ -11,6 +11,8 @@ import { soundEndpoints } from './api/sounds/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
+import { registerPackRoute } from './packs/route.ts';
+import { PackService } from './packs/service.ts';
 import type { Metrics } from './metrics/index.ts';
 import { OneLinePerRequest } from './logging.ts';
 import { addUnknownKeyThrottle } from './quota/unknown-keys.ts';
@@ -59,7 +61,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   // Each part gets the services it uses and no others.
   const { catalog, accounts, quota, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
-  const api = { catalog, accounts, quota, signer, clock, baseUrl };
+  // A pack reads the catalog's files and renditions and is paid from the quota: one service for REST, MCP, the dashboard and its route.
+  const packs = new PackService({ catalog, quota, signer, renditions, files, clock });
+  const api = { catalog, accounts, quota, signer, clock, baseUrl, packs };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
   registerHealth(app, () => services.ready());
@@ -72,12 +76,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await registerCors(crossOrigin);
     registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);
     registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, accounts, quota, clock });
+    registerPackRoute(crossOrigin, { packs, signer });
     registerDocument(crossOrigin);
   });
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);
   await registerDocs(app);
   registerMcp(app, { ...api, files, renditions });
-  registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl });
+  registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl, packs });
   return app;
 }
 

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import type { RenditionService } from './media/renditions.ts';
 import type { MediaSigner } from './media/signing.ts';
 import type { MediaStore } from './media/store.ts';
+import type { PackService } from './packs/service.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import type { UsageHistory } from './quota/usage-history.ts';
 
@@ -54,7 +55,10 @@ export class NotReadyError extends Error {
 }
 
 /** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */
-export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'clock' | 'baseUrl'>;
+export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'clock' | 'baseUrl'> & {
+  /** Packs of sounds in one ZIP (issue 30), built in app.ts from the services above and the media ones. */
+  packs: PackService;
+};
 
 /** The MCP server: the API's services, and the files and renditions that resources and previews read. */
 export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
@@ -64,4 +68,5 @@ export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'ren
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,
-  'catalog' | 'accounts' | 'quota' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;
+  'catalog' | 'accounts' | 'quota' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>
+  & Pick<ApiServices, 'packs'>;

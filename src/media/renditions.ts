@@ -129,6 +129,11 @@ export class RenditionService {
     return { fileKey, facts: await this.waitFor(fileKey, sound, choice, request) };
   }
 
+  /** Whether this rendition is stored now (what a pack's price counts: packs/service.ts). */
+  async has(sound: StoredSound, choice: RenditionChoice): Promise<boolean> {
+    return (await this.storedFacts(renditionKey(sound.contentHash, choice))) !== null;
+  }
+
   async stats(): Promise<RenditionStats> {
     const making = this.submitted.size - (this.pool?.waiting ?? 0);
     return { waiting: this.flights.size - making, making, made: this.made, removed: this.removed, bytes: await this.store.totalBytes() };

@@ -113,6 +113,37 @@ export class MediaSigner {
     if (expiresAt * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
     return { ok: true, expiresAt, ...named, canonicalQuery: queryOf(d, rendition, exp, key.kid, sig) };
   }
+
+  /**
+   * The URL of a pack of sounds (packs/): the ids, the rendition of every file and its account,
+   * signed like one sound's download URL but over a message of its own (packMessageOf), so a pack
+   * URL never verifies as a sound's nor a sound's as a pack's.
+   */
+  signPack(ids: string[], choice: RenditionChoice, accountId: string): SignedMedia {
+    const rendition = renditionParams(choice, accountId);
+    const expiresAt = expiryFrom(this.clock());
+    const { kid, macKey } = this.keys[0]!;
+    const sig = halfOf('download', tag(macKey, packMessageOf(ids, expiresAt, rendition)));
+    return { url: `${this.baseUrl()}/media/packs/${PACK_FILE}?${packQueryOf(ids, rendition, expiresAt, kid, sig)}`, expiresAt };
+  }
+
+  /** Whether a pack URL's parts are ones `signPack` wrote; its canonical query is compared by the route, as for one sound. */
+  verifyPack(query: PackQuery): PackVerdict {
+    const { ids, exp, kid, sig } = query;
+    if (typeof ids !== 'string' || typeof exp !== 'string' || !/^\d{1,12}$/.test(exp) || typeof sig !== 'string') return { ok: false, reason: 'invalid' };
+    const list = ids.split(',');
+    if (list.some((id) => id === '' || id.includes('\n'))) return { ok: false, reason: 'invalid' };
+    const key = this.keys.find((candidate) => candidate.kid === kid);
+    const named = renditionOf(query);
+    if (!key || named === null) return { ok: false, reason: 'invalid' };
+    const rendition = renditionParams(named.choice, named.accountId ?? undefined);
+    const expected = Buffer.from(halfOf('download', tag(key.macKey, packMessageOf(list, exp, rendition))));
+    const given = Buffer.from(sig);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
+    const expiresAt = Number(exp);
+    if (expiresAt * 1000 <= this.clock()) return { ok: false, reason: 'expired' };
+    return { ok: true, expiresAt, ids: list, ...named, canonicalQuery: packQueryOf(list, rendition, exp, key.kid, sig) };
+  }
 }
 
 /** A media URL's query in its one form: what `sign` writes and what the media route accepts. */
@@ -215,4 +246,27 @@ function macKeyOf(secret: string): string {
 
 function keyIdOf(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url').slice(0, 8);
+}
+
+/** The one file name pack URLs carry. */
+export const PACK_FILE = 'sound-pack.zip';
+
+/** A pack URL's query parameters, as the pack route reads them. */
+export type PackQuery = Omit<MediaQuery, 'd'> & { ids?: string };
+
+export type PackVerdict =
+  | { ok: true; expiresAt: number; ids: string[]; choice: RenditionChoice; accountId: string | null; canonicalQuery: string }
+  | { ok: false; reason: 'invalid' | 'expired' };
+
+/**
+ * What a pack URL's signature covers: a `pack` line, one line per id, the expiry and the rendition
+ * line (empty for the catalog's files). A sound's message has at most three lines, so the two
+ * can never be the same text.
+ */
+function packMessageOf(ids: string[], expiresAt: number | string, rendition: string): string {
+  return `pack\n${ids.join('\n')}\n${expiresAt}\n${rendition}`;
+}
+
+function packQueryOf(ids: string[], rendition: string, expiresAt: number | string, kid: string, sig: string): string {
+  return `ids=${ids.map(encodeURIComponent).join(',')}${rendition === '' ? '' : `&${rendition}`}&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
 }

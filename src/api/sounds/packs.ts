@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
+import { HttpError, rateLimitHeaders } from '../../shapes/answers.ts';
+import { EXTENSION, renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
+import { RENDITION_COST } from '../../media/renditions.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { authErrors, errorResponses } from './responses.ts';
+
+/** `ids=a,b,c`: 1 to PACK_MAX_SOUNDS distinct ids, or a 400 that says which rule was broken. */
+export const packIds = z.string().max(PACK_MAX_SOUNDS * 210).transform((text, context) => {
+  const ids = text.split(',').map((id) => id.trim());
+  if (ids.some((id) => id === '' || id.length > 200)) {
+    context.addIssue({ code: 'custom', message: 'a comma-separated list of sound ids, none empty' });
+    return z.NEVER;
+  }
+  if (ids.length > PACK_MAX_SOUNDS) {
+    context.addIssue({ code: 'custom', message: `at most ${PACK_MAX_SOUNDS} sounds in one pack, not ${ids.length}` });
+    return z.NEVER;
+  }
+  const repeated = [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+  if (repeated.length > 0) {
+    context.addIssue({ code: 'custom', message: `each sound once; repeated: ${repeated.join(', ')}` });
+    return z.NEVER;
+  }
+  return ids;
+});
+
+export const packResultSchema = z.object({
+  download_url: z.url().describe('Signed URL of the ZIP, valid one hour; the ZIP is built while it downloads.'),
+  expires_at: z.iso.datetime().describe('When the URL stops working (ISO 8601, UTC).'),
+  sounds: z.int().describe('Sounds in the pack.'),
+  estimated_bytes: z.int().describe('About how big the ZIP will be: stored files, renditions from their originals\' bytes per second, and the manifests.'),
+});
+
+export const getPack = defineEndpoint({
+  method: 'GET',
+  url: '/api/v1/packs',
+  operationId: 'getPack',
+  summary: 'Get a download URL for a pack of sounds',
+  description: 'One signed URL (valid one hour) for a ZIP of up to 100 sounds: one file per sound named <name-slug>-<id>.<ext>, '
+    + 'manifest.json and manifest.csv (id, name, file, format, sample rate, channels, duration, loudness, true peak, timing, '
+    + 'category, tags and the SHA-256 of each file as delivered) and LICENSE.txt (CC0 1.0). The pack is paid for here, before '
+    + `anything is made: one request of the daily quota per sound (this call is the first of them), plus ${RENDITION_COST} for each `
+    + 'rendition (loudness, trim) not stored yet; 429 when the quota cannot cover it. Each sound counts one download. Fetching the '
+    + 'URL costs nothing more.',
+  tag: 'extensions',
+  security: 'apiKey',
+  query: z.strictObject({
+    ids: packIds.describe(`Comma-separated sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`).meta(EXTENSION),
+    ...renditionQuery.shape,
+  }),
+  responses: {
+    200: { description: 'Signed pack URL.', schema: z.object({ data: packResultSchema }) },
+    400: errorResponses[400],
+    404: { description: 'Sounds not found: the message names every unknown id.', schema: errorResponses[404].schema },
+    ...authErrors,
+  },
+  async handler({ query, services, owner, reply }) {
+    const { ids, ...rendition } = query;
+    try {
+      const pack = await services.packs.prepare(
+        { accountId: owner!.account.id, keyId: owner!.keyId, dailyQuota: owner!.account.plan.dailyQuota }, ids, renditionChoiceOf(rendition),
+      );
+      // The headers tell what is left after the whole pack, not after the call alone.
+      if (pack.decision) reply.headers(rateLimitHeaders(pack.decision));
+      return {
+        data: {
+          download_url: pack.downloadUrl, expires_at: new Date(pack.expiresAt * 1000).toISOString(),
+          sounds: pack.sounds, estimated_bytes: pack.estimatedBytes,
+        },
+      };
+    } catch (error) {
+      if (!(error instanceof PackQuotaError)) throw error;
+      const retryAfter = Math.max(1, error.decision.reset - Math.floor(services.clock() / 1000));
+      throw new HttpError(429, { error: error.message, limit: error.decision.limit, reset: error.decision.reset },
+        { ...rateLimitHeaders(error.decision), 'retry-after': retryAfter });
+    }
+  },
+});

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseBuffer } from 'music-metadata';
+import yazl from 'yazl';
+import type { Loudness, StoredSound } from '../catalog/sound.ts';
+import { isRendition, RenditionsBusyError, type RenditionChoice } from '../media/renditions.ts';
+import { MediaMissingError } from '../media/store.ts';
+import type { Services } from '../services.ts';
+import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
+
+export type PackStreamServices = Pick<Services, 'files' | 'renditions' | 'clock'>;
+
+/** Waits for a rendition thread when every one is busy, rather than failing a ZIP already half sent. */
+const BUSY_WAIT_MS = 1_000;
+const BUSY_ATTEMPTS = 120;
+/** Bytes of a file's beginning kept to read its sample rate and channels from its header. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The ZIP of a pack, written while it is read (yazl): the sounds one after another, each opened
+ * only when its turn comes and piped with backpressure, so memory holds a chunk or two whatever
+ * the pack's size. Entries are stored, not deflated: MP3 (and the other compressed formats) do
+ * not shrink. Each file's SHA-256, byte count and header are taken from the bytes on their way
+ * into the ZIP, so the manifests, which describe the files as delivered, come after them. yazl
+ * switches to ZIP64 records where sizes or offsets need it. Aborting `signal` (the client left)
+ * stops reading and making files.
+ */
+export function streamPack(sounds: StoredSound[], choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal): Readable {
+  const zip = new yazl.ZipFile();
+  const output = zip.outputStream as Readable;
+  const rows: ManifestRow[] = [];
+  const now = new Date(services.clock());
+  const format = formatOf(choice);
+  let current: Readable | null = null;
+  const fail = (error: Error) => {
+    current?.destroy();
+    output.destroy(error);
+  };
+  zip.on('error', fail);
+  signal.addEventListener('abort', () => fail(new Error('the client left')), { once: true });
+
+  for (const sound of sounds) {
+    const file = packFileName(sound.name, sound.id, format);
+    zip.addReadStreamLazy(file, { compress: false, mtime: now }, (callback) => {
+      openDelivered(sound, choice, services, signal).then(({ stream, duration, loudness }) => {
+        current = stream;
+        const meter = new DeliveredBytes((digest) => rows.push({
+          id: sound.id, name: sound.name, file, format, sample_rate: digest.sampleRate, channels: digest.channels, duration,
+          integrated_lufs: loudness.integrated_lufs, true_peak_db: loudness.true_peak_db, timing: sound.timing,
+          category: sound.category, tags: sound.tags, sha256: digest.sha256, bytes: digest.bytes, source_url: null,
+        }));
+        // A file that breaks off mid-way fails the whole ZIP: a client must not take a short file for a whole one.
+        pipeline(stream, meter, (error) => error && fail(error));
+        callback(null, meter);
+      }, (error: Error) => callback(error, null as unknown as Readable));
+    });
+  }
+  // Called when their turn comes, after every sound's bytes went through: the rows are complete.
+  zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now }, (callback) => callback(null, Readable.from([manifestJson(rows, now)])));
+  zip.addReadStreamLazy('manifest.csv', { compress: true, mtime: now }, (callback) => callback(null, Readable.from([manifestCsv(rows)])));
+  zip.addBuffer(Buffer.from(LICENSE_TEXT), 'LICENSE.txt', { compress: true, mtime: now });
+  zip.end();
+  return output;
+}
+
+/** The file extension and manifest format: MP3 until a choice names another format. */
+function formatOf(choice: RenditionChoice): string {
+  const named = (choice as { format?: unknown }).format;
+  return typeof named === 'string' ? named : 'mp3';
+}
+
+/** The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be) and what they measure. */
+async function openDelivered(sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal):
+  Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
+  if (!isRendition(choice)) return { stream: await services.files.read(sound.fileKey), duration: sound.duration, loudness: sound.loudness };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Paid for when the pack was asked for (service.ts): no `pay` here.
+      const rendition = await services.renditions.get(sound, choice, { signal });
+      return { stream: await services.files.read(rendition.fileKey), ...rendition.facts };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof RenditionsBusyError && attempt < BUSY_ATTEMPTS) {
+        await sleep(BUSY_WAIT_MS, undefined, { signal });
+        continue;
+      }
+      // Removed to keep renditions under their bound between being found and being read: made again once.
+      if (error instanceof MediaMissingError && attempt === 1) continue;
+      throw error;
+    }
+  }
+}
+
+interface Digest {
+  sha256: string;
+  bytes: number;
+  sampleRate: number | null;
+  channels: number | null;
+}
+
+/** Passes a file's bytes on unchanged while hashing and counting them and keeping the first HEAD_BYTES for its header. */
+class DeliveredBytes extends Transform {
+  private readonly hash = createHash('sha256');
+  private bytes = 0;
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+
+  constructor(private readonly done: (digest: Digest) => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.hash.update(chunk);
+    this.bytes += chunk.length;
+    if (this.headBytes < HEAD_BYTES) {
+      this.head.push(chunk.subarray(0, HEAD_BYTES - this.headBytes));
+      this.headBytes += Math.min(chunk.length, HEAD_BYTES - this.headBytes);
+    }
+    callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    const sha256 = this.hash.digest('hex');
+    headerFacts(Buffer.concat(this.head)).then((facts) => {
+      this.done({ sha256, bytes: this.bytes, ...facts });
+      callback();
+    }, callback);
+  }
+}
+
+/** Sample rate and channels from a file's first bytes (music-metadata reads the format's header); null when unreadable. */
+async function headerFacts(head: Buffer): Promise<{ sampleRate: number | null; channels: number | null }> {
+  try {
+    const { format } = await parseBuffer(head, undefined, { duration: false, skipCovers: true });
+    return { sampleRate: format.sampleRate ?? null, channels: format.numberOfChannels ?? null };
+  } catch {
+    return { sampleRate: null, channels: null };
+  }
+}
