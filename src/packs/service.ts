@@ -16,6 +16,8 @@ export interface PackTicket {
   /** Seconds since the epoch. */
   expiresAt: number;
   sounds: number;
+  /** The sounds, in the order asked. */
+  items: Array<{ id: string; name: string }>;
   estimatedBytes: number;
   /** What the pack cost the account, in requests of its daily quota (the call's own included). */
   cost: number;
@@ -61,7 +63,7 @@ export class PackService {
     for (const sound of sounds) await this.services.catalog.countDownload(sound.id);
     const signed = this.services.signer.signPack(ids, choice, caller.accountId);
     return {
-      downloadUrl: signed.url, expiresAt: signed.expiresAt, sounds: sounds.length,
+      downloadUrl: signed.url, expiresAt: signed.expiresAt, sounds: sounds.length, items: sounds.map(({ id, name }) => ({ id, name })),
       estimatedBytes: estimatePackBytes(sounds, choice), cost, decision,
     };
   }

@@ -3,7 +3,7 @@ import { CATEGORIES, SEARCH_SORTS, type Category, type SearchSort } from '../../
 import { html, type Html } from '../html.ts';
 import type { Visitor } from '../sessions/visitor.ts';
 import { formatCount } from './format.ts';
-import { layout, notice } from './layout.ts';
+import { csrfField, layout, notice } from './layout.ts';
 import { soundCard, soundGrid, type SoundView } from './sound-card.ts';
 import { upgradeCallout } from './upgrade.ts';
 
@@ -79,13 +79,26 @@ function resultsSection(visitor: Visitor, results: CatalogResults, pageLink: (pa
   return html`<section class="section" aria-labelledby="results-title">
 <div class="section-head"><h2 id="results-title">${formatCount(results.total)} ${results.total === 1 ? 'sound' : 'sounds'}</h2>
 ${results.totalPages > 1 && html`<p>Page ${results.page} of ${formatCount(results.totalPages)}</p>`}</div>
-${soundGrid(results.views, visitor, 'No sound matches these filters. Try fewer words or a wider duration.')}
+${soundGrid(results.views, visitor, 'No sound matches these filters. Try fewer words or a wider duration.', true)}
+${results.views.length > 0 && packForm(visitor)}
 ${results.totalPages > 1 && html`<nav class="pager" aria-label="Pages">
 ${results.page > 1 ? html`<a class="button button-quiet" rel="prev" href="${pageLink(results.page - 1)}">← Previous</a>` : html`<span></span>`}
 <span class="pager-position">Page ${results.page} of ${formatCount(results.totalPages)}</span>
 ${results.page < results.totalPages ? html`<a class="button button-quiet" rel="next" href="${pageLink(results.page + 1)}">Next →</a>` : html`<span></span>`}
 </nav>`}
 </section>`;
+}
+
+/**
+ * One download for the sounds ticked on this page ("Add to pack" on each card, tied to this form
+ * by its id): a ZIP with a manifest, as GET /api/v1/packs makes it.
+ */
+function packForm(visitor: Visitor): Html {
+  return html`<form id="pack-form" class="pack-form card" method="post" action="/dashboard/pack" aria-label="Download the ticked sounds as one pack">
+${csrfField(visitor)}
+<p>Tick "Add to pack" on the sounds you want, then download them as one ZIP with a manifest and the CC0 licence (one request of your quota per sound).</p>
+<button type="submit" class="button">Download pack</button>
+</form>`;
 }
 
 /** "More like this": the sound, then the sounds nearest to it by their audio. */

@@ -19,7 +19,7 @@ export interface SoundView {
  * script). With `signedIn` (the full catalog's pages) it adds the loudness and timing
  * measurements and the actions, whose download form carries that visitor's CSRF token.
  */
-export function soundCard(view: SoundView, signedIn: Visitor | null): Html {
+export function soundCard(view: SoundView, signedIn: Visitor | null, pickable = false): Html {
   const { sound } = view;
   const headingId = `sound-${sound.id}`;
   return html`<article class="sound-card" aria-labelledby="${headingId}">
@@ -35,7 +35,7 @@ ${sound.category && html`<li class="tag tag-category">${sound.category}</li>`}
 ${sound.tags.map((tag) => html`<li class="tag">${tag}</li>`)}
 </ul>
 ${signedIn && measurements(sound, view.similarity)}
-${signedIn && actions(sound, signedIn)}
+${signedIn && actions(sound, signedIn, pickable)}
 </article>`;
 }
 
@@ -48,7 +48,7 @@ const DOWNLOAD_LOUDNESS: Array<[string, string]> = [
  * "More like this", and a download of the file as it is or as a rendition (loudness, trimmed):
  * a POST, since a download counts against the daily quota.
  */
-function actions(sound: Sound, visitor: Visitor): Html {
+function actions(sound: Sound, visitor: Visitor, pickable: boolean): Html {
   const id = encodeURIComponent(sound.id);
   return html`<div class="sound-actions">
 <a class="button button-quiet" href="/dashboard/catalog/similar/${id}">More like this</a>
@@ -58,6 +58,7 @@ ${csrfField(visitor)}
 <input type="checkbox" id="trim-${sound.id}" name="trim" value="true"> <label for="trim-${sound.id}">Trim silence</label>
 <button type="submit" class="button">Download</button>
 </form>
+${pickable && html`<label class="chip"><input type="checkbox" name="pick:${sound.id}" value="on" form="pack-form"> Add to pack</label>`}
 </div>`;
 }
 
@@ -73,7 +74,8 @@ ${similarity !== undefined && html`<div><dt>Similarity</dt><dd>${similarity.toFi
 </dl>`;
 }
 
-export function soundGrid(views: SoundView[], signedIn: Visitor | null, emptyMessage: string): Html {
+/** With `pickable`, each card has a box that adds it to the page's pack form (`#pack-form`). */
+export function soundGrid(views: SoundView[], signedIn: Visitor | null, emptyMessage: string, pickable = false): Html {
   if (views.length === 0) return html`<p class="empty">${emptyMessage}</p>`;
-  return html`<div class="sound-grid">${views.map((view) => soundCard(view, signedIn))}</div>`;
+  return html`<div class="sound-grid">${views.map((view) => soundCard(view, signedIn, pickable))}</div>`;
 }

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { packIds } from '../../api/sounds/packs.ts';
 import { MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
+import { DomainError } from '../../errors.ts';
+import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import {
   categoryList, contradictoryBounds, lufs, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField, sortOrder,
   strictInt,
@@ -15,6 +18,8 @@ import { PageError } from './page-errors.ts';
 import { sendPage } from './send-page.ts';
 
 const PAGE_SIZE = 20;
+/** The name of a sound's "Add to pack" box, before its id (pages/sound-card.ts). */
+const PICK = 'pick:';
 /** Sounds on a "More like this" page. */
 const SIMILAR_COUNT = 12;
 
@@ -117,6 +122,29 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
       throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
     }
     return reply.redirect(services.signer.sign(request.params.id, 'download', renditionChoiceOf(choice.data), account.id).url, 303);
+  });
+
+  // The pack button: the sounds ticked on a catalog page as one ZIP, priced and counted as
+  // GET /api/v1/packs does (this POST is the first request of it), behind the CSRF check.
+  scope.post<{ Body: RawQuery }>('/pack', async (request, reply) => {
+    const account = requireAccount(request);
+    if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
+    await spendQuota(dashboard, account, reply);
+    const fields = normalize(request.body ?? {});
+    // One box per sound, `pick:<id>`: the form parser keeps one value per name, so the ids are in the names.
+    const picked = Object.keys(fields).filter((name) => name.startsWith(PICK)).map((name) => name.slice(PICK.length));
+    const ids = packIds.safeParse(picked.join(','));
+    if (!ids.success) throw new PageError(400, 'Pick the sounds first', `Tick "Add to pack" on 1 to ${PACK_MAX_SOUNDS} sounds, then download the pack.`);
+    const choice = renditionQuery.safeParse({ loudness: fields.loudness, trim: fields.trim });
+    if (!choice.success) throw new PageError(400, 'That pack did not work', 'Try again from the catalog.');
+    try {
+      const pack = await services.packs.prepare({ accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota }, ids.data, renditionChoiceOf(choice.data));
+      return reply.redirect(pack.downloadUrl, 303);
+    } catch (error) {
+      if (error instanceof PackQuotaError) throw new PageError(429, 'Today\'s quota cannot cover this pack', `${error.message}. Pick fewer sounds, or wait for midnight UTC.`);
+      if (error instanceof DomainError && error.kind === 'not_found') throw new PageError(404, 'Sound not found', `${error.message}: they may have been removed.`);
+      throw error;
+    }
   });
 
   // Downloads were once links: a GET changes nothing now, it only says where the button is.

@@ -1,6 +1,7 @@
 import type { SoundTool } from '../tool.ts';
 import { findSimilarSoundsTool } from './find-similar-sounds.ts';
 import { getDownloadUrlTool } from './get-download-url.ts';
+import { getPackUrlTool } from './get-pack-url.ts';
 import { getSoundTool } from './get-sound.ts';
 import { getStreamUrlTool } from './get-stream-url.ts';
 import { getWaveformTool } from './get-waveform.ts';
@@ -16,6 +17,7 @@ export const soundTools: SoundTool[] = [
   previewSoundTool,
   getStreamUrlTool,
   getDownloadUrlTool,
+  getPackUrlTool,
   listPopularTool,
   listSamplesTool,
   findSimilarSoundsTool,
