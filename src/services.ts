@@ -30,7 +30,7 @@ export interface Services {
   /** The dashboard's sessions and its failed sign-ins, in the database like everything else. */
   sessions: SessionStore;
   signInFailures: FailureLog;
-  /** The key of the dashboard's CSRF tokens (generated into the data folder). */
+  /** The key of the dashboard's CSRF tokens (generated once into the database). */
   csrfSecret: string;
   /** Every media file delivered (originals and renditions): a folder or an S3 bucket. */
   files: MediaStore;

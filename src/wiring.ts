@@ -19,7 +19,7 @@ import { InProcessQuotaCounter } from './quota/in-process.ts';
 import { RedisQuotaCounter } from './quota/redis.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import { UsageHistory } from './quota/usage-history.ts';
-import { readOrCreateSecret } from './secrets.ts';
+import { databaseSecret } from './secrets.ts';
 import { NotReadyError, type Services } from './services.ts';
 
 export interface ServiceOptions {
@@ -35,8 +35,6 @@ export async function createServices(config: Config, options: ServiceOptions = {
   // PUBLIC_URL wins; otherwise the address we listen on, known for sure only after listen().
   let listeningUrl = `http://${config.host}:${config.port}`;
   const baseUrl = () => config.publicUrl ?? listeningUrl;
-  // Made before anything is opened: a secret it refuses stops the start with nothing to close.
-  const signer = new MediaSigner(config.signingSecrets ?? [readOrCreateSecret(config.dataDir, 'signing-secret')], () => baseUrl(), clock);
   // Checked before anything else is opened: a missing bucket or refused credentials stop the start in one line.
   const files: MediaStore = config.s3 ? new S3Store(config.s3, config.dataDir, config.mediaRedirect) : new FolderStore(config.dataDir);
   try {
@@ -46,6 +44,18 @@ export async function createServices(config: Config, options: ServiceOptions = {
     throw error;
   }
   const database = await openDatabase(config);
+  // SIGNING_SECRET wins; generated secrets live in the database every instance shares (secrets.ts).
+  let signer: MediaSigner;
+  let csrfSecret: string;
+  try {
+    signer = new MediaSigner(config.signingSecrets ?? [await databaseSecret(database.db, config.dataDir, 'signing')], () => baseUrl(), clock);
+    // Its own secret: a dashboard token never shares a key with a media signature.
+    csrfSecret = await databaseSecret(database.db, config.dataDir, 'csrf');
+  } catch (error) {
+    await database.close();
+    files.close();
+    throw error;
+  }
   const accountStore = new AccountStore(database.db);
   const usageHistory = new UsageHistory(database.db);
   let quota: QuotaCounter;
@@ -69,8 +79,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     quota,
     usageHistory,
     signer,
-    // Its own secret: a dashboard token never shares a key with a media signature.
-    csrfSecret: readOrCreateSecret(config.dataDir, 'csrf-secret'),
+    csrfSecret,
     sessions: new SessionStore(database.db, clock),
     signInFailures: new FailureLog(database.db, clock),
     files,

@@ -14,6 +14,7 @@ export interface Database {
   dashboard_sessions: DashboardSessionsTable;
   dashboard_sign_in_failures: DashboardSignInFailuresTable;
   renditions: RenditionsTable;
+  secrets: SecretsTable;
 }
 
 export interface SoundsTable {
@@ -117,4 +118,12 @@ export interface RenditionsTable {
   made_at: string;
   /** Updated in batches, not on every request: the order eviction follows, to within the batch interval. */
   last_served_at: string;
+}
+
+/** A secret the service generated for itself (secrets.ts), shared by every instance on the database. */
+export interface SecretsTable {
+  /** `signing` or `csrf`. */
+  name: string;
+  value: string;
+  created_at: string;
 }

@@ -1,12 +1,17 @@
-import { createHash, createHmac, hash, timingSafeEqual } from 'node:crypto';
-import type { RenditionChoice } from './renditions.ts';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { BIT_DEPTHS, OUTPUT_FORMATS, outputProblems, SAMPLE_RATE_RANGE } from '../audio/encode/output-format.ts';
+import { extensionOf, type RenditionChoice } from './renditions.ts';
 
 export type Disposition = 'stream' | 'download';
 
 /** Signed URLs live one hour (API document, "Limits"). */
 export const SIGNED_URL_TTL_SECONDS = 3600;
-/** As config.ts asks of SIGNING_SECRET; here for each secret of the list, so "secret," adds no empty key. */
-const SECRET_MIN_LENGTH = 16;
+/**
+ * The shortest secret accepted: 32 random bytes written in base64url take 43 characters (in base64,
+ * 44; in hex, 64). config.ts asks it of each secret in SIGNING_SECRET; the signer asks it again,
+ * so "secret," adds no empty key whoever builds one.
+ */
+export const SECRET_MIN_LENGTH = 43;
 
 export interface SignedMedia {
   url: string;
@@ -26,23 +31,26 @@ export type Verdict =
 /** The query parameters the media route reads; any other in a URL makes it not canonical. */
 export interface MediaQuery {
   d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string; account?: string;
+  format?: string; sample_rate?: string; channels?: string; bit_depth?: string;
 }
 
 /** The length of a signature: 18 bytes (144 bits) of a tag, in base64url. */
 const SIGNATURE_LENGTH = 24;
 
 /**
+ * One signature format (docs/architecture.md, "Signed media URLs"; pinned by test/media/signing-vectors.test.ts).
  * A URL is signed with SHA3-512 over a MAC key and the message (sound id, expiry and, for a
- * rendition, its parameters): SHA-3 has no length extension, so a key put in front of the message
- * makes a MAC without HMAC's two nested hashes (the idea behind NIST SP 800-185's KMAC). The
- * first 18 bytes of the tag sign the stream URL, the next 18 the download URL, so a list that
- * shows both URLs of each sound hashes once per sound. The two halves are disjoint bits of one
- * hash and tell nothing of each other: a stream URL cannot be turned into a download URL.
- * Why not HMAC: one `crypto.hash` call costs 0.6 us against 2 us for an HMAC and its two halves
- * (in process, 300,000 each), and signing was the largest part of a search page's CPU time.
- * The MAC key is derived from the secret by HMAC, so it is a fixed 43 characters and shares
- * nothing with the key id that URLs show. Every URL names the id of the secret that signed it,
- * so a new secret can sign while the old one still verifies until its URLs expire.
+ * rendition, its parameters and paying account): SHA-3 has no length extension, so a key put in
+ * front of the message makes a MAC without HMAC's two nested hashes (the idea behind NIST
+ * SP 800-185's KMAC). The first 18 bytes of the tag sign the stream URL, the next 18 the download
+ * URL, so a list that shows both URLs of each sound hashes once per sound. The two halves are
+ * disjoint bits of one hash and tell nothing of each other: a stream URL cannot be turned into a
+ * download URL. Why not HMAC-SHA256: one keyed SHA-3 costs less than an HMAC, which hashes twice,
+ * and signing is a large part of a search page's CPU time (the figures: docs/architecture.md).
+ * The MAC key and the key id are each derived from the secret by HMAC under a label of its own, so
+ * the key id a URL shows tells nothing of the secret nor of the MAC key. Every URL names the id of
+ * the secret that signed it, so a new secret can sign while the old one still verifies until its
+ * URLs expire.
  */
 export class MediaSigner {
   private readonly keys: SigningKey[];
@@ -55,9 +63,9 @@ export class MediaSigner {
     if (secrets.length === 0) throw new Error('at least one signing secret is needed');
     // An empty or short secret (from "a,b" with a stray comma) would let anyone sign URLs.
     if (secrets.some((secret) => secret.length < SECRET_MIN_LENGTH)) {
-      throw new Error(`each signing secret in SIGNING_SECRET must be at least ${SECRET_MIN_LENGTH} characters`);
+      throw new Error(`each signing secret must be at least ${SECRET_MIN_LENGTH} characters (32 random bytes: openssl rand -base64 32)`);
     }
-    this.keys = secrets.map((secret) => ({ kid: keyIdOf(secret), secret: Buffer.from(secret), macKey: macKeyOf(secret) }));
+    this.keys = secrets.map((secret) => ({ kid: keyIdOf(secret), macKey: macKeyOf(secret) }));
   }
 
   /**
@@ -75,7 +83,8 @@ export class MediaSigner {
     const expiresAt = expiryFrom(this.clock());
     const { kid, macKey } = this.keys[0]!;
     const sig = halfOf(disposition, tag(macKey, messageOf(soundId, expiresAt, rendition)));
-    const url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.mp3?${queryOf(disposition, rendition, expiresAt, kid, sig)}`;
+    // The file name's extension is the format's, so a saved file opens as what it is.
+    const url = `${this.baseUrl()}/media/${encodeURIComponent(soundId)}.${extensionOf(choice)}?${queryOf(disposition, rendition, expiresAt, kid, sig)}`;
     return { url, expiresAt };
   }
 
@@ -106,7 +115,7 @@ export class MediaSigner {
     const named = renditionOf(query);
     if (named === null) return { ok: false, reason: 'invalid' };
     const rendition = renditionParams(named.choice, named.accountId ?? undefined);
-    const expected = Buffer.from(expectedSignature(key, soundId, d, exp, rendition, sig.length));
+    const expected = Buffer.from(halfOf(d, tag(key.macKey, messageOf(soundId, exp, rendition))));
     const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
     const expiresAt = Number(exp);
@@ -170,6 +179,10 @@ function renditionParams(choice: RenditionChoice, accountId: string | undefined)
     params.push(`loudness=${choice.loudness}`);
   }
   if (choice.trim === true) params.push('trim=true');
+  if (choice.format !== undefined) params.push(`format=${choice.format}`);
+  if (choice.sampleRate !== undefined) params.push(`sample_rate=${choice.sampleRate}`);
+  if (choice.channels !== undefined) params.push(`channels=${choice.channels}`);
+  if (choice.bitDepth !== undefined) params.push(`bit_depth=${choice.bitDepth}`);
   if (params.length === 0) return '';
   if (accountId === undefined || !ACCOUNT_ID.test(accountId)) throw new Error('a rendition URL names the account that pays for making it');
   params.push(`account=${accountId}`);
@@ -190,16 +203,45 @@ function renditionOf(query: MediaQuery): { choice: RenditionChoice; accountId: s
     if (query.trim !== 'true') return null;
     choice.trim = true;
   }
-  const isRendition = choice.loudness !== undefined || choice.trim === true;
+  if (!readOutput(query, choice)) return null;
+  const isRendition = Object.keys(choice).length > 0;
   if (query.account === undefined) return isRendition ? null : { choice, accountId: null };
   if (!isRendition || typeof query.account !== 'string' || !ACCOUNT_ID.test(query.account)) return null;
   return { choice, accountId: query.account };
 }
 
+/**
+ * The format parameters of a URL into `choice`, as `sign` writes them (defaults absent: no
+ * `format=mp3`, no `bit_depth=16`); false for anything else, or a combination the encoders
+ * cannot make.
+ */
+function readOutput(query: MediaQuery, choice: RenditionChoice): boolean {
+  const { format, sample_rate: rate, channels, bit_depth: depth } = query;
+  if (format !== undefined) {
+    if (typeof format !== 'string' || format === 'mp3' || !(OUTPUT_FORMATS as readonly string[]).includes(format)) return false;
+    choice.format = format as RenditionChoice['format'];
+  }
+  if (rate !== undefined) {
+    if (typeof rate !== 'string' || !/^[1-9]\d{3,5}$/.test(rate)) return false;
+    const value = Number(rate);
+    if (value < SAMPLE_RATE_RANGE.min || value > SAMPLE_RATE_RANGE.max) return false;
+    choice.sampleRate = value;
+  }
+  if (channels !== undefined) {
+    if (channels !== '1' && channels !== '2') return false;
+    choice.channels = Number(channels) as 1 | 2;
+  }
+  if (depth !== undefined) {
+    if (depth !== String(BIT_DEPTHS[1])) return false;
+    choice.bitDepth = 24;
+  }
+  const output = { format: choice.format ?? 'mp3', sampleRate: choice.sampleRate, channels: choice.channels, bitDepth: choice.bitDepth } as const;
+  return outputProblems(output).length === 0 && !(choice.format === 'opus' && choice.sampleRate !== undefined);
+}
+
 interface SigningKey {
+  /** Named in every URL: which secret signed it. */
   kid: string;
-  /** The secret itself: it signed the URLs of earlier releases (expectedSignature). */
-  secret: Buffer;
   /** What tags are made with, derived from the secret. */
   macKey: string;
 }
@@ -219,33 +261,14 @@ function halfOf(disposition: Disposition, both: string): string {
   return disposition === 'stream' ? both.slice(0, SIGNATURE_LENGTH) : both.slice(SIGNATURE_LENGTH, 2 * SIGNATURE_LENGTH);
 }
 
-/**
- * The signature a URL should carry, by the length of the one it carries: the current form unless
- * that length is one of an earlier release's forms. Those are still verified, so that URLs handed
- * out before an upgrade work until they expire, an hour at most: 22 characters, half of an
- * HMAC-SHA256 of the same message; 43, the whole HMAC of id, disposition and expiry (before the
- * two URLs shared one HMAC).
- */
-function expectedSignature(key: SigningKey, soundId: string, disposition: Disposition, exp: string, rendition: string, length: number): string {
-  const message = messageOf(soundId, exp, rendition);
-  if (length === 22) {
-    const mac = hmac(key.secret, message);
-    return (disposition === 'stream' ? mac.subarray(0, 16) : mac.subarray(16)).toString('base64url');
-  }
-  if (length === 43 && rendition === '') return hmac(key.secret, `${soundId}\n${disposition}\n${exp}`).toString('base64url');
-  return halfOf(disposition, tag(key.macKey, message));
-}
-
-function hmac(secret: Buffer, message: string): Buffer {
-  return createHmac('sha256', secret).update(message).digest();
-}
-
+/** The MAC key: an HMAC-SHA256 of a fixed label under the secret, in base64url (43 characters). */
 function macKeyOf(secret: string): string {
   return createHmac('sha256', secret).update('sound-catalog media URL MAC key').digest('base64url');
 }
 
+/** The key id URLs show: 8 base64url characters (48 bits) of an HMAC-SHA256 of another label under the secret. */
 function keyIdOf(secret: string): string {
-  return createHash('sha256').update(secret).digest('base64url').slice(0, 8);
+  return createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
 }
 
 /** The one file name pack URLs carry. */

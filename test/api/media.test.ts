@@ -17,7 +17,7 @@ describe('signed media', () => {
   };
 
   before(async () => {
-    server = await startServer({ env: { SIGNING_SECRET: 'current-secret-0123456789,old-secret-0123456789' } });
+    server = await startServer({ env: { SIGNING_SECRET: 'current-secret-0123456789-abcdefghijklmnopqrstuvwxyz,old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-ABC' } });
     ({ key } = await server.account('pro'));
     ({ id, bytes } = await addSound(server.services, { name: 'Glass Break Small (Ünïcode)' }));
   });
@@ -113,10 +113,10 @@ describe('signed media', () => {
   });
 
   test('media.rotation: URLs signed with an older secret still verify until they expire', async () => {
-    const old = new MediaSigner(['old-secret-0123456789'], () => server.url, server.clock.read);
+    const old = new MediaSigner(['old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-ABC'], () => server.url, server.clock.read);
     const response = await fetch(old.sign(id, 'stream').url);
     assert.equal(response.status, 200);
-    const retired = new MediaSigner(['retired-secret-0123456789'], () => server.url, server.clock.read);
+    const retired = new MediaSigner(['retired-secret-0123456789-abcdefghijklmnopqrstuvwxyz'], () => server.url, server.clock.read);
     assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
   });
 
@@ -134,19 +134,14 @@ describe('signed media', () => {
     assert.equal((await fetch(both.download.url)).status, 200);
   });
 
-  test('media.earlier-signatures: a URL signed the way earlier versions did (one HMAC per URL) plays until it expires', async () => {
-    const secret = 'current-secret-0123456789';
+  test('media.earlier-signatures: a URL signed the way earlier versions did (one HMAC per URL) is refused: one signature format', async () => {
+    const secret = 'current-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
     const kid = createHash('sha256').update(secret).digest('base64url').slice(0, 8);
     const exp = Math.floor(server.clock.now / 1000) + 600;
     const sig = createHmac('sha256', secret).update(`${id}\nstream\n${exp}`).digest('base64url');
     const url = `${server.url}/media/${id}.mp3?d=stream&exp=${exp}&kid=${kid}&sig=${sig}`;
-    assert.equal((await fetch(url)).status, 200);
-    assert.equal((await fetch(url.replace('d=stream', 'd=download'))).status, 403);
-    server.clock.advance(601 * 1000);
-    try {
-      assert.equal((await fetch(url)).status, 403);
-    } finally {
-      server.clock.advance(-601 * 1000);
-    }
+    const refused = await fetch(url);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(await refused.json(), { error: 'This link is not valid' });
   });
 });

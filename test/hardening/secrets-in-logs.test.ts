@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createServices } from '../../src/wiring.ts';
-import { configFor, removeBackend } from '../helpers/backend.ts';
+import { configFor, otherConnection, removeBackend } from '../helpers/backend.ts';
 import { startServe, type ServeProcess } from '../helpers/process.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { csrfToken, WebClient } from '../dashboard/helpers/web-client.ts';
@@ -222,8 +221,12 @@ describe('hardening: secrets never reach the logs, error bodies or the API docum
         placeholderStatuses.push({ candidate, status: (await call('openapi example as a key', '/api/v1/sounds', withKey(candidate))).status });
       }
 
-      secrets.add('signing secret', readFileSync(path.join(dataDir, 'signing-secret'), 'utf8').trim());
-      secrets.add('CSRF secret', readFileSync(path.join(dataDir, 'csrf-secret'), 'utf8').trim());
+      // The generated signing and CSRF secrets, from the database where they are kept.
+      const database = await otherConnection(dataDir);
+      const stored = await database.all<{ name: string; value: string }>('SELECT name, value FROM secrets');
+      await database.close();
+      assert.deepEqual(stored.map((row) => row.name).sort(), ['csrf', 'signing']);
+      for (const { name, value } of stored) secrets.add(`${name} secret`, value);
     } finally {
       await server.stop();
       await admin.close();

@@ -10,8 +10,10 @@ import { startServer, TestClock, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { addRealSound, tone } from '../mcp/real-sounds.ts';
 
-const SECRET_A = 'hardening-secret-A-0123456789';
-const SECRET_B = 'hardening-secret-B-0123456789';
+const SECRET_A = 'hardening-secret-A-0123456789-abcdefghijklmnopqrstuvwxyz';
+const SECRET_B = 'hardening-secret-B-0123456789-abcdefghijklmnopqrstuvwxyz';
+/** The key id a URL signed with this secret names (media/signing.ts; pinned in test/media/signing-vectors.test.ts). */
+const kidOf = (secret: string) => createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
 /** A URL's parts, the query's in the one order `sign` writes them. */
 const FIELDS = ['id', 'd', 'loudness', 'trim', 'account', 'exp', 'kid', 'sig'] as const;
 type Field = typeof FIELDS[number];
@@ -103,30 +105,27 @@ describe('hardening: signed media URLs', () => {
     }
   });
 
-  test('signed-urls.separation: a signature made in the earlier one-HMAC-per-URL form cannot sign another id that embeds its message', async () => {
-    // The earlier form signed "id\ndisposition\nexp" whole; its first half must not pass for the
-    // current form's "id'\nexp" with id' = "id\nstream".
-    const kid = createHash('sha256').update(SECRET_B).digest('base64url').slice(0, 8);
+  test('signed-urls.earlier-release: URLs in the forms of earlier releases (an HMAC-SHA256 of the secret, halved or whole, under the key id or the unsalted hash earlier releases named) are refused with 403 and serve nothing', async () => {
     const exp = String(Math.floor(server.clock.now / 1000) + 600);
-    const full = createHmac('sha256', SECRET_B).update(`${first.id}\nstream\n${exp}`).digest();
-    const legacy: Parts = { id: first.id, d: 'stream', exp, kid, sig: full.toString('base64url'), loudness: undefined, trim: undefined, account: undefined };
-    assert.equal((await fetch(urlOf(server.url, legacy))).status, 200, 'the earlier form itself still plays');
-    await assertRefused(urlOf(server.url, { ...legacy, id: `${first.id}\nstream`, sig: full.subarray(0, 16).toString('base64url') }));
-  });
-
-  test('signed-urls.earlier-release: a URL signed by the release before (half of an HMAC of id and expiry) plays until it expires; its halves do not swap', async () => {
-    const kid = createHash('sha256').update(SECRET_B).digest('base64url').slice(0, 8);
-    const exp = String(Math.floor(server.clock.now / 1000) + 600);
-    const mac = createHmac('sha256', SECRET_B).update(`${first.id}\n${exp}`).digest();
-    const stream: Parts = { id: first.id, d: 'stream', exp, kid, sig: mac.subarray(0, 16).toString('base64url'), loudness: undefined, trim: undefined, account: undefined };
-    const download: Parts = { ...stream, d: 'download', sig: mac.subarray(16).toString('base64url') };
-    assert.equal((await fetch(urlOf(server.url, stream))).status, 200);
-    assert.equal((await fetch(urlOf(server.url, download))).status, 200);
-    await assertRefused(urlOf(server.url, { ...stream, d: 'download' }));
-    await assertRefused(urlOf(server.url, { ...download, d: 'stream' }));
-    await assertRefused(urlOf(server.url, { ...stream, id: second.id }));
-    // A URL signed now carries the current form, of another length.
-    assert.equal(partsOf((await apiUrl(first.id, 'stream')).url).sig!.length, 24);
+    const half = createHmac('sha256', SECRET_B).update(`${first.id}\n${exp}`).digest();
+    const whole = createHmac('sha256', SECRET_B).update(`${first.id}\nstream\n${exp}`).digest('base64url');
+    const none = { loudness: undefined, trim: undefined, account: undefined };
+    for (const kid of [kidOf(SECRET_B), createHash('sha256').update(SECRET_B).digest('base64url').slice(0, 8)]) {
+      const earlier: Parts[] = [
+        { id: first.id, d: 'stream', exp, kid, sig: half.subarray(0, 16).toString('base64url'), ...none },
+        { id: first.id, d: 'download', exp, kid, sig: half.subarray(16).toString('base64url'), ...none },
+        { id: first.id, d: 'stream', exp, kid, sig: whole, ...none },
+      ];
+      for (const parts of earlier) {
+        await assertRefused(urlOf(server.url, parts));
+        await assertRefused(urlOf(server.url, parts), 'HEAD');
+      }
+    }
+    // A URL signed now has the one form: 24 characters of signature, the key id by HMAC.
+    const current = partsOf((await apiUrl(first.id, 'stream')).url);
+    assert.equal(current.sig!.length, 24);
+    assert.equal(current.kid, kidOf(SECRET_B));
+    assert.equal((await fetch(urlOf(server.url, current))).status, 200);
   });
 
   test('signed-urls.repeated-parameters: a parameter given twice is refused, even when one copy is the signed value', async () => {
@@ -225,8 +224,8 @@ describe('hardening: signing secrets rotate', () => {
         assert.deepEqual(new Uint8Array(await response.arrayBuffer()), bytes);
         return true;
       };
-      const kidA = createHash('sha256').update(SECRET_A).digest('base64url').slice(0, 8);
-      const kidB = createHash('sha256').update(SECRET_B).digest('base64url').slice(0, 8);
+      const kidA = kidOf(SECRET_A);
+      const kidB = kidOf(SECRET_B);
 
       const signedWithA = await urlsOf();
       const exp = Number(new URL(signedWithA[0]!).searchParams.get('exp'));
@@ -257,15 +256,17 @@ describe('hardening: signing secrets rotate', () => {
     }
   });
 
-  test('signed-urls.weak-secrets: an empty or short secret in the list (SIGNING_SECRET="secret," or an emptied secret file) is refused, never used to sign or verify', () => {
-    for (const secrets of [[SECRET_B, ''], ['', SECRET_B], [SECRET_B, 'short'], [' '], []]) {
+  test('signed-urls.weak-secrets: an empty secret, or one shorter than 32 random bytes in base64url (43 characters), in the list (SIGNING_SECRET="secret,") is refused, never used to sign or verify', () => {
+    for (const secrets of [[SECRET_B, ''], ['', SECRET_B], [SECRET_B, 'short'], [' '], [SECRET_B.slice(0, 42)], []]) {
       assert.throws(() => new MediaSigner(secrets, () => 'http://x', Date.now), /signing secret/, JSON.stringify(secrets));
     }
     // The setting is refused before anything opens, with the one-line reason a start prints.
-    for (const setting of [`${SECRET_B},`, `${SECRET_B},short`, 'short']) {
-      assert.throws(() => loadConfig({ SIGNING_SECRET: setting }), (error: Error) =>
-        error instanceof ConfigError && /SIGNING_SECRET must be at least 16 characters/.test(error.message), setting);
+    for (const setting of [`${SECRET_B},`, `${SECRET_B},short`, 'short', 'hardening-secret-0123456789', SECRET_B.slice(0, 42)]) {
+      assert.throws(() => loadConfig({ SIGNING_SECRET: setting }), (error: Error) => error instanceof ConfigError &&
+        error.message === 'invalid setting SIGNING_SECRET: each comma-separated secret must be at least 43 characters, 32 random bytes (make one with: openssl rand -base64 32)', setting);
     }
+    // What the README says to run makes one that is accepted.
+    assert.deepEqual(loadConfig({ SIGNING_SECRET: 'kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9rN4pA6sD8fG0E=' }).signingSecrets, ['kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9rN4pA6sD8fG0E=']);
   });
 });
 

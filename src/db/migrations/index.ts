@@ -9,6 +9,7 @@ import * as listIndexes from './006_drop_list_indexes.ts';
 import * as renditions from './007_renditions.ts';
 import * as roundLoudness from './008_round_loudness.ts';
 import * as unreadColumns from './009_drop_unread_columns.ts';
+import * as secrets from './010_secrets.ts';
 import * as changeKinds from './011_change_kinds.ts';
 
 export interface Migration {
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '007_renditions': renditions,
   '008_round_loudness': roundLoudness,
   '009_drop_unread_columns': unreadColumns,
+  '010_secrets': secrets,
   '011_change_kinds': changeKinds,
 };
