@@ -9,6 +9,8 @@ import type { ApiServices } from '../services.ts';
  * resources/templates/list, prompts/list, prompts/get) and notifications are free.
  */
 const COUNTED_METHODS = new Set(['tools/call', 'resources/read']);
+/** Tools that cost nothing: their call is counted at cost 0, which states the quota without spending it. */
+const FREE_TOOLS = new Set(['get_quota']);
 
 /**
  * The quota spent by one POST to /mcp, counted here at the HTTP level before the MCP layer sees
@@ -30,7 +32,8 @@ export class RequestQuota {
     const messages = Array.isArray(body) ? body : [body];
     for (const message of messages) {
       if (isJSONRPCRequest(message) && COUNTED_METHODS.has(message.method)) {
-        quota.decisions.set(message.id, await quota.consume());
+        const free = message.method === 'tools/call' && FREE_TOOLS.has(String(message.params?.name));
+        quota.decisions.set(message.id, await quota.consume(free ? 0 : 1));
       }
     }
     return quota;
@@ -38,12 +41,14 @@ export class RequestQuota {
 
   /** The decision for one counted request; counted now if the body did not show it (it always should). */
   async decisionFor(requestId: RequestId): Promise<QuotaDecision> {
-    return this.decisions.get(requestId) ?? this.consume();
+    let decision = this.decisions.get(requestId);
+    if (decision === undefined) this.decisions.set(requestId, (decision = await this.consume()));
+    return decision;
   }
 
-  private async consume(): Promise<QuotaDecision> {
+  private async consume(cost = 1): Promise<QuotaDecision> {
     const { account, keyId } = this.owner;
-    this.latest = await this.services.quota.consume(account.id, keyId, account.plan.dailyQuota, this.services.clock());
+    this.latest = await this.services.quota.consume(account.id, keyId, account.plan.dailyQuota, this.services.clock(), cost);
     return this.latest;
   }
 }

@@ -6,7 +6,7 @@ import { SERVER_INSTRUCTIONS } from './field-guide.ts';
 import { soundPrompts } from './prompts/index.ts';
 import { registerSoundResources } from './resources/sound-resource.ts';
 import type { SoundTool, ToolContext } from './tool.ts';
-import { errorResult, INTERNAL_ERROR_MESSAGE, quotaExceededResult, successResult } from './tool-result.ts';
+import { errorResult, INTERNAL_ERROR_MESSAGE, quotaExceededResult, successResult, withRateLimit } from './tool-result.ts';
 import { soundTools } from './tools/index.ts';
 
 const SERVER_INFO = { name: 'sound-catalog', title: 'Sound Catalog', version: '1.0.0' };
@@ -30,7 +30,7 @@ export function buildMcpServer(context: ToolContext): McpServer {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
-    }, (args, extra) => callTool(tool, args, extra.requestId, context));
+    }, async (args, extra) => withRateLimit(await callTool(tool, args, extra.requestId, context), await context.quota.decisionFor(extra.requestId)));
   }
   registerSoundResources(server, context);
   for (const prompt of soundPrompts) {

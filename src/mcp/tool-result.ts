@@ -30,3 +30,11 @@ export function quotaExceededMessage(decision: QuotaDecision): string {
   return `Daily quota of ${decision.limit} requests exceeded. It resets at ${resetsAt} (Unix time ${decision.reset}, `
     + 'midnight UTC); tool calls and resource reads fail until then. Do not retry before that time.';
 }
+
+/**
+ * The rate-limit state as of one call, for every tool result's `_meta`: an agent can pace itself
+ * without a separate call (as REST answers carry X-RateLimit-*).
+ */
+export function withRateLimit(result: CallToolResult, decision: QuotaDecision): CallToolResult {
+  return { ...result, _meta: { ...result._meta, rate_limit: { limit: decision.limit, remaining: decision.remaining, reset: decision.reset } } };
+}

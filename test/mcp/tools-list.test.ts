@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { connectMcp } from './mcp-client.ts';
 
-const TOOL_NAMES = ['search_sounds', 'get_sound', 'preview_sound', 'get_stream_url', 'get_download_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform'];
+const TOOL_NAMES = ['search_sounds', 'get_sound', 'preview_sound', 'get_stream_url', 'get_download_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform', 'get_quota'];
 
 describe('mcp.tools-list: what an agent learns before calling anything', () => {
   let server: TestServer;

@@ -2,6 +2,7 @@ import type { SoundTool } from '../tool.ts';
 import { findSimilarSoundsTool } from './find-similar-sounds.ts';
 import { getDownloadUrlTool } from './get-download-url.ts';
 import { getPackUrlTool } from './get-pack-url.ts';
+import { getQuotaTool } from './get-quota.ts';
 import { getSoundTool } from './get-sound.ts';
 import { getStreamUrlTool } from './get-stream-url.ts';
 import { getWaveformTool } from './get-waveform.ts';
@@ -22,4 +23,5 @@ export const soundTools: SoundTool[] = [
   listSamplesTool,
   findSimilarSoundsTool,
   getWaveformTool,
+  getQuotaTool,
 ];
