@@ -19,6 +19,7 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
   findSimilarSounds: { path: '/api/v1/sounds/{id}/similar', statuses: [200, 401, 403, 404, 429, 500] },
   getSoundWaveform: { path: '/api/v1/sounds/{id}/waveform', statuses: [200, 401, 403, 404, 429, 500] },
   listCatalogChanges: { path: '/api/v1/changes', statuses: [200, 400, 401, 403, 410, 429, 500] },
+  getPack: { path: '/api/v1/packs', statuses: [200, 400, 401, 403, 404, 429, 500] },
 };
 
 /**

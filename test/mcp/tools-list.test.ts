@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { connectMcp } from './mcp-client.ts';
 
-const TOOL_NAMES = ['search_sounds', 'get_sound', 'preview_sound', 'get_stream_url', 'get_download_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform', 'get_quota'];
+const TOOL_NAMES = ['search_sounds', 'get_sound', 'preview_sound', 'get_stream_url', 'get_download_url', 'get_pack_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform', 'get_quota'];
 
 describe('mcp.tools-list: what an agent learns before calling anything', () => {
   let server: TestServer;
@@ -63,11 +63,11 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     }
   });
 
-  it('annotates every tool as read-only and closed-world, idempotent except the counted download', () => {
+  it('annotates every tool as read-only and closed-world, idempotent except the counted downloads (one sound, a pack)', () => {
     for (const { name, annotations } of tools) {
       assert.equal(annotations?.readOnlyHint, true, `${name} is read-only`);
       assert.equal(annotations?.openWorldHint, false, `${name} is closed-world`);
-      assert.equal(annotations?.idempotentHint, name !== 'get_download_url', `${name} idempotentHint`);
+      assert.equal(annotations?.idempotentHint, name !== 'get_download_url' && name !== 'get_pack_url', `${name} idempotentHint`);
     }
   });
 
