@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaServices } from '../services.ts';
 import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
-import { isRendition, RENDITION_COST, RenditionsBusyError, type RenditionFacts } from './renditions.ts';
+import { contentTypeOf, extensionOf, isRendition, RENDITION_COST, RenditionsBusyError, type RenditionChoice, type RenditionFacts } from './renditions.ts';
 import type { MediaQuery, Verdict } from './signing.ts';
 import { MediaMissingError, MediaStoreError } from './store.ts';
 
@@ -40,18 +40,20 @@ export function registerMediaRoute(app: FastifyInstance, services: MediaServices
 }
 
 async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices) {
-  // Every URL handed out names `ID.mp3`: any other file name is a changed URL.
-  const id = /^(.+)\.mp3$/.exec(request.params.file)?.[1] ?? '';
+  // Every URL handed out names `ID.<the format's extension>`: any other file name is a changed URL.
+  const named = /^(.+)\.(\w+)$/.exec(request.params.file);
+  const id = named?.[1] ?? '';
   let verdict: Verdict = id === '' ? { ok: false, reason: 'invalid' } : services.signer.verify(id, request.query);
   // Only the query `sign` wrote is served: another spelling of it would be another cache key.
   if (verdict.ok && rawQueryOf(request.raw.url) !== verdict.canonicalQuery) verdict = { ok: false, reason: 'invalid' };
+  if (verdict.ok && named?.[2] !== extensionOf(verdict.choice)) verdict = { ok: false, reason: 'invalid' };
   if (!verdict.ok) {
     const message = verdict.reason === 'expired' ? 'This link has expired' : 'This link is not valid';
     return reply.code(403).header('cache-control', 'no-store').send({ error: message });
   }
   const sound = await services.catalog.findById(id);
   if (!sound) return reply.code(404).send({ error: `Sound ${id} not found` });
-  if (!isRendition(verdict.choice)) return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt);
+  if (!isRendition(verdict.choice)) return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt, {});
 
   const { accountId, choice } = verdict;
   // Paid once per rendition made, by the request whose job it is; one already stored costs nothing.
@@ -88,7 +90,7 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       'x-integrated-lufs': String(rendition.facts.loudness.integrated_lufs),
       'x-true-peak-dbtp': String(rendition.facts.loudness.true_peak_db),
     });
-    const sent = await sendFile(request, reply, services, rendition.fileKey, sound.name, verdict.expiresAt, attempt === 1);
+    const sent = await sendFile(request, reply, services, rendition.fileKey, sound.name, verdict.expiresAt, choice, attempt === 1);
     if (sent !== FILE_GONE) return sent;
   }
 }
@@ -103,15 +105,15 @@ const FILE_GONE = Symbol('file gone');
 
 async function sendFile(
   request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices, fileKey: string, name: string, expiresAt: number,
-  mayBeGone = false,
+  choice: RenditionChoice, mayBeGone = false,
 ) {
-  const id = request.params.file.replace(/\.mp3$/, '');
+  const id = request.params.file.replace(/\.\w+$/, '');
   const notFound = () => (mayBeGone ? FILE_GONE : reply.code(404).send({ error: `Sound ${id} not found` }));
   // The file key comes from the database (or is made from the content hash), never from the URL.
   const stat = await services.files.stat(fileKey);
   if (!stat) return notFound();
   const secondsLeft = Math.max(0, expiresAt - Math.floor(services.clock() / 1000));
-  const disposition = request.query.d === 'download' ? contentDisposition(name) : undefined;
+  const disposition = request.query.d === 'download' ? contentDisposition(name, extensionOf(choice)) : undefined;
   // A presigned URL answers GET only (its method is signed): a HEAD is answered here.
   const location = request.method === 'GET' ? await services.files.redirectUrl(fileKey, secondsLeft, disposition) : null;
   if (location !== null) return reply.code(302).headers({ location, 'cache-control': 'no-store' }).send();
@@ -128,7 +130,7 @@ async function sendFile(
     }
   }
   reply.code(delivery.status).headers(delivery.headers).headers({
-    'content-type': 'audio/mpeg',
+    'content-type': contentTypeOf(choice),
     // Never cached past the signature; private because the URL is a bearer credential.
     'cache-control': `private, max-age=${secondsLeft}`,
   });
@@ -138,7 +140,7 @@ async function sendFile(
 }
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */
-function contentDisposition(name: string): string {
+function contentDisposition(name: string, extension: string): string {
   const base = name.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/\s+/g, '-').toLowerCase() || 'sound';
-  return `attachment; filename="${base}.mp3"; filename*=UTF-8''${encodeURIComponent(name)}.mp3`;
+  return `attachment; filename="${base}.${extension}"; filename*=UTF-8''${encodeURIComponent(name)}.${extension}`;
 }

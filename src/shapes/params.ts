@@ -2,7 +2,8 @@ import { z } from 'zod';
 import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
-import { RENDITION_COST, RENDITION_LOUDNESS, renditionChoice, type RenditionChoice } from '../media/renditions.ts';
+import { RENDITION_COST, RENDITION_LOUDNESS, renditionChoice, type OutputQuery, type RenditionChoice } from '../media/renditions.ts';
+import { BIT_DEPTHS, MP3_RATES, OPUS_RATE, OUTPUT_FORMATS, outputProblems, SAMPLE_RATE_RANGE } from '../audio/encode/output-format.ts';
 import { SEARCH_BOUNDS } from '../catalog/limits.ts';
 
 /**
@@ -160,7 +161,65 @@ export const renditionQuery = z.object({
     .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).').meta(EXTENSION),
 });
 
-/** The rendition a parsed `renditionQuery` asks for: loudness to a whole LU (as signed URLs carry it), trim when true. */
-export function renditionChoiceOf(query: z.output<typeof renditionQuery>): RenditionChoice {
-  return renditionChoice(query.loudness, query.trim === 'true');
+/** A whole number from a query string that must be one of `values` (an empty value is an error). */
+function oneOf(values: readonly number[]) {
+  return z.preprocess(emptyIsInvalid, z.coerce.number().int().min(Math.min(...values)).max(Math.max(...values))
+    .refine((value) => values.includes(value), { message: `must be ${values.join(' or ')}` }).optional());
+}
+
+/**
+ * Extension: the file a stream or download URL delivers, when not the catalog's MP3. Strict (a
+ * bad value or combination is a 400, listed by these endpoints as an extension), because a
+ * clamped format or rate would deliver a file other than the one asked for.
+ */
+export const formatQuery = z.object({
+  format: z.enum(OUTPUT_FORMATS).optional()
+    .describe('Extension: the file\'s format: mp3 (default, the catalog\'s own file unless another parameter asks for a rendition), '
+      + 'wav (PCM), flac, ogg (Ogg Vorbis) or opus (Ogg Opus). Any other is a rendition, made and paid for as `loudness` says; '
+      + 'the media response states its loudness and duration in X-Integrated-LUFS, X-True-Peak-dBTP and X-Duration-Seconds, its format in Content-Type.')
+    .meta(EXTENSION),
+  sample_rate: z.preprocess(emptyIsInvalid, z.coerce.number().int().min(SAMPLE_RATE_RANGE.min).max(SAMPLE_RATE_RANGE.max).optional())
+    .describe(`Extension: the file's sample rate in Hz (${SAMPLE_RATE_RANGE.min} to ${SAMPLE_RATE_RANGE.max}; default the sound's own). `
+      + `mp3 takes ${MP3_RATES.join(', ')}; opus only ${OPUS_RATE}.`).meta(EXTENSION),
+  channels: oneOf([1, 2]).describe('Extension: 1 (mono, the two sides averaged) or 2 (stereo); default the sound\'s own.').meta(EXTENSION),
+  bit_depth: oneOf(BIT_DEPTHS).describe('Extension: bits per sample of wav and flac, 16 (default) or 24; refused with any other format.').meta(EXTENSION),
+});
+
+/** What is wrong with a parsed format combination, as 400 details (empty when it can be made). */
+export function formatProblems(query: z.output<typeof formatQuery>) {
+  return outputProblems({
+    format: query.format ?? 'mp3',
+    sampleRate: query.sample_rate,
+    channels: query.channels as 1 | 2 | undefined,
+    bitDepth: query.bit_depth as 16 | 24 | undefined,
+  });
+}
+
+/** The stream and download endpoints' query: loudness and trim, and the format parameters, checked together. */
+export const mediaQuery = renditionQuery.extend(formatQuery.shape).superRefine((query, context) => {
+  for (const { param, message } of formatProblems(query)) context.addIssue({ code: 'custom', path: [param], message });
+});
+
+/** The rendition a parsed query asks for: loudness to a whole LU (as signed URLs carry it), trim when true, the file's format. */
+export function renditionChoiceOf(query: z.output<typeof renditionQuery> & Partial<z.output<typeof formatQuery>>): RenditionChoice {
+  const output: OutputQuery = {
+    ...(query.format !== undefined && { format: query.format }),
+    ...(query.sample_rate !== undefined && { sample_rate: query.sample_rate }),
+    ...(query.channels !== undefined && { channels: query.channels as 1 | 2 }),
+    ...(query.bit_depth !== undefined && { bit_depth: query.bit_depth as 16 | 24 }),
+  };
+  return renditionChoice(query.loudness, query.trim === 'true', output);
+}
+
+/** The format parameters as MCP tools take them (JSON numbers, not query strings), described like the REST ones. */
+export const formatArguments = {
+  format: z.enum(OUTPUT_FORMATS).optional().describe(formatQuery.shape.format.description!),
+  sample_rate: z.number().int().min(SAMPLE_RATE_RANGE.min).max(SAMPLE_RATE_RANGE.max).optional().describe(formatQuery.shape.sample_rate.description!),
+  channels: z.union([z.literal(1), z.literal(2)]).optional().describe(formatQuery.shape.channels.description!),
+  bit_depth: z.union([z.literal(16), z.literal(24)]).optional().describe(formatQuery.shape.bit_depth.description!),
+};
+
+/** Refuses, in a tool's input, a format combination no encoder makes (the REST endpoints' 400). */
+export function refineFormat(input: Partial<z.output<typeof formatQuery>>, context: z.RefinementCtx): void {
+  for (const { param, message } of formatProblems(input)) context.addIssue({ code: 'custom', path: [param], message });
 }

@@ -6,7 +6,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { downloadResultSchema, soundSchema, streamResultSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { authErrors, errorResponses } from './responses.ts';
-import { renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
+import { mediaQuery, renditionChoiceOf } from '../../shapes/params.ts';
 
 const params = z.object({ id: z.string().describe('Sound id.') });
 const responsesWith = (description: string, schema: z.ZodType) => ({
@@ -46,9 +46,10 @@ export const streamSound = defineEndpoint({
   description: 'A signed URL (valid one hour) to play the sound. No download is counted.',
   tag: 'Sounds',
   security: 'apiKey',
-  query: renditionQuery,
+  query: mediaQuery,
   params,
-  responses: responsesWith('Signed streaming URL.', z.object({ data: streamResultSchema })),
+  // 400 (an extension): a format parameter that is not valid, or a combination no encoder makes.
+  responses: { ...responsesWith('Signed streaming URL.', z.object({ data: streamResultSchema })), 400: errorResponses[400] },
   async handler({ params, query, services, owner }) {
     const sound = await requireSound(services, params.id);
     // A rendition's URL names the account that pays for making it.
@@ -65,9 +66,9 @@ export const downloadSound = defineEndpoint({
   description: 'A signed URL (valid one hour) to download the MP3. Each call counts one download.',
   tag: 'Sounds',
   security: 'apiKey',
-  query: renditionQuery,
+  query: mediaQuery,
   params,
-  responses: responsesWith('Signed download URL.', z.object({ data: downloadResultSchema })),
+  responses: { ...responsesWith('Signed download URL.', z.object({ data: downloadResultSchema })), 400: errorResponses[400] },
   async handler({ params, query, services, owner }) {
     // Counting finds the sound too: one statement, where a read and then a write were two.
     const sound = await services.catalog.countDownload(params.id);
