@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { ApiServices } from '../services.ts';
 import { HttpError } from '../shapes/answers.ts';
+import type { ExactBody } from '../shapes/exact-body.ts';
 import { authenticateAndCount } from './auth.ts';
 import { compileSerializer } from './serializer.ts';
 
@@ -19,12 +20,24 @@ export interface EndpointContext<Q, P> {
   reply: FastifyReply;
 }
 
+/** One listed answer: what the API document says of it, and its zod schema. */
+export interface Answer<S extends z.ZodType = z.ZodType> {
+  description: string;
+  schema: S;
+}
+
+/**
+ * Every status an endpoint may answer, and nothing else (API document, "Errors", rule 2). The 200
+ * is always there: its schema `S` is what the handler must return.
+ */
+export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Partial<Record<Exclude<Status, 200>, Answer>>;
+
 /**
  * One endpoint, declared once: its route, its documentation, its schemas and its handler.
  * Routing, validation (fastify-type-provider-zod), auth and the OpenAPI document
- * (@fastify/swagger) are all derived from this.
+ * (@fastify/swagger) are all derived from this. `B` is what the handler returns: the 200 body.
  */
-export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType, B = unknown> {
   method: 'GET';
   /** Fastify route syntax (`/api/v1/sounds/:id`); the OpenAPI path is derived from it. */
   url: string;
@@ -35,14 +48,27 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType =
   security: 'public' | 'apiKey';
   query: Q;
   params?: P;
-  /** Every status this endpoint may answer, and nothing else (API document, "Errors", rule 2). */
-  responses: Partial<Record<Status, { description: string; schema: z.ZodType }>>;
-  handler(context: EndpointContext<z.output<Q>, z.output<P>>): Promise<unknown>;
+  responses: Responses<S>;
+  /** Returns the 200 body; any other answer is thrown (HttpError, DomainError) or sent on `reply`, which it then returns. */
+  handler(context: EndpointContext<z.output<Q>, z.output<P>>): Promise<B>;
 }
 
-/** Keeps the schema types of one endpoint tied to its handler's argument types. */
-export function defineEndpoint<Q extends z.ZodType, P extends z.ZodType = z.ZodObject<{}>>(endpoint: Endpoint<Q, P>): Endpoint {
-  return endpoint as unknown as Endpoint;
+/**
+ * What a handler may return: its 200 body, of the schema's type with no field beyond it at any
+ * depth (ExactBody), or the reply once it has sent another answer itself. A 200 body is written by
+ * JSON.stringify (serializer.ts), so a stray field, say a stored sound's `fileKey`, would reach
+ * the client: this makes it a compile error instead.
+ */
+export type HandlerResult<B, Body> = B extends FastifyReply ? FastifyReply : Body & ExactBody<B, Body>;
+
+/**
+ * Keeps the schema types of one endpoint tied to its handler: the query and params it gets, and
+ * the body it returns (`B`, inferred from the handler, must be a HandlerResult of the 200 schema).
+ */
+export function defineEndpoint<Q extends z.ZodType, S extends z.ZodType, B, P extends z.ZodType = z.ZodObject<{}>>(
+  endpoint: Endpoint<Q, P, S, B & NoInfer<HandlerResult<B, z.output<S>>>>,
+): Endpoint {
+  return endpoint;
 }
 
 const RATE_LIMIT_HEADERS = {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AudioContent, ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
+import type { ExactBody } from '../shapes/exact-body.ts';
 import type { McpServices } from '../services.ts';
 import type { RequestQuota } from './request-quota.ts';
 
@@ -29,21 +30,34 @@ export interface ToolAnswer<O> {
 /**
  * One MCP tool, declared once: name, documentation for the agent, input and output schemas,
  * annotations and what it does. `server.ts` turns it into a registered tool; failures are
- * thrown as DomainError (not_found, invalid) and become `isError` results there.
+ * thrown as DomainError (not_found, invalid) and become `isError` results there. `R` is the
+ * answer `run` gives.
  */
-export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject, R = ToolAnswer<z.output<O>>> {
   name: string;
   title: string;
   description: string;
   inputSchema: I;
   outputSchema: O;
   annotations: ToolAnnotations;
-  run(args: z.output<I>, context: ToolContext): Promise<ToolAnswer<z.output<O>>>;
+  run(args: z.output<I>, context: ToolContext): Promise<R>;
 }
 
-/** Keeps a tool's schema types tied to its `run` while the list of tools stays uniform. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: SoundTool<I, O>): SoundTool {
-  return tool as unknown as SoundTool;
+/**
+ * An answer whose structured content is of the output schema's type `Out` with no field beyond
+ * it at any depth (ExactBody). The MCP SDK checks structured content against the output schema
+ * but sends it as given, extra fields and all, as JSON.stringify writes a REST 200 body.
+ */
+type ExactAnswer<R, Out> = ToolAnswer<Out & ExactBody<R extends { structured: infer A } ? A : never, Out>>;
+
+/**
+ * Keeps a tool's schema types tied to its `run` while the list of tools stays uniform. The
+ * answer `R` is inferred from `run` (every one of its returns) and must be an ExactAnswer.
+ */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject, R>(
+  tool: SoundTool<I, O, R & NoInfer<ExactAnswer<R, z.output<O>>>>,
+): SoundTool {
+  return tool;
 }
 
 /** Every tool only reads the catalog (a download is counted, but nothing a user owns changes). */
