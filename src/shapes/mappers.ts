@@ -10,7 +10,9 @@ import type {
  * maps 20 to 100 of these per request, and literals of one shape are what V8 builds and writes
  * fastest. Answers are written with JSON.stringify (api/serializer.ts), so a body must hold its
  * schema's fields and nothing else: a literal typed by the schema cannot have more, and a domain
- * object handed over whole must have exactly the fields of its body, checked below.
+ * object handed over whole must have exactly the fields of its body, checked below. The whole
+ * answer of a REST handler or an MCP tool is checked again for fields beyond its schema, at every
+ * depth (exact-body.ts).
  */
 
 /** true when A and B have the same fields, of the same types. */
@@ -52,15 +54,39 @@ export function toSound(sound: Sound, signer: MediaSigner): SoundBody {
 }
 
 export function toPopularSound(sound: Sound, signer: MediaSigner): PopularSoundBody {
-  const body: PopularSoundBody = toSound(sound, signer) as PopularSoundBody;
-  body.numDownloads = sound.numDownloads;
-  return body;
+  const signed = signer.signBoth(sound.id);
+  return {
+    id: sound.id,
+    name: sound.name,
+    description: sound.description,
+    tags: sound.tags,
+    duration: sound.duration,
+    stream_url: signed.stream.url,
+    download_url: signed.download.url,
+    category: sound.category,
+    license: sound.license,
+    timing: sound.timing,
+    loudness: sound.loudness,
+    numDownloads: sound.numDownloads,
+  };
 }
 
 export function toSimilarSound(sound: Sound, similarity: number, signer: MediaSigner): SimilarSoundBody {
-  const body = toSound(sound, signer) as SimilarSoundBody;
-  body.similarity = similarity;
-  return body;
+  const signed = signer.signBoth(sound.id);
+  return {
+    id: sound.id,
+    name: sound.name,
+    description: sound.description,
+    tags: sound.tags,
+    duration: sound.duration,
+    stream_url: signed.stream.url,
+    download_url: signed.download.url,
+    category: sound.category,
+    license: sound.license,
+    timing: sound.timing,
+    loudness: sound.loudness,
+    similarity,
+  };
 }
 
 export function toPagination(page: number, limit: number, total: number): PaginationBody {
