@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
@@ -10,6 +10,7 @@ import { contentHashOf } from '../../src/catalog/writer.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { ffmpegEbur128, hasFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { renditionKey } from '../../src/media/renditions.ts';
 import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
 
 type UrlBody = { data: { stream_url?: string; download_url?: string } };
@@ -145,15 +146,16 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     const urls = await Promise.all(Array.from({ length: 4 }, () => signedUrl(id, 'stream', '?loudness=-23')));
     const bodies = await Promise.all(urls.map(async (url) => (await fetchMp3(url)).bytes));
     for (const body of bodies) assert.deepEqual(body, bodies[0]);
-    const folder = path.join(server.dataDir, 'audio', 'renditions');
-    const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith('-lu-23.mp3'));
-    assert.equal(files.length, 1, `one file for the rendition: ${files.join(', ')}`);
-    const before = (await stat(path.join(folder, files[0]!))).mtimeMs;
+    // Through the media store, so this holds on a folder and on S3 alike.
+    const stored = (await server.services.catalog.findById(id))!;
+    const key = renditionKey(stored.contentHash, { loudness: -23 });
+    assert.ok(await server.services.files.stat(key), `one file for the rendition: ${key}`);
+    const made = (await server.services.renditions.stats()).made;
     const again = await fetch(await signedUrl(id, 'download', '?loudness=-23'));
     assert.deepEqual(new Uint8Array(await again.arrayBuffer()), bodies[0]);
-    assert.equal((await stat(path.join(folder, files[0]!))).mtimeMs, before, 'not made again');
+    assert.equal((await server.services.renditions.stats()).made, made, 'not made again');
     // An operator may empty the renditions folder (docs/deploy.md): a rendition whose file is gone is made again.
-    await rm(path.join(folder, files[0]!));
+    await server.services.files.remove(key);
     assert.deepEqual((await fetchMp3(urls[1]!)).bytes, bodies[0]);
     const range = await fetch(urls[0]!, { headers: { range: 'bytes=0-99' } });
     assert.equal(range.status, 206);

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AudioContent, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
+import { renditionKey } from '../../src/media/renditions.ts';
 import { PREVIEW_LUFS, PREVIEW_SECONDS } from '../../src/mcp/tools/preview-sound.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { callTool, connectMcp, textOf } from './mcp-client.ts';
@@ -83,15 +82,18 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
     assert.match(textOf(result), /Long Quiet Hum \[id /);
   });
 
-  it('is made once and kept on disk beside the other renditions, by content and parameters', async () => {
-    const folder = path.join(server.dataDir, 'audio', 'renditions');
-    const files = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith(`-lu${PREVIEW_LUFS}-trim-max${PREVIEW_SECONDS}.mp3`));
-    assert.equal(files.length, 2, `one preview per sound: ${files.join(', ')}`);
-    const before = await Promise.all(files.map(async (file) => (await stat(path.join(folder, file))).mtimeMs));
+  it('is made once and kept in the media store beside the other renditions, by content and parameters', async () => {
+    // Through the store and the renditions' counts, so this holds on a folder and on S3 alike.
+    const keys = await Promise.all([longId, shortId].map(async (id) => {
+      const sound = (await server.services.catalog.findById(id))!;
+      return renditionKey(sound.contentHash, { loudness: PREVIEW_LUFS, trim: true, maxSeconds: PREVIEW_SECONDS });
+    }));
+    for (const key of keys) assert.ok(await server.services.files.stat(key), `one preview per sound: ${key}`);
+    const made = (await server.services.renditions.stats()).made;
     const again = await callTool(client, 'preview_sound', { id: longId });
     const first = await callTool(client, 'preview_sound', { id: longId });
     assert.equal(audioOf(again).data, audioOf(first).data);
-    assert.deepEqual(await Promise.all(files.map(async (file) => (await stat(path.join(folder, file))).mtimeMs)), before, 'not made again');
+    assert.equal((await server.services.renditions.stats()).made, made, 'not made again');
   });
 
   it('an unknown id or bad arguments are error results, and the session goes on', async () => {

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { access, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { renditionKey } from '../../src/media/renditions.ts';
 import { startServer, TestClock, type TestServer } from '../helpers/server.ts';
 import { addRealSound, tone } from '../mcp/real-sounds.ts';
 import { signedUrl } from './helpers.ts';
 
-const exists = (file: string) => access(file).then(() => true, () => false);
 
 /** RENDITIONS_MAX_BYTES: stored renditions stay under it, the least recently served go first, several instances together. */
 describe('renditions.disk: bounded by RENDITIONS_MAX_BYTES, least recently served first, shared by instances', () => {
@@ -42,10 +40,12 @@ describe('renditions.disk: bounded by RENDITIONS_MAX_BYTES, least recently serve
     servers.push(a);
     const b = await startServer({ clock, dataDir, env });
     servers.push(b);
+    // Keys in the shared media store, so this holds on a folder and on S3 alike.
     const fileOf = async (server: TestServer, id: string) => {
       const sound = (await server.services.catalog.findById(id))!;
-      return path.join(dataDir, 'audio', 'renditions', sound.contentHash.slice(0, 2), `${sound.contentHash}-lu-20.mp3`);
+      return renditionKey(sound.contentHash, { loudness: -20 });
     };
+    const exists = async (key: string) => (await a.services.files.stat(key)) !== null;
 
     clock.advance(1000);
     await fetchOk(b, urls.y);
@@ -71,7 +71,7 @@ describe('renditions.disk: bounded by RENDITIONS_MAX_BYTES, least recently serve
     assert.ok(afterY.bytes <= Math.floor(one * 2.5));
     // A request whose record is there but whose file vanished makes it again.
     const zFile = await fileOf(a, z);
-    await rm(zFile);
+    await a.services.files.remove(zFile);
     await fetchOk(a, urls.z);
     assert.equal(await exists(zFile), true);
   });
