@@ -169,12 +169,13 @@ function oneOf(values: readonly number[]) {
 
 /**
  * Extension: the file a stream or download URL delivers, when not the catalog's MP3. Strict (a
- * bad value or combination is a 400, listed by these endpoints as an extension), because a
- * clamped format or rate would deliver a file other than the one asked for.
+ * bad value or combination is a 400, said in the descriptions: the API document's operations list
+ * no 400 and stay as published), because a clamped format or rate would deliver another file.
  */
 export const formatQuery = z.object({
   format: z.enum(OUTPUT_FORMATS).optional()
-    .describe('Extension: the file\'s format: mp3 (default, the catalog\'s own file unless another parameter asks for a rendition), '
+    .describe('Extension: a bad value of format, sample_rate, channels or bit_depth, or a combination no encoder makes, is answered 400 '
+      + 'with details naming the parameter. The file\'s format: mp3 (default, the catalog\'s own file unless another parameter asks for a rendition), '
       + 'wav (PCM), flac, ogg (Ogg Vorbis) or opus (Ogg Opus). Any other is a rendition, made and paid for as `loudness` says; '
       + 'the media response states its loudness and duration in X-Integrated-LUFS, X-True-Peak-dBTP and X-Duration-Seconds, its format in Content-Type.')
     .meta(EXTENSION),
