@@ -82,7 +82,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);
   await registerDocs(app);
   registerMcp(app, { ...api, files, renditions });
-  registerDashboard(app, { catalog, accounts, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl, packs });
+  registerDashboard(app, { catalog, accounts, quota, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl, packs });
   return app;
 }
 
