@@ -58,7 +58,7 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
   it('the id tools require an id and nothing else; the URL tools may ask for a rendition', () => {
     for (const name of ['get_sound', 'preview_sound', 'get_stream_url', 'get_download_url']) {
       const { inputSchema } = tool(name);
-      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), name.endsWith('_url') ? ['id', 'loudness', 'trim'] : ['id']);
+      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), name.endsWith('_url') ? ['id', 'loudness', 'trim', 'format', 'sample_rate', 'channels', 'bit_depth'] : ['id']);
       assert.deepEqual(inputSchema.required, ['id']);
     }
   });
