@@ -106,10 +106,10 @@ export class CatalogService {
    * their first read of the feed after that flush.
    */
   async countDownload(id: string): Promise<{ id: string; name: string } | null> {
-    const sound = await this.downloads.readBetweenFlushes(() => this.store.downloadTarget(id));
+    const sound = await this.store.downloadTarget(id);
     if (sound === null) return null;
     this.downloads.add(sound.id);
-    this.index?.countedDownload(sound.seq, sound.numDownloads + this.downloads.of(sound.id));
+    this.index?.addDownload(sound.seq);
     return { id: sound.id, name: sound.name };
   }
 

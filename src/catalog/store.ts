@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
 import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
@@ -6,6 +7,8 @@ import type { Peak } from './waveform.ts';
 import { storable } from '../db/text.ts';
 
 const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash'] as const;
+/** Two parameters a sound: far under SQLite's and PostgreSQL's limits on parameters per statement. */
+const DOWNLOADS_PER_STATEMENT = 1000;
 
 /**
  * The catalog's rows: one sound by id, download counts (added in batches: catalog/pending-downloads.ts), the sample flags. Lists are not read
@@ -19,7 +22,7 @@ export class CatalogStore {
 
   constructor(private readonly db: Db) {
     this.soundById = reusableQuery(db, db.selectFrom('sounds').select(STORED_COLUMNS).where('id', '=', ''));
-    this.downloadTargetById = reusableQuery(db, db.selectFrom('sounds').select(['seq', 'id', 'name', 'num_downloads']).where('id', '=', ''));
+    this.downloadTargetById = reusableQuery(db, db.selectFrom('sounds').select(['seq', 'id', 'name']).where('id', '=', ''));
   }
 
   async findById(id: string): Promise<StoredSound | null> {
@@ -43,23 +46,26 @@ export class CatalogStore {
     return row.waveform ? (JSON.parse(row.waveform) as Peak[]) : [];
   }
 
-  /** What counting a download of a sound needs: its key, name and stored count (null when no sound has the id). */
-  async downloadTarget(id: string): Promise<{ seq: number; id: string; name: string; numDownloads: number } | null> {
+  /** What counting a download of a sound needs: its key and name (null when no sound has the id). */
+  async downloadTarget(id: string): Promise<{ seq: number; id: string; name: string } | null> {
     if (!storable(id)) return null;
     const [row] = await this.downloadTargetById(id);
-    return row ? { seq: Number(row.seq), id: row.id, name: row.name, numDownloads: Number(row.num_downloads) } : null;
+    return row ? { seq: Number(row.seq), id: row.id, name: row.name } : null;
   }
 
   /**
-   * Adds downloads to the stored counts in one transaction: one statement (so one change-log row)
-   * per sound, whatever its number of downloads. In the order of ids, so that two instances
-   * writing the same sounds at once wait for each other instead of deadlocking.
+   * Adds downloads to the stored counts in one transaction, a statement per DOWNLOADS_PER_STATEMENT
+   * sounds: one addition (so one change-log row) per sound, whatever its number of downloads.
    */
   async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
-    const ids = [...counts.keys()].sort();
+    const entries = [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
     await this.db.transaction().execute(async (trx) => {
-      for (const id of ids) {
-        await trx.updateTable('sounds').set((eb) => ({ num_downloads: eb('num_downloads', '+', counts.get(id)!) })).where('id', '=', id).execute();
+      for (let from = 0; from < entries.length; from += DOWNLOADS_PER_STATEMENT) {
+        // VALUES' columns are column1, column2 on both engines; the casts give PostgreSQL their types.
+        const values = sql.join(entries.slice(from, from + DOWNLOADS_PER_STATEMENT)
+          .map(([id, n]) => sql`(CAST(${id} AS TEXT), CAST(${n} AS INTEGER))`));
+        await sql`UPDATE sounds SET num_downloads = num_downloads + added.column2
+          FROM (VALUES ${values}) AS added WHERE sounds.id = added.column1`.execute(trx);
       }
     });
   }

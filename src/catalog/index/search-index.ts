@@ -109,6 +109,18 @@ export class SearchIndex {
     this.orders.downloads.move(doc);
   }
 
+  /**
+   * A download this process counted and has not written to the database yet: one more, in the
+   * downloads order at once. The feed's next row for the sound brings the count as written plus
+   * what is still pending (CatalogService.sync).
+   */
+  addDownload(seq: number): void {
+    const doc = this.positionOf(seq);
+    if (doc === undefined) return;
+    this.columns.downloads[doc]! += 1;
+    this.orders.downloads.move(doc);
+  }
+
   search(filters: SearchFilters): SearchPage {
     const found = this.find(filters);
     if (filters.after !== undefined) return this.walk(found, filters.after, filters);
