@@ -15,7 +15,9 @@ describe('auth.security', () => {
     server = await startServer();
     const { id } = await addSound(server.services, { name: 'Door Slam' });
     // Every endpoint declared with an API key, the extensions included, so a new one is covered at once.
-    routes = soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey').map((endpoint) => endpoint.url.replace(':id', id));
+    // A pack needs its ids: the one required query parameter among them.
+    routes = soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey')
+      .map((endpoint) => endpoint.url.replace(':id', id) + (endpoint.url === '/api/v1/packs' ? `?ids=${id}` : ''));
     assert.ok(routes.length >= 7);
     ({ key: proKey } = await server.account('pro'));
   });
