@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.ts';
-import { facetsSchema, paginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { facetsSchema, searchPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { cursorOf, encodeCursor } from '../../shapes/params.ts';
 import { toPagination, toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { categoryArgument, listArgument, toCategories, toListArgument } from './arguments.ts';
+
+/** REST search's cursors: a walk begun on either goes on on the other. */
+const sameCursor = cursorOf('sounds');
 
 /** The same bounds as REST search (GET /api/v1/sounds). */
 const { maxSeconds: MAX_SECONDS, maxOnsetMs: MAX_MILLISECONDS, lufs: LUFS_RANGE } = SEARCH_BOUNDS;
@@ -33,6 +37,10 @@ const inputSchema = z.strictObject({
       + 'created_at (newest), duration or name.'),
   order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc; use asc with duration for the shortest first.'),
   page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page number, from 1; see pagination.totalPages.'),
+  cursor: z.string().max(64).refine((text) => sameCursor.safeParse(text).success, 'not a cursor search_sounds gave out; start again with "" or without it').optional()
+    .describe('Walk every match in the catalog\'s own order (the order sounds were added in), a page at a time: "" for the first page, '
+      + 'then each answer\'s pagination.next_cursor until it is null. Every sound present throughout the walk is seen once. '
+      + 'sort, order and page do not apply to a walk.'),
   limit: z.int().min(LIST_LIMITS.search.min).max(LIST_LIMITS.search.max).default(LIST_LIMITS.search.default)
     .describe(`Sounds per page, ${LIST_LIMITS.search.min} to ${LIST_LIMITS.search.max}, default ${LIST_LIMITS.search.default}.`),
 }).superRefine((args, context) => {
@@ -52,9 +60,11 @@ export const searchSoundsTool = defineTool({
     + 'and counts per category and tag when facets are asked for. '
     + `${SOUND_FIELD_GUIDE} Next steps: get_stream_url to listen, get_download_url to fetch the MP3.`,
   inputSchema,
-  outputSchema: z.object({ data: z.array(soundSchema), pagination: paginationSchema, facets: facetsSchema.optional() }),
+  outputSchema: z.object({ data: z.array(soundSchema), pagination: searchPaginationSchema, facets: facetsSchema.optional() }),
   annotations: readOnly({ title: 'Search sounds', idempotent: true }),
   async run(args, { services }) {
+    const after = args.cursor === undefined ? undefined : sameCursor.parse(args.cursor);
+    const walking = after !== undefined;
     const page = await services.catalog.search({
       words: toWords(args.q),
       categories: toCategories(args.category),
@@ -65,13 +75,15 @@ export const searchSoundsTool = defineTool({
       minLufs: args.min_lufs,
       maxLufs: args.max_lufs,
       facets: args.facets,
-      sort: args.sort,
-      order: args.order,
-      page: args.page,
+      after,
+      sort: walking ? 'downloads' : args.sort,
+      order: walking ? 'desc' : args.order,
+      page: walking ? 1 : args.page,
       limit: args.limit,
     });
     const data = page.items.map((sound) => toSound(sound, services.signer));
-    const pagination = toPagination(args.page, args.limit, page.total);
+    const nextCursor = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
+    const pagination = { ...toPagination(walking ? 1 : args.page, args.limit, page.total), next_cursor: nextCursor };
     const text = soundListText(data, pagination);
     const links = soundLinks(data);
     if (!page.facets) return { structured: { data, pagination }, text, links };
