@@ -5,7 +5,7 @@
  * JSON.stringify (what 200 answers are written with: api/serializer.ts), on pages of 20 and 100
  * sounds as the search endpoint sends them. Prints microseconds per answer. What this cannot show:
  * fast-json-stringify's answer is a string of many joined pieces, flattened only when written,
- * and the pieces are garbage the server's collector pays for (BENCHMARKS.md, issue 13).
+ * and the pieces are garbage the server's collector pays for (docs/performance.md).
  */
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';

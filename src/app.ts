@@ -71,7 +71,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await addUnknownKeyThrottle(app, clock);
   // What a page on another site may fetch, in a scope of its own with @fastify/cors (api/cors.ts):
   // the routes outside it (the API-key endpoints, /mcp, the dashboard) run no CORS hook at all,
-  // which cost a search 5% of its throughput for headers it never sends (BENCHMARKS.md, issue 13).
+  // which cost every search throughput for headers it never sends.
   await app.register(async (crossOrigin) => {
     await registerCors(crossOrigin);
     registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);

@@ -7,9 +7,8 @@ import pino from 'pino';
  * pino writes what is held synchronously. If standard error stops draining, lines past `maxBytes`
  * are dropped rather than held in memory.
  *
- * A batcher of our own in front (one string per event-loop turn) cost less CPU per line,
- * 0.2-0.5 against 1.7-2.6 us (bench/log-lines.ts), but that is 0.3% of a core at today's search
- * rate: not worth keeping code for.
+ * A batcher of our own in front (one string per event-loop turn) cost less CPU per line
+ * (bench/log-lines.ts), but too little of a core at the search rate to be worth keeping code for.
  */
 export function backgroundLogStream(maxBytes = 8 * 1024 * 1024) {
   return pino.destination({ dest: 2, sync: false, maxLength: maxBytes });

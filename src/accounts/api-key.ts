@@ -68,7 +68,7 @@ function checksum(secret: string): string {
 
 /**
  * Every authenticated request hashes its key twice (checksum, then lookup). The one-shot
- * crypto.hash (Node.js 20.12 and later) does both in 1.7 µs against 2.5 µs with createHash.
+ * crypto.hash does both faster than createHash, which builds a Hash object per call.
  */
 const sha256: (text: string) => Buffer = typeof crypto.hash === 'function'
   ? (text) => crypto.hash('sha256', text, 'buffer')

@@ -15,8 +15,7 @@ const compileJsonSchema = SerializerSelector()({}, {});
  * answer by joining about a thousand small strings per search page, and under load those pieces
  * reached V8's old generation, whose collections made the tail. JSON.stringify writes one flat
  * string. In process it is no faster (bench/serializer.ts); in the server, side by side
- * (bench/pairs.ts 12000, BENCHMARKS.md): 7,730 -> 8,900 req/s, CPU per request 144 -> 120 us,
- * p99 18 -> 12.5 ms.
+ * (bench/pairs.ts), it gave more requests a second, less CPU per request and a shorter tail.
  *
  * Every other answer (the errors) is written by Fastify's own compiled serializer,
  * fast-json-stringify, given the JSON Schema of its zod schema: whatever a thrown error carries,

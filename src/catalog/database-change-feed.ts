@@ -4,9 +4,8 @@ import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 
 /**
  * Rows read per query on a first load. Small enough that a page's rows and records die young:
- * pages of 5,000 outlived the young generation (with --trace-gc, loading 100,000 sounds left
- * 72 MB of them for full collections; pages of 1,000, 7 MB), and that garbage filled the heap's
- * old space while a large catalog loaded.
+ * larger pages outlived the young generation (seen with --trace-gc), and that garbage filled the
+ * heap's old space while a large catalog loaded.
  */
 const PAGE_ROWS = 1000;
 /** Log rows kept behind the newest: a reader further behind than this loads everything again. */

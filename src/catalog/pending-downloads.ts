@@ -1,6 +1,6 @@
 /**
  * How often counted downloads are written to the database: the most a crash can lose, and about
- * how late other instances see them (the figures: BENCHMARKS.md, "Downloads").
+ * how late other instances see them.
  */
 export const FLUSH_INTERVAL_MS = 1000;
 

@@ -12,7 +12,7 @@ export const DEMO_EMAIL = 'demo@sound-catalog.local';
 /**
  * Sounds made before the server listens. Every category and the public samples are among the
  * first ones; the rest follow while the server already answers, so a first start is ready in
- * well under a minute (seeding 1,000 sounds takes longer than that on two cores: BENCHMARKS.md).
+ * well under a minute (seeding 1,000 sounds takes longer than that on two cores: docs/performance.md).
  */
 const BEFORE_LISTENING = 250;
 

@@ -12,7 +12,7 @@ export const MCP_PATH = '/mcp';
  * sessions, so they answer 405 as the transport specification allows; clients expect that.
  *
  * The MCP SDK (and the JSON Schema validator it brings) is loaded on the first POST: a server
- * whose callers never use MCP does not hold it (about 4 MB of resident memory at start, measured).
+ * whose callers never use MCP does not hold it in memory.
  */
 export function registerMcp(app: FastifyInstance, services: McpServices): void {
   const onRequest = (request: Parameters<typeof authenticateMcpCaller>[0]) => authenticateMcpCaller(request, services);

@@ -9,9 +9,8 @@ import type { UsageHistory } from './usage-history.ts';
  * event-loop turn, so a crash never forgets a request that was answered. Several instances need a
  * shared counter: REDIS_URL.
  *
- * Measured (bench/, search at 12,000 sounds): one upsert per request cost a quarter of the
- * request rate, mostly in WAL writes and checkpoints; one transaction per turn costs far less
- * (BENCHMARKS.md, "Durable quota counts").
+ * One upsert per request cost a large share of the request rate, mostly in WAL writes and
+ * checkpoints; one transaction per event-loop turn costs far less.
  */
 export class InProcessQuotaCounter implements QuotaCounter {
   /**

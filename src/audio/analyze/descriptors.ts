@@ -17,7 +17,7 @@
  *   from the first sounding frame to the peak, and the share of frames that sound.
  * A peak is where a level first came within 3 dB of its maximum (PeakTracker).
  *
- * Measured on the Sonic Pi samples (BENCHMARKS.md, issue 16): the attack, the bands and the
+ * Measured on the Sonic Pi samples (bench/similar-precision.ts): the attack, the bands and the
  * envelope are what let kicks find kicks among real recordings; means over every frame alone
  * describe mostly a one-shot's tail. Times and frequencies are kept as logarithms, as they are
  * heard. The catalog normalises each number over all sounds before comparing

@@ -2,7 +2,7 @@
  * An inverted file over vectors (the scaled descriptors of similar.ts): k-means centroids
  * trained on a sample, each vector listed under its nearest centroid. A query reads the lists
  * of the few centroids nearest to it instead of every vector: a small share of the work, missing
- * few true neighbours (BENCHMARKS.md gives the time and the recall). Vectors added after the
+ * few true neighbours (docs/performance.md gives the time and the recall). Vectors added after the
  * build join the list of their nearest centroid.
  *
  * Building takes a sample and a few k-means rounds, then lists every vector; the listing is done
@@ -17,8 +17,8 @@ const MIN_SAMPLE = 2048;
 const ROUNDS = 4;
 /**
  * About √n cells: more cells make lists shorter, but each query reads more centroids, and training
- * and listing take longer. At 100,000 sounds √n cells instead of √n / 2 halved a query's time at
- * the same recall (bench/similar-index.ts, BENCHMARKS.md); the cap keeps a large catalog's cells,
+ * and listing take longer. √n cells instead of √n / 2 halved a query's time at the same recall
+ * (bench/similar-index.ts); the cap keeps a large catalog's cells,
  * listed before the server answers, about where √n / 2 had them (500 at 1,000,000 sounds).
  */
 const MAX_CELLS = 512;

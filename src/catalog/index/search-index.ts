@@ -474,7 +474,7 @@ export class SearchIndex {
     // The id order first: the others break their ties with it.
     this.columns.rebuildById(alive);
     this.bySeq.rebuild(alive, this.columns.capacity);
-    // One list, sorted again for each order: a copy per order was 8 MB each at a million sounds.
+    // One list, sorted again for each order: a copy per order would cost megabytes each at a million sounds.
     for (const field of SORT_FIELDS) {
       if (field !== 'name') this.orders[field].rebuild(alive, this.columns.capacity);
     }

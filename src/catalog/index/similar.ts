@@ -7,7 +7,7 @@ import { Cells } from './cells.ts';
  * change costs DESCRIPTOR_LENGTH additions), weighted by its group (DESCRIPTOR_WEIGHTS), and the
  * distance is Euclidean. A query
  * reads every described sound once: at DESCRIPTOR_LENGTH numbers each, that is a few
- * milliseconds for 100,000 sounds (BENCHMARKS.md), with no index to keep up to date.
+ * milliseconds for 100,000 sounds (docs/performance.md), with no index to keep up to date.
  */
 
 const WEIGHTS = Float64Array.from(DESCRIPTOR_WEIGHTS);
@@ -22,14 +22,14 @@ export interface Neighbour {
 const MIN_ROOT = 1e-6;
 /** Below this many described sounds every one is read (under a millisecond); from it on, cells are built. */
 const CELLS_FROM = 20_000;
-/** Cells read per query (of about √n, cells.ts): the recall this gives is in BENCHMARKS.md. */
+/** Cells read per query (of about √n, cells.ts): the recall this gives is in docs/performance.md. */
 const PROBES = 16;
 
 export class SimilarityIndex {
   /**
    * Each described sound's numbers multiplied by `roots` (the square root of each number's
    * scale), DESCRIPTOR_LENGTH per position: distances are plain sums of squares. Only this copy
-   * is kept (at 1,000,000 sounds it is 228 MB); a number as given is the stored one over its root.
+   * is kept (the largest part of a big catalog's memory); a number as given is the stored one over its root.
    */
   private scaled = new Float32Array(0);
   /** The roots the rows are scaled by; all rows are scaled again when a scale moves past 1 %. */
@@ -214,8 +214,8 @@ export class SimilarityIndex {
 
   /**
    * Room for positions below `count`, made at once: a first load that knows the catalog's size
-   * copies no rows while it grows and leaves no spare ones (at a million sounds, growing a quarter
-   * at a time held 410 MB of rows at once near the end and kept 57 MB spare).
+   * copies no rows while it grows and leaves no spare ones (growing a quarter at a time held the
+   * old rows and the new at once near the end, and kept spare room after).
    */
   reserveFor(count: number): void {
     if (count > this.memberAt.length) this.reserve(count);

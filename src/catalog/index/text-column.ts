@@ -6,9 +6,9 @@ const COMPACT_AFTER_BYTES = 1 << 20;
 /**
  * A column of strings (or nulls), one per position, kept as UTF-8 bytes in one buffer outside
  * V8's heap and read back as strings when asked. As JavaScript strings the index's text was
- * hundreds of thousands of heap objects (about 28 MB at 100,000 sounds) that every full garbage
- * collection marks again; under load those collections and their marking were what the longest
- * event-loop turns, and so the tail latency, came from (BENCHMARKS.md). A buffer is one object.
+ * hundreds of thousands of heap objects that every full garbage collection marks again; under
+ * load those collections and their marking were what the longest event-loop turns, and so the
+ * tail latency, came from. A buffer is one object.
  *
  * Bytes are only appended: a changed string is written after the others and its old bytes left
  * unused, until they are many and the column is written out again without them. A string set

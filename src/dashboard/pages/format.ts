@@ -2,7 +2,7 @@
 
 /**
  * 12345 → "12,345" (counts are whole numbers). Not toLocaleString: the first use of Intl's number
- * formatting pages in about 6 MB of ICU data that the rest of the server never needs (measured).
+ * formatting pages in megabytes of ICU data that the rest of the server never needs.
  */
 export function formatCount(value: number): string {
   const digits = String(Math.round(Math.abs(value)));

@@ -3,7 +3,7 @@
  * A worker thread that moves SQLite's WAL into the database file (a checkpoint) for the server,
  * so that the server's event loop never waits for it. Left to SQLite, the commit that crosses
  * the WAL's size threshold runs the checkpoint and its two fsyncs itself: under load that stalled
- * every request in flight for 5 to 15 ms about once a second (BENCHMARKS.md).
+ * every request in flight for several milliseconds about once a second.
  *
  * Plain JavaScript, run as it is from sources and from dist/: worker threads do not inherit
  * tsx's loader, and this file needs nothing but better-sqlite3. Its own connection to the same
