@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SECRET_MIN_LENGTH } from './media/signing.ts';
 
-/** The environment, read once here and nowhere else (operator-contract.md, "Settings"). */
+/** The environment, read once here and nowhere else (README.md, "Settings", lists every variable). */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),

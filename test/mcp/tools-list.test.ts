@@ -48,7 +48,7 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
   it('search_sounds takes q, tags, limit and max_duration as the API document says, plus the REST filters', () => {
     const { inputSchema } = tool('search_sounds');
     assert.deepEqual(Object.keys(inputSchema.properties ?? {}).sort(),
-      ['category', 'facets', 'limit', 'max_duration', 'max_lufs', 'max_onset_ms', 'min_duration', 'min_lufs', 'order', 'page', 'q', 'sort', 'tags']);
+      ['category', 'cursor', 'facets', 'limit', 'max_duration', 'max_lufs', 'max_onset_ms', 'min_duration', 'min_lufs', 'order', 'page', 'q', 'sort', 'tags']);
     assert.deepEqual(inputSchema.required ?? [], [], 'every argument is optional');
     const tags = inputSchema.properties?.tags as { anyOf: Array<{ type: string }> };
     assert.deepEqual(tags.anyOf.map((option) => option.type).sort(), ['array', 'string'], 'tags: an array or a comma-separated string');
