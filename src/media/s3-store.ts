@@ -11,6 +11,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.ts';
 import { ScratchFolder } from './folder-store.ts';
+import { FORMATS } from '../audio/encode/output-format.ts';
 import {
   MediaMissingError, MediaStoreError, MediaUnavailableError, type ByteRange, type LocalCopy, type MediaStat, type MediaStore,
 } from './store.ts';
@@ -55,7 +56,7 @@ export class S3Store implements MediaStore {
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const md5 = createHash('md5').update(bytes);
     await this.call(this.client.send(new PutObjectCommand({
-      Bucket: this.bucket, Key: this.objectKey(key), Body: bytes, ContentType: 'audio/mpeg',
+      Bucket: this.bucket, Key: this.objectKey(key), Body: bytes, ContentType: contentTypeOfKey(key),
       // The store checks the bytes it received against this and refuses a damaged upload.
       ContentMD5: md5.copy().digest('base64'),
       Metadata: { md5: md5.digest('hex') },
@@ -67,7 +68,7 @@ export class S3Store implements MediaStore {
     const md5 = await md5OfFile(sourcePath);
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: this.objectKey(key), Body: createReadStream(sourcePath), ContentType: 'audio/mpeg', Metadata: { md5 } },
+      params: { Bucket: this.bucket, Key: this.objectKey(key), Body: createReadStream(sourcePath), ContentType: contentTypeOfKey(key), Metadata: { md5 } },
     });
     await this.call(upload.done());
     if (move) await rm(sourcePath, { force: true });
@@ -127,7 +128,7 @@ export class S3Store implements MediaStore {
   async redirectUrl(key: string, expiresInSeconds: number, disposition?: string): Promise<string | null> {
     if (!this.redirect) return null;
     const command = new GetObjectCommand({
-      Bucket: this.bucket, Key: this.objectKey(key), ResponseContentType: 'audio/mpeg',
+      Bucket: this.bucket, Key: this.objectKey(key), ResponseContentType: contentTypeOfKey(key),
       ...(disposition !== undefined && { ResponseContentDisposition: disposition }),
     });
     return getSignedUrl(this.client, command, { expiresIn: Math.min(MAX_PRESIGNED_SECONDS, Math.max(1, Math.floor(expiresInSeconds))) });
@@ -181,4 +182,10 @@ export async function md5OfFile(file: string): Promise<string> {
   const hash = createHash('md5');
   await pipeline(createReadStream(file), hash);
   return hash.digest('hex');
+}
+
+/** The media type of a stored file, by its key's extension (originals are MP3; renditions any format). */
+function contentTypeOfKey(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1);
+  return Object.values(FORMATS).find((format) => format.extension === extension)?.contentType ?? 'application/octet-stream';
 }
