@@ -116,18 +116,20 @@ describe('mcp.quota: resource reads and previews count like tool calls; listing 
     assert.equal(await usedToday(), 0);
   });
 
-  it('each resources/read counts one, an unknown sound included; each preview_sound counts one', async () => {
+  it('each resources/read counts one, an unknown sound included; each preview_sound counts one, plus ten the first time its preview is made', async () => {
     await client.readResource({ uri: `sound://${id}` });
     assert.equal(await usedToday(), 1);
     await assert.rejects(client.readResource({ uri: 'sound://no-such-sound' }));
     assert.equal(await usedToday(), 2);
     await callTool(client, 'preview_sound', { id });
-    assert.equal(await usedToday(), 3);
+    assert.equal(await usedToday(), 13, 'the call, and ten for making the preview');
+    await callTool(client, 'preview_sound', { id });
+    assert.equal(await usedToday(), 14, 'a stored preview costs only the call');
     const read = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'resources/read', params: { uri: `sound://${id}` } });
     const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], { 'x-api-key': key });
     assert.equal(response.status, 200);
-    assert.equal(await usedToday(), 5);
-    assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 5));
+    assert.equal(await usedToday(), 16);
+    assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 16));
   });
 
   it('over quota, a read is a JSON-RPC error with the tools\' message and the reset time, a preview an error result; neither is counted', async () => {
