@@ -53,40 +53,14 @@ export function toSound(sound: Sound, signer: MediaSigner): SoundBody {
   };
 }
 
+/** A sound with its download count (popular): the sound's body, then the count. */
 export function toPopularSound(sound: Sound, signer: MediaSigner): PopularSoundBody {
-  const signed = signer.signBoth(sound.id);
-  return {
-    id: sound.id,
-    name: sound.name,
-    description: sound.description,
-    tags: sound.tags,
-    duration: sound.duration,
-    stream_url: signed.stream.url,
-    download_url: signed.download.url,
-    category: sound.category,
-    license: sound.license,
-    timing: sound.timing,
-    loudness: sound.loudness,
-    numDownloads: sound.numDownloads,
-  };
+  return { ...toSound(sound, signer), numDownloads: sound.numDownloads };
 }
 
+/** A sound with how alike it is to the one asked about (similar sounds). */
 export function toSimilarSound(sound: Sound, similarity: number, signer: MediaSigner): SimilarSoundBody {
-  const signed = signer.signBoth(sound.id);
-  return {
-    id: sound.id,
-    name: sound.name,
-    description: sound.description,
-    tags: sound.tags,
-    duration: sound.duration,
-    stream_url: signed.stream.url,
-    download_url: signed.download.url,
-    category: sound.category,
-    license: sound.license,
-    timing: sound.timing,
-    loudness: sound.loudness,
-    similarity,
-  };
+  return { ...toSound(sound, signer), similarity };
 }
 
 export function toPagination(page: number, limit: number, total: number): PaginationBody {
