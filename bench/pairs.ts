@@ -2,7 +2,8 @@
  * Builds side by side:  node --import tsx bench/pairs.ts SIZE RUNS CHECKOUT...
  * Each CHECKOUT is a folder holding this project, built (dist/ as `npm run build` leaves it): `.`
  * for the current one; an earlier commit with `git worktree add DIR REV`, `npm run build` in DIR.
- * On one data folder of SIZE sounds (filled once and kept: $TMPDIR/sound-catalog-pairs-SIZE),
+ * On one data folder of SIZE sounds (filled once and kept: $TMPDIR/sound-catalog-pairs-SIZE;
+ * each checkout serves a fresh copy of it, so builds with different schemas can be compared),
  * each checkout's server is started in turn, RUNS times round, and serves the realistic mix of
  * bench/api.ts (20,000 searches in a Zipf mix, one request in ten a download, 50 connections)
  * for BENCH_SECONDS (10) after a 2 s warm-up, with nothing else running.
@@ -11,7 +12,7 @@
  * machine's load fall on both builds alike; compare them pair by pair. Prints each run: req/s,
  * p50 and p99 in ms, the server's CPU time per request and its peak resident memory.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -37,10 +38,20 @@ if (!existsSync(keysFile)) {
 const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as string[];
 const ids = soundIds(dataDir, 5000);
 
+// Each checkout serves a copy of the filled folder: a newer build migrates its database, which an
+// older build would then refuse to open.
+const folderOf = new Map(checkouts.map((checkout, i) => {
+  const copy = `${dataDir}-build-${i}`;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(dataDir, copy, { recursive: true });
+  return [checkout, copy];
+}));
+
 for (let run = 1; run <= runs; run++) {
   for (const checkout of checkouts) {
     // npm start's command, from that checkout, with README's heap bound.
-    const server = await startChild([`--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'], { ...env, PORT: '0' });
+    const server = await startChild([`--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'],
+      { ...env, SOUND_CATALOG_DATA: folderOf.get(checkout)!, PORT: '0' });
     const pid = server.child.pid!;
     const random = generator(7);
     const mix = queryMix(random, 20_000);
