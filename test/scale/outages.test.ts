@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { OwnRedis, freePort } from '../helpers/own-redis.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/wiring.ts';
 import { removeBackend, SHARED, sharedBackendsMissing, sharedEnv } from '../helpers/backend.ts';
@@ -12,38 +12,7 @@ import { startServe, type ServeProcess } from '../helpers/process.ts';
 
 const skip = await sharedBackendsMissing();
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-/** A Redis server of this test's own, which it stops and starts again. */
-class OwnRedis {
-  private process: ChildProcess | null = null;
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    for (let tries = 0; ; tries++) {
-      if (await canConnect(this.port)) return;
-      if (tries > 100) throw new Error('redis-server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  async stop(): Promise<void> {
-    const stopped = this.process;
-    this.process = null;
-    if (!stopped || stopped.exitCode !== null) return;
-    await new Promise((resolve) => {
-      stopped.once('exit', resolve);
-      stopped.kill('SIGKILL');
-    });
-  }
-}
 
 /**
  * Stands between the service and PostgreSQL: `cut()` drops every connection and refuses new ones,
@@ -77,16 +46,6 @@ class CuttableProxy {
   }
 }
 
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** Polls until `check` holds or `ms` pass; returns whether it held. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { OwnRedis, freePort } from '../helpers/own-redis.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -126,57 +126,8 @@ function remainingOf(url: string, key: string, agent: http.Agent): Promise<numbe
   });
 }
 
-/** A Redis server of this test's own, without persistence: started again, it is empty. */
-class OwnRedis {
-  private process: ChildProcess | null = null;
-  constructor(readonly port: number) {}
 
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
 
-  async start(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    for (let tries = 0; !(await canConnect(this.port)); tries++) {
-      if (tries > 100) throw new Error('redis-server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  async stop(): Promise<void> {
-    const stopped = this.process;
-    this.process = null;
-    if (!stopped || stopped.exitCode !== null) return;
-    await new Promise((resolve) => {
-      stopped.once('exit', resolve);
-      stopped.kill('SIGKILL');
-    });
-  }
-
-  async restart(): Promise<void> {
-    await this.stop();
-    await this.start();
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** Why these tests cannot run (no redis-server to start), or false. In CI a missing one fails the run. */
 async function redisServerMissing(): Promise<string | false> {
