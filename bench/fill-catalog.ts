@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../src/db/dialects/better-sqlite3.js';
 import { DESCRIPTOR_LENGTH } from '../src/audio/analyze/descriptors.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';

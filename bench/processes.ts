@@ -1,7 +1,7 @@
 /** What the benchmarks share: CPU time read from /proc, and the API keys they send. */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../src/db/dialects/better-sqlite3.js';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 

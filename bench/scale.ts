@@ -19,7 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import SQLite from 'better-sqlite3';
+import SQLite from '../src/db/dialects/better-sqlite3.js';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../src/db/dialects/better-sqlite3.js';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';

@@ -10,7 +10,7 @@
  * file; PASSIVE checkpoints never block the server's readers or writers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import SQLite from './better-sqlite3.js';
 
 /** @type {{ file: string, intervalMs: number }} */
 const { file, intervalMs } = workerData;

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import SQLite from './better-sqlite3.js';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { DatabaseHandle } from '../index.ts';
 import type { Database } from '../schema.ts';
@@ -98,7 +99,7 @@ const CHECKPOINT_INTERVAL_MS = 200;
  * Checkpoints from a worker thread (sqlite-checkpointer.js) instead of the commits of this
  * connection. Should the worker fail, this connection checkpoints again as SQLite's default has it.
  */
-function startCheckpointer(connection: SQLite.Database, file: string, onFailure: (reason: string) => void): { stop(): Promise<void> } {
+function startCheckpointer(connection: BetterSqlite3.Database, file: string, onFailure: (reason: string) => void): { stop(): Promise<void> } {
   const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS } });
   connection.pragma('wal_autocheckpoint = 0');
   let running = true;
@@ -131,8 +132,8 @@ function startCheckpointer(connection: SQLite.Database, file: string, onFailure:
  * Kysely prepares every query anew; preparing costs more than running most of ours. Queries are
  * built from a small set of shapes with bound values, so caching statements by SQL text pays.
  */
-function withStatementCache(connection: SQLite.Database, capacity = 500) {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(connection: BetterSqlite3.Database, capacity = 500) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => connection.close(),
     prepare(sql: string) {
