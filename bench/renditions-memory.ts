@@ -1,7 +1,7 @@
 /**
  * Peak memory of one rendition by the sound's length:
  *   node --import tsx bench/renditions-memory.ts [MINUTES...]   (default 1 10 60)
- * For each length a stereo 48 kHz MP3 source is written (test/audio/render-long-source.ts), then
+ * For each length a stereo 48 kHz MP3 source is written (test/audio/helpers/long-mp3.ts), then
  * one loudness rendition (-20 LUFS, the limiter working on the source's bursts) is made in a child
  * process of its own, so its peak RSS is that rendition's alone; the child reports it with its
  * wall-clock and CPU time. The first row, 0 minutes, is the child loading the code and rendering
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderRendition } from '../src/audio/render.ts';
-import { writeLongMp3 } from '../test/audio/render-long-source.ts';
+import { writeLongMp3 } from '../test/audio/helpers/long-mp3.ts';
 
 interface ChildReport {
   seconds: number;

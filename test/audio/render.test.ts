@@ -12,7 +12,7 @@ import { renderRendition } from '../../src/audio/render.ts';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
-import { writeLongMp3 } from './render-long-source.ts';
+import { writeLongMp3 } from './helpers/long-mp3.ts';
 import { dbToAmplitude, gaussianNoise, seededRandom } from './helpers/signals.ts';
 
 const RATE = 48000;

@@ -5,8 +5,8 @@
  * long untagged stream (a few milliseconds of encoder delay at each seam).
  */
 import { open } from 'node:fs/promises';
-import { Mp3StreamEncoder } from '../../src/audio/encode/mp3-stream-encoder.ts';
-import { gaussianNoise, seededRandom } from './helpers/signals.ts';
+import { Mp3StreamEncoder } from '../../../src/audio/encode/mp3-stream-encoder.ts';
+import { gaussianNoise, seededRandom } from './signals.ts';
 
 const RATE = 48000;
 const BLOCK_SECONDS = 20;

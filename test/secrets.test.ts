@@ -5,12 +5,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ConfigError, loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/index.ts';
-import { MediaSigner } from '../../src/media/signing.ts';
-import type { Services } from '../../src/services.ts';
-import { createServices } from '../../src/wiring.ts';
-import { backendEnv, configFor, onPostgres, otherConnection, removeBackend } from '../helpers/backend.ts';
+import { ConfigError, loadConfig, type Config } from '../src/config.ts';
+import { openDatabase } from '../src/db/index.ts';
+import { MediaSigner } from '../src/media/signing.ts';
+import type { Services } from '../src/services.ts';
+import { createServices } from '../src/wiring.ts';
+import { backendEnv, configFor, onPostgres, otherConnection, removeBackend } from './helpers/backend.ts';
 
 const ID = 'abcdef0123456789';
 const kidOf = (secret: string) => createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
