@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
+import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { paginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
+import { popularSoundSchema, searchPaginationSchema } from '../../shapes/schemas.ts';
 import { toPagination, toPopularSound } from '../../shapes/mappers.ts';
-import { lenientInt } from '../../shapes/params.ts';
+import { EXTENSION, lenientInt } from '../../shapes/params.ts';
 import { authErrors } from './responses.ts';
 
 const { popular } = LIST_LIMITS;
+
+/** A cursor list_popular or this endpoint gave out, to where its walk has reached (null: the top). */
+const rankCursor = z.string().max(300).transform((text, context) => {
+  const place = decodeRankCursor(text);
+  if (place === undefined) {
+    context.addIssue({ code: 'custom', message: 'not a cursor this endpoint gave out; start again without it' });
+    return z.NEVER;
+  }
+  return place;
+});
 
 export const listPopular = defineEndpoint({
   method: 'GET',
@@ -16,16 +27,24 @@ export const listPopular = defineEndpoint({
   description: 'Sounds by all-time download count, highest first. Out-of-range limits are clamped.',
   tag: 'Sounds',
   security: 'apiKey',
-  query: z.object({ limit: lenientInt(popular.min, popular.max, popular.default).describe(`${popular.min} to ${popular.max}, default ${popular.default}.`) }),
+  query: z.object({
+    limit: lenientInt(popular.min, popular.max, popular.default).describe(`${popular.min} to ${popular.max}, default ${popular.default}.`),
+    cursor: rankCursor.optional().describe('Extension: go on down the ranking with each answer\'s pagination.next_cursor (null at the end; '
+      + 'empty or absent: the top). Each page continues below the last sound of the one before, by download counts as they are when '
+      + 'the page is read. Counts only go up, so no sound is listed twice in a walk, and a sound present throughout whose count stays '
+      + 'below where the walk has reached is listed exactly once; one downloaded during the walk until it climbs above that place is '
+      + 'not listed again by it (a search walk by cursor visits every sound exactly once). A cursor this endpoint did not give out '
+      + 'is answered 400 with details naming it.').meta(EXTENSION),
+  }),
   responses: {
-    200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: paginationSchema }) },
+    200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: searchPaginationSchema }) },
     ...authErrors,
   },
   async handler({ query, services }) {
-    const page = await services.catalog.popular(query.limit);
+    const page = await popularWalk((filters) => services.catalog.search(filters), query.cursor ?? null, query.limit);
     return {
       data: page.items.map((sound) => toPopularSound(sound, services.signer)),
-      pagination: toPagination(1, query.limit, page.total),
+      pagination: { ...toPagination(1, query.limit, page.total), next_cursor: page.next && encodeRankCursor(page.next) },
     };
   },
 });
