@@ -105,7 +105,7 @@ export interface DashboardSignInFailuresTable {
   failed_at: string;
 }
 
-/** One stored rendition (media/rendition-store.ts): its file, what it measures, when it was made and last served. */
+/** One stored rendition (media/rendition-store.ts): its file, what it measures, when it was made and last served; or one being made (a claim). */
 export interface RenditionsTable {
   /** The file store's key of the MP3. */
   file_key: string;
@@ -118,6 +118,10 @@ export interface RenditionsTable {
   made_at: string;
   /** Updated in batches, not on every request: the order eviction follows, to within the batch interval. */
   last_served_at: string;
+  /** The job making it, while it is being made (a claim: no file yet); null once stored. */
+  claimed_by: string | null;
+  /** When another instance may take the claim over (ISO-8601 UTC); null once stored. */
+  claim_expires_at: string | null;
 }
 
 /** A secret the service generated for itself (secrets.ts), shared by every instance on the database. */

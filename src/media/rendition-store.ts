@@ -7,28 +7,72 @@ export interface StoredRendition {
   bytes: number;
 }
 
+/** A rendition's record: stored (with what its file measures), or claimed by the job making it. */
+export type RenditionState = { kind: 'stored'; facts: RenditionFacts } | { kind: 'claimed'; expiresAt: number };
+
 /**
  * The record of stored renditions, in the shared database: each file's size and facts, when it
  * was made and last served. Every instance reads the same total and the same order, so several
- * instances sharing one file store keep it under one bound together.
+ * instances sharing one file store keep it under one bound together. A rendition being made has
+ * a claim row first (no file, no size), so that one instance makes it and the others wait.
  */
 export class RenditionStore {
   constructor(private readonly db: Db) {}
 
+  /** The facts of a stored rendition; null when there is none (or it is only being made). */
   async facts(fileKey: string): Promise<RenditionFacts | null> {
+    const record = await this.state(fileKey);
+    return record?.kind === 'stored' ? record.facts : null;
+  }
+
+  /** What the record says of this rendition: stored, being made (and until when the claim holds), or nothing. */
+  async state(fileKey: string): Promise<RenditionState | null> {
     const row = await this.db.selectFrom('renditions')
-      .select(['duration', 'integrated_lufs', 'true_peak_db'])
+      .select(['duration', 'integrated_lufs', 'true_peak_db', 'claimed_by', 'claim_expires_at'])
       .where('file_key', '=', fileKey)
       .executeTakeFirst();
     if (!row) return null;
-    return { duration: row.duration, loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db } };
+    if (row.claimed_by !== null) return { kind: 'claimed', expiresAt: Date.parse(row.claim_expires_at ?? '') || 0 };
+    return { kind: 'stored', facts: { duration: row.duration, loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db } } };
   }
 
-  /** Records a file just made (again, when another instance made it too or its file had vanished). */
+  /**
+   * Claims the making of a rendition for `owner` until `expiresAt`: true when this call got it,
+   * of every instance's. It gets it when there is no row, or when the row is a claim that expired
+   * by `now` (its maker died or hangs); never over a stored rendition or a live claim. One
+   * statement, so two instances claiming at once cannot both win.
+   */
+  async claim(fileKey: string, owner: string, now: Date, expiresAt: Date): Promise<boolean> {
+    const at = now.toISOString();
+    const claim = { claimed_by: owner, claim_expires_at: expiresAt.toISOString() };
+    // A claim has no file yet: it weighs nothing in the total, and eviction never picks it.
+    const row = await this.db.insertInto('renditions')
+      .values({ file_key: fileKey, bytes: 0, duration: 0, integrated_lufs: null, true_peak_db: null, made_at: at, last_served_at: at, ...claim })
+      .onConflict((oc) => oc.column('file_key').doUpdateSet({ ...claim, made_at: at, last_served_at: at }).where('renditions.claim_expires_at', '<', at))
+      .returning('claimed_by')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Moves the claim's expiry on while its maker works; false when it is no longer this owner's (taken over). */
+  async renew(fileKey: string, owner: string, expiresAt: Date): Promise<boolean> {
+    const result = await this.db.updateTable('renditions').set({ claim_expires_at: expiresAt.toISOString() })
+      .where('file_key', '=', fileKey).where('claimed_by', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Gives a claim up (its making failed or was refused), so that a waiting instance may make it at once. */
+  async release(fileKey: string, owner: string): Promise<void> {
+    await this.db.deleteFrom('renditions').where('file_key', '=', fileKey).where('claimed_by', '=', owner).execute();
+  }
+
+  /** Records a file just made, in place of its claim (or again, when its file had vanished or another instance made it too). */
   async add(fileKey: string, bytes: number, facts: RenditionFacts, now: Date): Promise<void> {
     const at = now.toISOString();
     const values = {
       bytes, duration: facts.duration, integrated_lufs: facts.loudness.integrated_lufs, true_peak_db: facts.loudness.true_peak_db,
+      claimed_by: null, claim_expires_at: null,
     };
     await this.db.insertInto('renditions')
       .values({ file_key: fileKey, ...values, made_at: at, last_served_at: at })
@@ -52,14 +96,14 @@ export class RenditionStore {
 
   /** The least recently served renditions first. */
   async leastRecentlyServed(limit: number): Promise<StoredRendition[]> {
-    const rows = await this.db.selectFrom('renditions').select(['file_key', 'bytes'])
+    const rows = await this.db.selectFrom('renditions').select(['file_key', 'bytes']).where('claimed_by', 'is', null)
       .orderBy('last_served_at').orderBy('file_key').limit(limit).execute();
     return rows.map((row) => ({ fileKey: row.file_key, bytes: Number(row.bytes) }));
   }
 
-  /** Deletes the record; true for the one caller (of every instance) whose delete found it. */
+  /** Deletes the record of a stored rendition (never a claim); true for the one caller (of every instance) whose delete found it. */
   async remove(fileKey: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('renditions').where('file_key', '=', fileKey).executeTakeFirst();
+    const result = await this.db.deleteFrom('renditions').where('file_key', '=', fileKey).where('claimed_by', 'is', null).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

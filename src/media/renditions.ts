@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RenditionSpec } from '../audio/render.ts';
 import { type BitDepth, FORMATS, OPUS_RATE, type OutputFormat } from '../audio/encode/output-format.ts';
 import type { Loudness } from '../audio/types.ts';
@@ -24,6 +26,18 @@ export const RENDITIONS_MAX_WAITING = 64;
 const SERVED_FLUSH_MS = 5_000;
 /** Records read at a time when removing renditions to get under the bound. */
 const EVICTION_BATCH = 100;
+
+/**
+ * How long a claim to make a rendition holds unless its maker renews it: how long the death of
+ * an instance in the middle of making one delays the others at most. Renewed every
+ * CLAIM_RENEW_MS while the rendition waits for a thread, is paid for and is made.
+ */
+const CLAIM_MS = 30_000;
+const CLAIM_RENEW_MS = 10_000;
+/** Reading another instance's claim: first after the shorter pause, then doubling up to the longer one. */
+const CLAIM_POLL_MS = { first: 50, longest: 1_000 } as const;
+/** Waiting for another instance's rendition longer than this answers "busy" (503, try again). */
+const CLAIM_WAIT_MS = 120_000;
 
 /**
  * A rendition as a signed URL names it: a target loudness (whole LU), trimming, and a format other
@@ -106,7 +120,9 @@ export interface RenditionOptions {
  * least-recently-served order. Bounded in every resource: at most `concurrency` made at once and
  * RENDITIONS_MAX_WAITING waiting (more are refused), at most `maxBytes` kept (the least recently
  * served go first, and are made again on their next request). Requests for a rendition being
- * made wait for that one job.
+ * made wait for that one job: in this process its flight, across instances its claim in the
+ * record, which one instance holds while it pays for and makes it and the others poll until its
+ * record is stored (or the claim is given up or expires, and one of them takes it over).
  */
 export class RenditionService {
   private pool: RenderPool | null = null;
@@ -152,8 +168,12 @@ export class RenditionService {
 
   async close(): Promise<void> {
     clearInterval(this.flushTimer);
+    // Waiting ones stop polling; the claims of those being made are given up as their jobs end.
+    const flights = [...this.flights.values()];
+    for (const flight of flights) flight.controller.abort(new Error('the service is closing'));
     await this.pool?.close();
     this.pool = null;
+    await Promise.allSettled(flights.map((flight) => flight.done));
     await this.evicting;
     await this.flushServed();
   }
@@ -199,21 +219,62 @@ export class RenditionService {
   private start(fileKey: string, sound: StoredSound, choice: RenditionChoice, pay: RenditionRequest['pay']): Flight {
     const flight: Flight = { done: Promise.resolve(null!), pay, unpaid: false, clients: 0, controller: new AbortController() };
     flight.done = (async () => {
+      const owner = randomUUID();
+      const madeElsewhere = await this.claimOrAwait(fileKey, owner, flight.controller.signal);
+      if (madeElsewhere) return madeElsewhere;
+      // Paid only once claimed: the request whose instance makes the rendition is the one charged.
+      const renewing = setInterval(() => {
+        this.store.renew(fileKey, owner, new Date(this.options.clock() + CLAIM_MS)).catch((error) => this.options.onError?.(error));
+      }, CLAIM_RENEW_MS);
+      renewing.unref();
       try {
-        await pay?.();
+        try {
+          await pay?.();
+        } catch (error) {
+          flight.unpaid = true;
+          throw error;
+        }
+        this.submitted.add(flight);
+        try {
+          return await this.make(fileKey, sound, choice, flight.controller.signal);
+        } finally {
+          this.submitted.delete(flight);
+        }
       } catch (error) {
-        flight.unpaid = true;
+        // Refused, dropped or failed: another request, here or on another instance, may claim it at once.
+        await this.store.release(fileKey, owner).catch((releaseError) => this.options.onError?.(releaseError));
         throw error;
-      }
-      this.submitted.add(flight);
-      try {
-        return await this.make(fileKey, sound, choice, flight.controller.signal);
       } finally {
-        this.submitted.delete(flight);
+        clearInterval(renewing);
       }
     })().finally(() => this.flights.delete(fileKey));
     this.flights.set(fileKey, flight);
     return flight;
+  }
+
+  /**
+   * Claims the making of this rendition for `owner` (null), or waits while another instance holds
+   * the claim, polling its record with growing pauses: the rendition's facts once that instance
+   * stored it. A claim given up or expired is taken over; after CLAIM_WAIT_MS of waiting the
+   * request is answered "busy", and `signal` (every client gone) stops the wait.
+   */
+  private async claimOrAwait(fileKey: string, owner: string, signal: AbortSignal): Promise<RenditionFacts | null> {
+    const deadline = performance.now() + CLAIM_WAIT_MS;
+    for (let pause: number = CLAIM_POLL_MS.first; ; pause = Math.min(2 * pause, CLAIM_POLL_MS.longest)) {
+      signal.throwIfAborted();
+      const record = await this.store.state(fileKey);
+      if (record?.kind === 'stored') {
+        if ((await this.files.size(fileKey)) !== null) return record.facts;
+        // Recorded but its file gone (an emptied folder): the record goes, and it is made again.
+        await this.store.remove(fileKey);
+      }
+      const now = this.options.clock();
+      if (record?.kind !== 'claimed' || record.expiresAt < now) {
+        if (await this.store.claim(fileKey, owner, new Date(now), new Date(now + CLAIM_MS))) return null;
+      }
+      if (performance.now() > deadline) throw new RenditionsBusyError();
+      await sleep(pause, undefined, { signal });
+    }
   }
 
   /** Whether piscina has started the flight: it starts jobs in order, so the last `waiting` handed to it are the ones not started. */

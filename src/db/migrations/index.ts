@@ -11,6 +11,7 @@ import * as roundLoudness from './008_round_loudness.ts';
 import * as unreadColumns from './009_drop_unread_columns.ts';
 import * as secrets from './010_secrets.ts';
 import * as changeKinds from './011_change_kinds.ts';
+import * as renditionClaims from './012_rendition_claims.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '009_drop_unread_columns': unreadColumns,
   '010_secrets': secrets,
   '011_change_kinds': changeKinds,
+  '012_rendition_claims': renditionClaims,
 };
