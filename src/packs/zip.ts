@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseBuffer } from 'music-metadata';
 import yazl from 'yazl';
 import type { Loudness, StoredSound } from '../catalog/sound.ts';
-import { isRendition, RenditionsBusyError, type RenditionChoice } from '../media/renditions.ts';
+import { extensionOf, isRendition, RenditionsBusyError, type RenditionChoice } from '../media/renditions.ts';
 import { MediaMissingError } from '../media/store.ts';
 import type { Services } from '../services.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
@@ -17,21 +17,35 @@ const BUSY_ATTEMPTS = 120;
 /** Bytes of a file's beginning kept to read its sample rate and channels from its header. */
 const HEAD_BYTES = 64 * 1024;
 
+export interface PackZipOptions {
+  /**
+   * Write ZIP64 records for every entry and the end even where the sizes do not need them: the
+   * path a pack past 4 GiB or 65,535 entries takes, tested on a small pack (test/packs/zip64.test.ts).
+   */
+  forceZip64?: boolean;
+}
+
 /**
  * The ZIP of a pack, written while it is read (yazl): the sounds one after another, each opened
  * only when its turn comes and piped with backpressure, so memory holds a chunk or two whatever
  * the pack's size. Entries are stored, not deflated: MP3 (and the other compressed formats) do
  * not shrink. Each file's SHA-256, byte count and header are taken from the bytes on their way
- * into the ZIP, so the manifests, which describe the files as delivered, come after them. yazl
- * switches to ZIP64 records where sizes or offsets need it. Aborting `signal` (the client left)
+ * into the ZIP, so the manifests, which describe the files as delivered, come after them. Every
+ * format is stored: WAV would shrink by a tenth or so under deflate, not worth a core per pack and
+ * a size no estimate can tell. yazl switches to ZIP64 records where sizes or offsets need it. Aborting `signal` (the client left)
  * stops reading and making files.
  */
-export function streamPack(sounds: StoredSound[], choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal): Readable {
+export function streamPack(
+  sounds: StoredSound[], choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal, options: PackZipOptions = {},
+): Readable {
   const zip = new yazl.ZipFile();
+  const zip64 = { forceZip64Format: options.forceZip64 === true };
   const output = zip.outputStream as Readable;
   const rows: ManifestRow[] = [];
   const now = new Date(services.clock());
-  const format = formatOf(choice);
+  // The manifest's format is the choice's (the catalog's files are MP3); the extension is that format's.
+  const format = choice.format ?? 'mp3';
+  const extension = extensionOf(choice);
   let current: Readable | null = null;
   const fail = (error: Error) => {
     current?.destroy();
@@ -41,8 +55,8 @@ export function streamPack(sounds: StoredSound[], choice: RenditionChoice, servi
   signal.addEventListener('abort', () => fail(new Error('the client left')), { once: true });
 
   for (const sound of sounds) {
-    const file = packFileName(sound.name, sound.id, format);
-    zip.addReadStreamLazy(file, { compress: false, mtime: now }, (callback) => {
+    const file = packFileName(sound.name, sound.id, extension);
+    zip.addReadStreamLazy(file, { compress: false, mtime: now, ...zip64 }, (callback) => {
       openDelivered(sound, choice, services, signal).then(({ stream, duration, loudness }) => {
         current = stream;
         const meter = new DeliveredBytes((digest) => rows.push({
@@ -57,18 +71,14 @@ export function streamPack(sounds: StoredSound[], choice: RenditionChoice, servi
     });
   }
   // Called when their turn comes, after every sound's bytes went through: the rows are complete.
-  zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now }, (callback) => callback(null, Readable.from([manifestJson(rows, now)])));
-  zip.addReadStreamLazy('manifest.csv', { compress: true, mtime: now }, (callback) => callback(null, Readable.from([manifestCsv(rows)])));
-  zip.addBuffer(Buffer.from(LICENSE_TEXT), 'LICENSE.txt', { compress: true, mtime: now });
-  zip.end();
+  zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now, ...zip64 }, (callback) => callback(null, Readable.from([manifestJson(rows, now)])));
+  zip.addReadStreamLazy('manifest.csv', { compress: true, mtime: now, ...zip64 }, (callback) => callback(null, Readable.from([manifestCsv(rows)])));
+  zip.addBuffer(Buffer.from(LICENSE_TEXT), 'LICENSE.txt', { compress: true, mtime: now, ...zip64 });
+  // No archive comment: the types ask for one, yazl writes none for an empty one.
+  zip.end({ ...zip64, comment: '' });
   return output;
 }
 
-/** The file extension and manifest format: MP3 until a choice names another format. */
-function formatOf(choice: RenditionChoice): string {
-  const named = (choice as { format?: unknown }).format;
-  return typeof named === 'string' ? named : 'mp3';
-}
 
 /** The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be) and what they measure. */
 async function openDelivered(sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal):

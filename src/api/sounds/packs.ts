@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { HttpError, rateLimitHeaders } from '../../shapes/answers.ts';
-import { EXTENSION, renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
+import { EXTENSION, formatQuery, refineFormat, renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
 import { RENDITION_COST } from '../../media/renditions.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { authErrors, errorResponses } from './responses.ts';
@@ -29,7 +29,8 @@ export const packResultSchema = z.object({
   download_url: z.url().describe('Signed URL of the ZIP, valid one hour; the ZIP is built while it downloads.'),
   expires_at: z.iso.datetime().describe('When the URL stops working (ISO 8601, UTC).'),
   sounds: z.int().describe('Sounds in the pack.'),
-  estimated_bytes: z.int().describe('About how big the ZIP will be: stored files, renditions from their originals\' bytes per second, and the manifests.'),
+  estimated_bytes: z.int().describe('About how big the ZIP will be: stored files as they are, renditions from their format, rate, '
+    + 'channels, depth and duration (MP3 from the original\'s bytes per second), and the manifests.'),
 });
 
 export const getPack = defineEndpoint({
@@ -39,16 +40,20 @@ export const getPack = defineEndpoint({
   summary: 'Get a download URL for a pack of sounds',
   description: 'One signed URL (valid one hour) for a ZIP of up to 100 sounds: one file per sound named <name-slug>-<id>.<ext>, '
     + 'manifest.json and manifest.csv (id, name, file, format, sample rate, channels, duration, loudness, true peak, timing, '
-    + 'category, tags and the SHA-256 of each file as delivered) and LICENSE.txt (CC0 1.0). The pack is paid for here, before '
+    + 'category, tags and the SHA-256 of each file as delivered) and LICENSE.txt (CC0 1.0). Every file is delivered alike: the '
+    + 'catalog\'s MP3, or the rendition that loudness, trim and the format parameters ask for, with the same rules (and 400s) as '
+    + 'the download endpoint. The pack is paid for here, before '
     + `anything is made: one request of the daily quota per sound (this call is the first of them), plus ${RENDITION_COST} for each `
-    + 'rendition (loudness, trim) not stored yet; 429 when the quota cannot cover it. Each sound counts one download. Fetching the '
+    + 'rendition not stored yet; 429 when the quota cannot cover it. Each sound counts one download. Fetching the '
     + 'URL costs nothing more.',
   tag: 'extensions',
   security: 'apiKey',
+  // The download endpoint's parameters and combination rules (shapes/params.ts), applied to every file.
   query: z.strictObject({
     ids: packIds.describe(`Comma-separated sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`).meta(EXTENSION),
     ...renditionQuery.shape,
-  }),
+    ...formatQuery.shape,
+  }).superRefine(refineFormat),
   responses: {
     200: { description: 'Signed pack URL.', schema: z.object({ data: packResultSchema }) },
     400: errorResponses[400],
