@@ -1,4 +1,5 @@
 import { SEARCH_BOUNDS } from '../../catalog/limits.ts';
+import { RENDITION_COST } from '../../media/renditions.ts';
 import { CATEGORIES, SEARCH_SORTS, type Category, type SearchSort } from '../../catalog/sound.ts';
 import { html, type Html } from '../html.ts';
 import type { Visitor } from '../sessions/visitor.ts';
@@ -94,12 +95,26 @@ ${results.page < results.totalPages ? html`<a class="button button-quiet" rel="n
  * by its id): a ZIP with a manifest, as GET /api/v1/packs makes it.
  */
 function packForm(visitor: Visitor): Html {
+  const select = (name: string, label: string, options: Array<[string, string]>) => html`<div class="field field-small"><label for="pack-${name}">${label}</label>
+<select id="pack-${name}" name="${name}">${options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select></div>`;
   return html`<form id="pack-form" class="pack-form card" method="post" action="/dashboard/pack" aria-label="Download the ticked sounds as one pack">
 ${csrfField(visitor)}
-<p>Tick "Add to pack" on the sounds you want, then download them as one ZIP with a manifest and the CC0 licence (one request of your quota per sound).</p>
-<button type="submit" class="button">Download pack</button>
+<p>Tick "Add to pack" on the sounds you want, then download them as one ZIP with a manifest and the CC0 licence (one request of your quota per sound, and ${RENDITION_COST} more for each file made in another format for the first time).</p>
+<div class="search-row">
+${select('format', 'Format', PACK_FORMATS)}
+${select('sample_rate', 'Sample rate', PACK_RATES)}
+${select('channels', 'Channels', PACK_CHANNELS)}
+<div class="field field-actions"><button type="submit" class="button">Download pack</button></div>
+</div>
 </form>`;
 }
+
+/** The pack form's choices: the formats game engines and web apps import, and the common rates (any format takes 48 kHz). */
+const PACK_FORMATS: Array<[string, string]> = [
+  ['mp3', 'MP3 (as stored)'], ['wav', 'WAV (16-bit PCM)'], ['flac', 'FLAC'], ['ogg', 'Ogg Vorbis'], ['opus', 'Opus'],
+];
+const PACK_RATES: Array<[string, string]> = [['', 'Each sound\'s own'], ['22050', '22.05 kHz'], ['44100', '44.1 kHz'], ['48000', '48 kHz']];
+const PACK_CHANNELS: Array<[string, string]> = [['', 'Each sound\'s own'], ['1', 'Mono'], ['2', 'Stereo']];
 
 /** "More like this": the sound, then the sounds nearest to it by their audio. */
 export function similarPage(visitor: Visitor, sound: SoundView, similar: SoundView[]): Html {

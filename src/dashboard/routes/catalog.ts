@@ -5,8 +5,8 @@ import { MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import { DomainError } from '../../errors.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import {
-  categoryList, contradictoryBounds, lufs, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField, sortOrder,
-  strictInt,
+  categoryList, contradictoryBounds, lufs, mediaQuery, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField,
+  sortOrder, strictInt,
 } from '../../shapes/params.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, similarPage, type CatalogForm } from '../pages/catalog.ts';
@@ -56,6 +56,11 @@ const FIELD_HELP: Record<string, string> = {
   sort: 'Sort by: choose downloads, relevance, newest, duration or name.',
   order: 'Order: choose ascending or descending.',
   page: `Page: a whole number from 1 to ${formatCount(MAX_SEARCH_PAGE)}.`,
+};
+
+/** The pack form's fields as its page labels them, to name the one refused. */
+const PACK_FIELD_LABELS: Record<string, string> = {
+  format: 'Format', sample_rate: 'Sample rate', channels: 'Channels', bit_depth: 'Bit depth', loudness: 'Loudness', trim: 'Trim',
 };
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -124,8 +129,8 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     return reply.redirect(services.signer.sign(request.params.id, 'download', renditionChoiceOf(choice.data), account.id).url, 303);
   });
 
-  // The pack button: the sounds ticked on a catalog page as one ZIP, priced and counted as
-  // GET /api/v1/packs does (this POST is the first request of it), behind the CSRF check.
+  // The pack button: the sounds ticked on a catalog page as one ZIP in the format chosen, priced
+  // and counted as GET /api/v1/packs does (this POST is the first request of it), behind the CSRF check.
   scope.post<{ Body: RawQuery }>('/pack', async (request, reply) => {
     const account = requireAccount(request);
     if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
@@ -135,8 +140,14 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     const picked = Object.keys(fields).filter((name) => name.startsWith(PICK)).map((name) => name.slice(PICK.length));
     const ids = packIds.safeParse(picked.join(','));
     if (!ids.success) throw new PageError(400, 'Pick the sounds first', `Tick "Add to pack" on 1 to ${PACK_MAX_SOUNDS} sounds, then download the pack.`);
-    const choice = renditionQuery.safeParse({ loudness: fields.loudness, trim: fields.trim });
-    if (!choice.success) throw new PageError(400, 'That pack did not work', 'Try again from the catalog.');
+    // The download endpoint's parameters and rules (mediaQuery): a combination no encoder makes is refused here, not when the ZIP is half sent.
+    const choice = mediaQuery.safeParse({
+      loudness: fields.loudness, trim: fields.trim, format: fields.format, sample_rate: fields.sample_rate, channels: fields.channels, bit_depth: fields.bit_depth,
+    });
+    if (!choice.success) {
+      const problems = choice.error.issues.map((issue) => `${PACK_FIELD_LABELS[String(issue.path[0])] ?? String(issue.path[0])}: ${issue.message}`);
+      throw new PageError(400, 'That pack cannot be made', `${[...new Set(problems)].join('; ')}. Choose another format or rate and try again.`);
+    }
     try {
       const pack = await services.packs.prepare({ accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota }, ids.data, renditionChoiceOf(choice.data));
       return reply.redirect(pack.downloadUrl, 303);
