@@ -3,23 +3,10 @@ import { test } from 'node:test';
 import { DecodeError, decodeAudio } from '../../src/audio/decode/index.ts';
 import { readExtended } from '../../src/audio/decode/aiff-header.ts';
 import { extended, writeAiff, chunk } from './helpers/aiff.ts';
+import { assertDecodeRejects as assertRejects } from './helpers/decoding.ts';
 import { ffmpegConvert, ffmpegDecode, needsFfmpeg } from './helpers/ffmpeg.ts';
-import { uniformNoise } from './helpers/signals.ts';
+import { exactSamples, uniformNoise } from './helpers/signals.ts';
 import { ascii, concat, writeWav } from './helpers/wav.ts';
-
-/** Values that every bit depth represents exactly, so decoding must return them bit for bit. */
-function exactSamples(bits: number, length: number, seed: number): Float32Array {
-  const step = 2 ** -(Math.min(bits, 24) - 1);
-  return uniformNoise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0);
-}
-
-async function assertRejects(bytes: Uint8Array, reason: RegExp) {
-  await assert.rejects(decodeAudio(bytes), (error: unknown) => {
-    assert.ok(error instanceof DecodeError, `expected a DecodeError, got ${String(error)}`);
-    assert.match(error.message, reason);
-    return true;
-  });
-}
 
 for (const bits of [8, 16, 24, 32] as const) {
   test(`aiff.decodes ${bits}-bit big-endian PCM exactly`, async () => {

@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DecodeError, decodeAudio } from '../../src/audio/decode/index.ts';
+import { assertDecodeRejects as assertRejects } from './helpers/decoding.ts';
 import { uniformNoise } from './helpers/signals.ts';
 import { ascii, chunkHeader, concat, u32, writeWav } from './helpers/wav.ts';
-
-async function assertRejects(bytes: Uint8Array, reason: RegExp, fileName?: string) {
-  await assert.rejects(decodeAudio(bytes, fileName), (error: unknown) => {
-    assert.ok(error instanceof DecodeError, `expected a DecodeError, got ${String(error)}`);
-    assert.match(error.message, reason);
-    return true;
-  });
-}
 
 const tone = [uniformNoise(1000, 0.5, 1)];
 

@@ -2,22 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DecodeError, decodeAudio } from '../../src/audio/decode/index.ts';
 import { ffmpegConvert, hasFfmpeg, needsFfmpeg } from './helpers/ffmpeg.ts';
-import { uniformNoise } from './helpers/signals.ts';
+import { seededRandom, uniformNoise } from './helpers/signals.ts';
 import { concat, writeWav } from './helpers/wav.ts';
 
-/** xorshift, so a failing mutation can be replayed from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
+/** Seeded, so a failing mutation can be replayed from its seed. */
 function mutate(bytes: Uint8Array, seed: number): Uint8Array {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const copy = bytes.slice(0, Math.max(1, Math.floor(bytes.length * (next() < 0.3 ? next() : 1))));
   const flips = 1 + Math.floor(next() * 40);
   for (let i = 0; i < flips; i++) copy[Math.floor(next() * copy.length)] = Math.floor(next() * 256);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { PcmAudio } from '../../src/audio/types.ts';
 import { decodeAudio, decodeChunks, openAudioStream } from '../../src/audio/decode/index.ts';
 import { ffmpegConvert, hasFfmpeg, needsFfmpeg } from './helpers/ffmpeg.ts';
-import { uniformNoise } from './helpers/signals.ts';
+import { concat, uniformNoise } from './helpers/signals.ts';
 import { writeWav } from './helpers/wav.ts';
 
 async function* inPieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
@@ -12,15 +12,7 @@ async function* inPieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8A
 
 function joined(chunks: PcmAudio[]): Float32Array[] {
   const channelCount = chunks[0]?.channels.length ?? 0;
-  return Array.from({ length: channelCount }, (_, c) => {
-    const out = new Float32Array(chunks.reduce((n, chunk) => n + chunk.channels[c]!.length, 0));
-    let offset = 0;
-    for (const chunk of chunks) {
-      out.set(chunk.channels[c]!, offset);
-      offset += chunk.channels[c]!.length;
-    }
-    return out;
-  });
+  return Array.from({ length: channelCount }, (_, c) => concat(...chunks.map((chunk) => chunk.channels[c]!)));
 }
 
 test('stream.chunks from a byte stream in small pieces equal the whole-buffer decode, for every format', needsFfmpeg, async () => {

@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import { ffmpegDecode, needsFfmpeg } from './helpers/ffmpeg.ts';
-import { sine, uniformNoise } from './helpers/signals.ts';
+import { exactSamples, sine, uniformNoise } from './helpers/signals.ts';
 import { ascii, chunkHeader, concat, u32, writeWav } from './helpers/wav.ts';
-
-/** Values that every bit depth represents exactly, so decoding must return them bit for bit. */
-function exactSamples(bits: number, length: number, seed: number): Float32Array {
-  const step = 2 ** -(Math.min(bits, 24) - 1);
-  return uniformNoise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0); // no -0: it decodes as 0
-}
 
 for (const [encoding, bits] of [['pcm', 8], ['pcm', 16], ['pcm', 24], ['pcm', 32], ['float', 32], ['float', 64]] as const) {
   test(`wav.decodes ${bits}-bit ${encoding} exactly`, async () => {

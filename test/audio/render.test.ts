@@ -13,7 +13,7 @@ import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { writeLongMp3 } from './helpers/long-mp3.ts';
-import { dbToAmplitude, gaussianNoise, seededRandom } from './helpers/signals.ts';
+import { concat, dbToAmplitude, gaussianNoise, seededRandom } from './helpers/signals.ts';
 
 const RATE = 48000;
 
@@ -60,13 +60,7 @@ async function* chunksOf(audio: PcmAudio, size: number, pulled: { frames: number
 async function collect(chunks: AsyncIterable<PcmAudio>): Promise<Float32Array> {
   const parts: Float32Array[] = [];
   for await (const chunk of chunks) parts.push(chunk.channels[0]!);
-  const joined = new Float32Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
+  return concat(...parts);
 }
 
 describe('render.limiter: a streaming look-ahead limiter', () => {

@@ -15,11 +15,10 @@ import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { decodeAudio } from '../../src/audio/decode/index.ts';
 import { ingestPaths, type IngestResult } from '../../src/ingest/pipeline.ts';
 import { writeAiff } from '../audio/helpers/aiff.ts';
-import { writeWav } from '../audio/helpers/wav.ts';
 import { hasFfmpeg } from '../audio/helpers/ffmpeg.ts';
-import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
+import { channelTones } from '../audio/helpers/signals.ts';
+import { encodeWavFloat32, writeWav } from '../audio/helpers/wav.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { testChannels, writeAifcFloat, writeAifcRaw, writeExtensibleWav } from './helpers/audio-files.ts';
 
 interface FormatCase {
   /** The file name, which says what it is. */
@@ -36,7 +35,7 @@ interface FormatCase {
 const wav = (bits: 8 | 16 | 24 | 32, encoding: 'pcm' | 'float' = 'pcm') => (channels: Float32Array[], sampleRate: number) =>
   writeWav({ sampleRate, channels, bits, encoding });
 const wavExtensible = (bits: 16 | 24 | 32, encoding: 'pcm' | 'float', mask: number) => (channels: Float32Array[], sampleRate: number) =>
-  writeExtensibleWav({ sampleRate, channels, bits, encoding }, mask);
+  writeWav({ sampleRate, channels, bits, encoding, extensible: true, channelMask: mask });
 const aiff = (bits: number, compression?: string) => (channels: Float32Array[], sampleRate: number) =>
   writeAiff({ sampleRate, channels, bits, ...(compression && { compression }) });
 
@@ -71,11 +70,11 @@ const WRITTEN: Array<[string, number, number, number, (channels: Float32Array[],
   ['aifc-none-16-stereo-44100.aifc', 44_100, 2, 44_100, aiff(16, 'NONE')],
   ['aifc-twos-16-mono-8000.aifc', 8_000, 1, 8_000, aiff(16, 'twos')],
   ['aifc-sowt-24-stereo-48000.aifc', 48_000, 2, 48_000, aiff(24, 'sowt')],
-  ['aifc-fl32-stereo-48000.aifc', 48_000, 2, 48_000, (channels, rate) => writeAifcFloat(rate, channels, 32)],
-  ['aifc-fl64-mono-88200.aifc', 88_200, 1, 44_100, (channels, rate) => writeAifcFloat(rate, channels, 64)],
+  ['aifc-fl32-stereo-48000.aifc', 48_000, 2, 48_000, aiff(32, 'fl32')],
+  ['aifc-fl64-mono-88200.aifc', 88_200, 1, 44_100, aiff(64, 'fl64')],
   ['aifc-in24-stereo-44100.aifc', 44_100, 2, 44_100, aiff(24, 'in24')],
   ['aifc-in32-mono-48000.aifc', 48_000, 1, 48_000, aiff(32, 'in32')],
-  ['aifc-raw-8-mono-11025.aifc', 11_025, 1, 11_025, (channels, rate) => writeAifcRaw(rate, channels)],
+  ['aifc-raw-8-mono-11025.aifc', 11_025, 1, 11_025, aiff(8, 'raw ')],
 ];
 
 /** Files another program wrote (its own headers, chunk order and channel masks), when ffmpeg is installed. */
@@ -131,7 +130,7 @@ describe('ingest.formats: common sound-library formats, channel counts and rates
     const sources = await mkdtemp(path.join(tmpdir(), 'sound-catalog-formats-src-'));
     try {
       for (const format of CASES) {
-        const channels = testChannels(format.sampleRate, format.channelCount);
+        const channels = channelTones(format.sampleRate, format.channelCount);
         const target = path.join(folder, format.file);
         if (format.bytes) {
           await writeFile(target, format.bytes(channels));
@@ -169,7 +168,7 @@ describe('ingest.formats: common sound-library formats, channel counts and rates
       assert.equal(response.status, 200);
       const { data: sound } = await response.json();
 
-      const source = testChannels(format.sampleRate, format.channelCount);
+      const source = channelTones(format.sampleRate, format.channelCount);
       const outFrames = Math.ceil((source[0]!.length * format.mp3Rate) / format.sampleRate);
       assert.ok(Math.abs(sound.duration - 1) < 0.002, `duration ${sound.duration}`);
 

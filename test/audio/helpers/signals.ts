@@ -112,6 +112,21 @@ export function uniformNoise(frames: number, amplitude: number, seed: number): F
   return Float32Array.from({ length: frames }, () => amplitude * (2 * random() - 1));
 }
 
+/** Values that every bit depth represents exactly, so a decoder must return them bit for bit. */
+export function exactSamples(bits: number, length: number, seed: number): Float32Array {
+  const step = 2 ** -(Math.min(bits, 24) - 1);
+  return uniformNoise(length, 0.9, seed).map((v) => Math.round(v / step) * step || 0); // no -0: it decodes as 0
+}
+
+/**
+ * A second per channel: 1 kHz sines, each channel 2 dB quieter and one radian later than the one
+ * before, so a swapped or dropped channel shows; a 5.1 file's LFE (the fourth) is 60 Hz.
+ */
+export function channelTones(sampleRate: number, channelCount: number, seconds = 1): Float32Array[] {
+  const frames = Math.round(sampleRate * seconds);
+  return Array.from({ length: channelCount }, (_, c) => sine(sampleRate, channelCount === 6 && c === 3 ? 60 : 1000, -20 - 2 * c, frames, c));
+}
+
 /** Quiet noise with one loud click at `at`: where the click comes out shows any shift. */
 export function clickTrack(frames: number, at: number, seed = 7): Float32Array {
   const track = uniformNoise(frames, 0.02, seed);
