@@ -58,6 +58,12 @@ export function streamPack(
     const file = packFileName(sound.name, sound.id, extension);
     zip.addReadStreamLazy(file, { compress: false, mtime: now, ...zip64 }, (callback) => {
       openDelivered(sound, choice, services, signal).then(({ stream, duration, loudness }) => {
+        // The client left while this file was being made or opened (yazl sends an entry's header
+        // first): nothing will read it, and a paused stream would hold its file open.
+        if (signal.aborted) {
+          stream.destroy();
+          return callback(new Error('the client left'), null as unknown as Readable);
+        }
         current = stream;
         const meter = new DeliveredBytes((digest) => rows.push({
           id: sound.id, name: sound.name, file, format, sample_rate: digest.sampleRate, channels: digest.channels, duration,
