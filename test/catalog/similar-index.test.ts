@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DESCRIPTOR_LENGTH as D, DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
+import { Cells } from '../../src/catalog/index/cells.ts';
 import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
 import { seededRandom as random } from '../audio/helpers/signals.ts';
 
@@ -81,5 +82,44 @@ describe('similar-sounds index', () => {
     assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });
     index.set(30_000, null);
     assert.ok(index.nearest(333, 20).every((n) => n.doc !== 30_000));
+  });
+
+  test('similar.cells: vectors of any length added, moved or removed while the cells are split are listed once, where a query near them looks', () => {
+    const next = random(5);
+    const d = 5;
+    const count = 20_000;
+    const vectors = new Float32Array((count + 1) * d);
+    const centres = Array.from({ length: 20 }, () => Array.from({ length: d }, () => (next() - 0.5) * 6));
+    for (let doc = 0; doc < count; doc++) {
+      const centre = centres[Math.floor(next() * centres.length)]!;
+      for (let i = 0; i < d; i++) vectors[doc * d + i] = centre[i]! + (next() - 0.5) * 3;
+    }
+    const docs = Array.from({ length: count }, (_, doc) => doc);
+    const cells = new Cells(vectors, d, docs, count, next);
+    // Every vector listed under a coarse cell (1,000 a step), and a few coarse cells split.
+    for (let steps = 0; steps < count / 1000 + 3; steps++) assert.equal(cells.step(), false);
+    // A new vector, one moved far away and back near where it was, and one removed, while the splits go on.
+    vectors.set(vectors.subarray(7 * d, 8 * d), count * d);
+    cells.add(count);
+    const moved = 11;
+    const was = vectors.slice(moved * d, (moved + 1) * d);
+    vectors.set(centres[(centres.findIndex((centre) => centre[0] === was[0]) + 1) % centres.length]!, moved * d);
+    cells.add(moved);
+    vectors.set(was, moved * d);
+    cells.add(moved);
+    cells.remove(13);
+    while (!cells.step());
+    const visitFrom = (doc: number) => {
+      const seen: number[] = [];
+      // A few cells' worth: the nearest fine cell may be one of a neighbouring coarse cell's.
+      cells.visit(vectors, doc * d, 1000, (other) => seen.push(other));
+      return seen;
+    };
+    for (const doc of [0, 7, moved, count, 19_999]) {
+      const seen = visitFrom(doc);
+      assert.equal(seen.filter((other) => other === doc).length, 1, `vector ${doc} is found near itself, once`);
+      assert.equal(new Set(seen).size, seen.length, 'no vector is listed twice');
+      assert.ok(!seen.includes(13), 'a removed vector is never visited');
+    }
   });
 });

@@ -1,110 +1,204 @@
 /**
- * An inverted file over vectors (the scaled descriptors of similar.ts): k-means centroids
- * trained on a sample, each vector listed under its nearest centroid. A query reads the lists
- * of the few centroids nearest to it instead of every vector: a small share of the work, missing
- * few true neighbours (docs/performance.md gives the time and the recall). Vectors added after the
- * build join the list of their nearest centroid.
+ * An inverted file over vectors (the scaled descriptors of similar.ts), in two levels: k-means
+ * centroids trained on a sample split the vectors into coarse cells, and each coarse cell is split
+ * again by k-means on its own members into fine cells of about FINE_SIZE vectors. A query ranks the
+ * fine cells of the coarse cells nearest to it and reads the nearest of them until it has read a
+ * given number of vectors: a small share of the work, missing few true neighbours
+ * (docs/performance.md gives the time and the recall).
  *
- * Building takes a sample and a few k-means rounds, then lists every vector; the listing is done
- * a slice at a time between requests (`step`), so a large catalog never stalls the server.
+ * Why two levels: sounds of one kind form a dense crowd, and the largest crowds hold a tenth of a
+ * catalog. One level of about √n cells put a crowd in one or a few cells, so a query read all of
+ * it (over 10,000 vectors at 1,000,000 sounds); fine cells let a query read only the part of the
+ * crowd near it, while ranking the fine cells stays cheap because only those of the nearest
+ * coarse cells are ranked.
+ *
+ * Building takes a sample and a few k-means rounds, then lists every vector under its coarse
+ * cell, then splits the coarse cells one by one; the work is done a slice at a time between
+ * requests (`step`), so a large catalog never stalls the server. Vectors added after the build
+ * join the fine cell nearest to them.
  */
 
-/** Vectors read per step of a build: a few milliseconds of work. */
+/** Vectors listed under their coarse cell per step of a build: a few milliseconds of work. */
 const STEP_VECTORS = 1000;
 /** Rows k-means is trained on: at least 8 per centroid. */
 const SAMPLE_PER_CELL = 8;
 const MIN_SAMPLE = 2048;
 const ROUNDS = 4;
 /**
- * About √n cells: more cells make lists shorter, but each query reads more centroids, and training
- * and listing take longer. √n cells instead of √n / 2 halved a query's time at the same recall
- * (bench/similar-index.ts); the cap keeps a large catalog's cells,
- * listed before the server answers, about where √n / 2 had them (500 at 1,000,000 sounds).
+ * Coarse cells: about √(n / 4), at most MAX_COARSE. Each is split into fine cells of about
+ * FINE_SIZE vectors, so the fine cells a query ranks (those of the few coarse cells nearest to it)
+ * stay a few hundred even at 1,000,000 sounds.
  */
-const MAX_CELLS = 512;
+const MAX_COARSE = 256;
+const FINE_SIZE = 128;
+/**
+ * A coarse cell's fine cells are ranked when its centroid is at most this many times as far
+ * (squared) as the nearest coarse centroid, and at most MAX_COARSE_PROBES of them: neighbours of a
+ * vector near a border lie in the cell across it, while far cells (other kinds of sound) hold none.
+ */
+const COARSE_REACH = 1.5;
+const MAX_COARSE_PROBES = 32;
+
+interface Split {
+  centroids: Float32Array;
+  /** The first of this coarse cell's fine cells in `lists`, and how many it has. */
+  first: number;
+  count: number;
+}
 
 export class Cells {
-  readonly count: number;
-  private readonly centroids: Float32Array;
-  private readonly lists: number[][];
-  /** Each vector's cell, -1 for none yet. */
+  private readonly coarseCount: number;
+  private readonly coarse: Float32Array;
+  /** Per coarse cell: its fine cells once split, else null. */
+  private readonly splits: Array<Split | null>;
+  /** Per coarse cell not yet split: the vectors listed under it. */
+  private readonly pending: number[][];
+  /** The vectors of each fine cell, all coarse cells' fine cells in one list. */
+  private readonly lists: number[][] = [];
+  /**
+   * Each vector's fine cell; -1 for none; -2 - c while it waits in coarse cell c's pending list.
+   * A list entry whose vector has another cell here is stale and dropped when met.
+   */
   private cellOf: Int32Array;
-  /** Vectors still to list, from the end. */
+  /** Vectors still to list under a coarse cell, from the end; then the next coarse cell to split. */
   private toList: number[];
+  private nextSplit = 0;
 
   /**
-   * Starts a build over `docs` (rows of `dimensions` numbers in `vectors`). Centroids are
-   * trained at once on a sample; `step()` then lists the vectors until `ready`.
+   * Starts a build over `docs` (rows of `dimensions` numbers in `vectors`). Coarse centroids are
+   * trained at once on a sample; `step()` then lists and splits until `ready`.
    */
   constructor(
     private readonly vectors: Float32Array,
     private readonly dimensions: number,
     docs: ArrayLike<number>,
     capacity: number,
-    random: () => number = Math.random,
+    private readonly random: () => number = Math.random,
   ) {
-    this.count = Math.max(1, Math.min(MAX_CELLS, Math.round(Math.sqrt(docs.length))));
-    this.centroids = train(vectors, dimensions, sample(docs, Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.count), random), this.count);
-    this.lists = Array.from({ length: this.count }, () => []);
+    this.coarseCount = Math.max(1, Math.min(MAX_COARSE, Math.round(Math.sqrt(docs.length / 4))));
+    const size = Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.coarseCount);
+    this.coarse = train(vectors, dimensions, sample(docs, size, random), this.coarseCount);
+    this.splits = Array.from({ length: this.coarseCount }, () => null);
+    this.pending = Array.from({ length: this.coarseCount }, () => []);
     this.cellOf = new Int32Array(capacity).fill(-1);
     this.toList = Array.from(docs);
   }
 
   get ready(): boolean {
-    return this.toList.length === 0;
+    return this.toList.length === 0 && this.nextSplit === this.coarseCount;
   }
 
-  /** Lists the next slice of vectors; true when all are listed. */
+  /** Does the next slice of the build; true when it is done. */
   step(): boolean {
-    for (let n = 0; n < STEP_VECTORS && this.toList.length > 0; n++) this.add(this.toList.pop()!);
+    if (this.toList.length > 0) {
+      for (let n = 0; n < STEP_VECTORS && this.toList.length > 0; n++) this.add(this.toList.pop()!);
+    } else if (this.nextSplit < this.coarseCount) {
+      this.split(this.nextSplit++);
+    }
     return this.ready;
   }
 
-  /** Lists one vector under its nearest centroid (again, if it was listed before). */
+  /** Lists one vector under its nearest cell (again, if it was listed before). */
   add(doc: number): void {
     if (doc >= this.cellOf.length) {
       const grown = new Int32Array(Math.max(doc + 1, this.cellOf.length * 2)).fill(-1);
       grown.set(this.cellOf);
       this.cellOf = grown;
     }
-    const cell = nearestCentroid(this.centroids, this.count, this.dimensions, this.vectors, doc * this.dimensions);
+    const d = this.dimensions;
+    const coarse = nearestCentroid(this.coarse, this.coarseCount, d, this.vectors, doc * d);
+    const split = this.splits[coarse];
+    if (!split) {
+      if (this.cellOf[doc] === -2 - coarse) return;
+      this.cellOf[doc] = -2 - coarse;
+      this.pending[coarse]!.push(doc);
+      return;
+    }
+    const cell = split.first + nearestCentroid(split.centroids, split.count, d, this.vectors, doc * d);
     if (this.cellOf[doc] === cell) return;
     this.cellOf[doc] = cell;
     this.lists[cell]!.push(doc);
   }
 
-  /** Forgets a vector (its list entry goes at the next visit). */
+  /** Forgets a vector (its list entry goes when it is next met). */
   remove(doc: number): void {
     if (doc < this.cellOf.length) this.cellOf[doc] = -1;
   }
 
   /**
-   * Visits the vectors listed under the `probes` centroids nearest to `target` (a row of
-   * `vectors`, at `at`), nearest centroid first. Stale entries are dropped on the way.
+   * Visits the vectors of the fine cells nearest to `target` (a row of `vectors`, at `at`),
+   * nearest cell first, until at least `budget` vectors are visited. Stale entries are dropped on the way.
    */
-  visit(target: Float32Array, at: number, probes: number, visit: (doc: number) => void): void {
+  visit(target: Float32Array, at: number, budget: number, visit: (doc: number) => void): void {
     const d = this.dimensions;
-    const distances = new Float64Array(this.count);
-    for (let c = 0; c < this.count; c++) {
-      let distance = 0;
-      for (let i = 0; i < d; i++) {
-        const difference = this.centroids[c * d + i]! - target[at + i]!;
-        distance += difference * difference;
+    const coarseDistances = new Float64Array(this.coarseCount);
+    for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = distance(this.coarse, c * d, target, at, d);
+    const coarseOrder = byDistance(coarseDistances);
+    const reach = coarseDistances[coarseOrder[0]!]! * COARSE_REACH;
+    // The fine cells of the nearest coarse cells, with their distances.
+    const cells: number[] = [];
+    const cellDistances: number[] = [];
+    for (let rank = 0; rank < coarseOrder.length && rank < MAX_COARSE_PROBES; rank++) {
+      const coarse = coarseOrder[rank]!;
+      if (rank > 0 && coarseDistances[coarse]! > reach) break;
+      const split = this.splits[coarse]!;
+      for (let f = 0; f < split.count; f++) {
+        cells.push(split.first + f);
+        cellDistances.push(distance(split.centroids, f * d, target, at, d));
       }
-      distances[c] = distance;
     }
-    const order = Array.from({ length: this.count }, (_, c) => c).sort((a, b) => distances[a]! - distances[b]!);
-    for (const cell of order.slice(0, probes)) {
+    const order = byDistance(cellDistances);
+    let visited = 0;
+    for (let rank = 0; rank < order.length && visited < budget; rank++) {
+      const cell = cells[order[rank]!]!;
       const list = this.lists[cell]!;
       let kept = 0;
-      for (const doc of list) {
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i]!;
         if (this.cellOf[doc] !== cell) continue;
         list[kept++] = doc;
         visit(doc);
       }
       list.length = kept;
+      visited += kept;
     }
   }
+
+  /** Splits coarse cell `c` into fine cells trained on its members, and lists them there. */
+  private split(c: number): void {
+    const d = this.dimensions;
+    const members = this.pending[c]!.filter((doc) => this.cellOf[doc] === -2 - c);
+    this.pending[c] = [];
+    const count = Math.max(1, Math.round(members.length / FINE_SIZE));
+    const centroids = members.length === 0
+      ? this.coarse.slice(c * d, (c + 1) * d)
+      : train(this.vectors, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
+    const split: Split = { centroids, first: this.lists.length, count };
+    for (let f = 0; f < count; f++) this.lists.push([]);
+    this.splits[c] = split;
+    for (const doc of members) {
+      // A vector listed twice while it waited (moved away and back) is listed here once.
+      if (this.cellOf[doc] !== -2 - c) continue;
+      const cell = split.first + nearestCentroid(centroids, count, d, this.vectors, doc * d);
+      this.cellOf[doc] = cell;
+      this.lists[cell]!.push(doc);
+    }
+  }
+}
+
+/** Positions 0..n-1 ordered by `distances`, nearest first. */
+function byDistance(distances: ArrayLike<number>): Int32Array {
+  const order = Int32Array.from({ length: distances.length }, (_, i) => i);
+  return order.sort((a, b) => distances[a]! - distances[b]!);
+}
+
+function distance(a: Float32Array, aAt: number, b: Float32Array, bAt: number, d: number): number {
+  let sum = 0;
+  for (let i = 0; i < d; i++) {
+    const difference = a[aAt + i]! - b[bAt + i]!;
+    sum += difference * difference;
+  }
+  return sum;
 }
 
 function sample(docs: ArrayLike<number>, size: number, random: () => number): number[] {
@@ -114,7 +208,7 @@ function sample(docs: ArrayLike<number>, size: number, random: () => number): nu
   return picked;
 }
 
-/** Lloyd's k-means from `count` distinct starting rows of the sample. */
+/** Lloyd's k-means from `count` starting rows spread over the sample. */
 function train(vectors: Float32Array, d: number, docs: number[], count: number): Float32Array {
   const centroids = new Float32Array(count * d);
   const step = docs.length / count;

@@ -22,8 +22,12 @@ export interface Neighbour {
 const MIN_ROOT = 1e-6;
 /** Below this many described sounds every one is read (under a millisecond); from it on, cells are built. */
 const CELLS_FROM = 20_000;
-/** Cells read per query (of about √n, cells.ts): the recall this gives is in docs/performance.md. */
-const PROBES = 16;
+/**
+ * Vectors a query reads from the nearest cells (cells.ts): VISITS_PER_ROOT × √n, at least
+ * MIN_VISITS. The recall at 10 this gives against reading every sound is in docs/performance.md.
+ */
+const VISITS_PER_ROOT = 20;
+const MIN_VISITS = 2000;
 
 export class SimilarityIndex {
   /**
@@ -141,7 +145,7 @@ export class SimilarityIndex {
       if (bestDocs.length === limit) worst = bestDistances[limit - 1]!;
     };
     const cells = this.readyCells();
-    if (cells) cells.visit(target, 0, PROBES, consider);
+    if (cells) cells.visit(target, 0, Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(this.count)), consider);
     else for (let m = 0; m < this.count; m++) consider(this.members[m]!);
     return bestDocs.map((neighbour, i) => ({
       doc: neighbour,
