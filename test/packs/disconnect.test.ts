@@ -85,14 +85,15 @@ describe('packs.disconnect: a client that leaves halfway stops the pack, quietly
     const before = (await server.services.renditions.stats()).made;
     const readsBefore = reads.length;
     await leaveAfter(url, 1);
-    // A rendition already on a thread runs to its end (it is paid for, and kept); none is started after.
+    // A rendition already on a thread runs to its end (it is paid for, and kept); one still waiting is dropped; none is started after.
     const settled = await eventually(() => server.services.renditions.stats(), (stats) => stats.waiting === 0 && stats.making === 0, 10_000, 'renditions settle');
     await sleep(1500);
     const stats = await server.services.renditions.stats();
     assert.equal(stats.made, settled.made, 'no rendition made after the client left');
     assert.equal(stats.waiting + stats.making, 0);
     const made = stats.made - before;
-    assert.ok(made >= 1 && made < 5, `${made} of 5 renditions made`);
+    // yazl asks for one file at a time: at most the one being made when the client left (none, when it was still waiting for a thread).
+    assert.ok(made <= 1, `${made} of 5 renditions made`);
     await allClosed(readsBefore);
     assert.deepEqual(crashes(), []);
   });
