@@ -22,8 +22,11 @@ const USUAL_RATE = 44_100;
 const USUAL_CHANNELS = 2;
 /** A WAV file's header before its samples (RIFF, fmt and data chunks; WAVE_FORMAT_EXTENSIBLE for 24 bits). */
 const WAV_HEADER_BYTES = 68;
-/** FLAC's share of the same PCM, about: sound effects and music shrink to half or two thirds losslessly. */
-const FLAC_SHARE_OF_PCM = 0.6;
+/**
+ * FLAC's share of the same PCM, about: the synthesized sounds shrink to under half
+ * (docs/performance.md, packs), recordings with a noise floor keep more.
+ */
+const FLAC_SHARE_OF_PCM = 0.5;
 /**
  * Bytes per second per channel of the lossy encoders as configured (audio/encode/): libvorbis at
  * quality 6 is about 190 kbit/s for stereo, libopus is set to 64 kbit/s per channel; Ogg's pages
