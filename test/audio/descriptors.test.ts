@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
-import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES, DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
+import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES, DESCRIPTOR_WEIGHTS, MEASURE_NAMES } from '../../src/audio/analyze/descriptors.ts';
+import { PROJECTION } from '../../src/audio/analyze/similar-projection.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
 import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
 import { seededRandom as random } from './helpers/signals.ts';
@@ -89,6 +90,19 @@ describe('audio descriptors', () => {
       const i = DESCRIPTOR_NAMES.indexOf(name);
       assert.ok(Math.abs(a[i]! - b[i]!) < within, `${name}: ${a[i]} against ${b[i]}`);
     }
+  });
+
+  test('descriptors.projection: the learned axes come first, each the projection of the z-scored measures that follow', () => {
+    assert.equal(PROJECTION.axes.length + MEASURE_NAMES.length, DESCRIPTOR_LENGTH);
+    assert.ok(PROJECTION.axes.length >= 2 && PROJECTION.axes.every((axis) => axis.length === MEASURE_NAMES.length));
+    const next = random(7);
+    const vector = descriptorsOf(KINDS.snare!(next));
+    const measures = vector.slice(PROJECTION.axes.length);
+    PROJECTION.axes.forEach((axis, a) => {
+      const expected = axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!, 0);
+      // The measures are stored to 5 significant digits, the axes computed before that rounding.
+      assert.ok(Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)), `axis ${a + 1}: ${vector[a]} against ${expected}`);
+    });
   });
 
   test('descriptors.kinds: a kick\'s nearest sounds are kicks, a snare\'s snares, a hat\'s hats, a pad\'s pads', () => {

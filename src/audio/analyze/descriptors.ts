@@ -1,9 +1,9 @@
 /**
  * A compact description of how a sound sounds, for finding similar sounds: DESCRIPTOR_LENGTH
- * numbers measured on the mono mix in frames of FRAME samples every HOP samples. Frames quieter
- * than SILENT_RMS describe nothing of the timbre.
+ * numbers from measures on the mono mix in frames of FRAME samples every HOP samples. Frames
+ * quieter than SILENT_RMS describe nothing of the timbre.
  *
- * Seven groups, each given the same say in a distance (DESCRIPTOR_WEIGHTS), whatever its size:
+ * The measures (MEASURE_NAMES), in groups each given the same say in a distance, whatever its size:
  * - spectrum: centroid, spread, flatness, 85 % roll-off and zero-crossing rate, mean and
  *   deviation over the frames;
  * - timbre: 12 MFCCs (40 mel bands, 30 Hz to 16 kHz, DCT-II without the 0th coefficient, which
@@ -11,18 +11,25 @@
  * - the attack's timbre: the MFCCs of the peak's frame and the two after it, where a drum hit
  *   says what it is (a kick's body and a snare's rattle differ most there);
  * - where the energy lies: the share of six groups of the mel bands (up to about 400 Hz, 1 kHz,
- *   2.3 kHz, 4.4 kHz, 8 kHz, and above, at 44.1 kHz);
- * - how long each of those bands rings: from its peak until 20 dB below it;
+ *   2.3 kHz, 4.4 kHz, 8 kHz, and above, at 44.1 kHz), over the sound and in the attack;
+ * - how each of those bands rings: from its peak until 20 dB below it, and its level 1, 2, 4, 8
+ *   and 16 frames after the whole sound's peak against its level there (the decay per band,
+ *   aligned on the onset);
  * - the envelope: decay to 20 and to 40 dB below the peak, the energy's centre in time, the rise
- *   from the first sounding frame to the peak, and the share of frames that sound.
+ *   from the first sounding frame to the peak, and the share of frames that sound;
+ * - the attack's shape over the mel bands: centroid and flatness.
  * A peak is where a level first came within 3 dB of its maximum (PeakTracker).
  *
- * Measured on the Sonic Pi samples (bench/similar-precision.ts): the attack, the bands and the
- * envelope are what let kicks find kicks among real recordings; means over every frame alone
- * describe mostly a one-shot's tail. Times and frequencies are kept as logarithms, as they are
- * heard. The catalog normalises each number over all sounds before comparing
- * (catalog/index/similar.ts), so the units here only need to be consistent.
+ * The descriptor is the measures projected on axes learned from labelled recordings
+ * (similar-projection.ts, made by scripts/learn-similar-projection.ts: linear discriminant
+ * analysis over several drum kits and soundfonts), followed by the measures themselves.
+ * docs/similar-sounds.md says how it is evaluated on recordings it was not learned on. Times and
+ * frequencies are kept as logarithms, as they are heard. The catalog normalises each number over
+ * all sounds before comparing (catalog/index/similar.ts), so the units here only need to be
+ * consistent.
  */
+
+import { MEASURE_COUNT, PROJECTION } from './similar-projection.ts';
 
 const FRAME = 2048;
 const HOP = 1024;
@@ -42,6 +49,10 @@ const FRAME_FEATURES = SPECTRAL_FEATURES + MFCCS;
 const COARSE_BANDS: ReadonlyArray<readonly [number, number]> = [[0, 5], [5, 11], [11, 18], [18, 25], [25, 32], [32, 40]];
 /** Frames of the attack: the peak's and the ones after it. */
 const ATTACK_FRAMES = 3;
+/** Frames after the peak at which each coarse band's level is read against its level at the peak. */
+const AFTER_PEAK = [1, 2, 4, 8, 16];
+/** 60 dB: a band fallen further than this (or ended) reads as this far down. */
+const FLOOR = 1e-6;
 /** Energy ratios of 20 and 40 dB. */
 const DOWN_20_DB = 1e-2;
 const DOWN_40_DB = 1e-4;
@@ -54,16 +65,33 @@ const GROUPS: ReadonlyArray<{ weight: number; names: string[] }> = [
   { weight: 1, names: COARSE_BANDS.map((_, i) => `band${i + 1}_share`) },
   { weight: 1, names: COARSE_BANDS.map((_, i) => `band${i + 1}_decay`) },
   { weight: 1, names: ['decay_20db', 'decay_40db', 'temporal_centroid', 'rise', 'sounding_share'] },
+  { weight: 1, names: COARSE_BANDS.map((_, i) => `attack_band${i + 1}_share`) },
+  { weight: 1, names: COARSE_BANDS.flatMap((_, i) => AFTER_PEAK.map((after) => `band${i + 1}_after${after}`)) },
+  { weight: 1, names: ['attack_centroid', 'attack_flatness'] },
 ];
 
-/** The position of each number in a descriptor vector, for readers and for weighting. */
-export const DESCRIPTOR_NAMES: readonly string[] = GROUPS.flatMap((group) => group.names);
+/** The numbers measured on a sound, before the learned projection. */
+export const MEASURE_NAMES: readonly string[] = GROUPS.flatMap((group) => group.names);
+if (MEASURE_COUNT !== MEASURE_NAMES.length) throw new Error('similar-projection.ts was learned on other measures: run scripts/learn-similar-projection.ts again');
+/**
+ * How much the learned axes count beside the measures: each axis weighs this times its variance
+ * over the training sounds (the index divides by it again, so axes keep the spread the learning
+ * gave them). The measures keep their say so that sounds unlike any training family
+ * (synthesized effects, ambiences) still find their own kind: this value is the one of 0.3, 1 and
+ * 3 that kept the demo catalog's precision (docs/similar-sounds.md).
+ */
+const AXES_SAY = 0.3;
+/** The position of each number in a descriptor vector, for readers and for weighting: the learned axes, then the measures. */
+export const DESCRIPTOR_NAMES: readonly string[] = [...PROJECTION.axes.map((_, i) => `axis${i + 1}`), ...MEASURE_NAMES];
 export const DESCRIPTOR_LENGTH = DESCRIPTOR_NAMES.length;
 /**
  * How much each number counts in a squared distance of normalised numbers: a group's weight
  * squared, shared among its numbers, so that twelve MFCCs do not outvote five envelope numbers.
  */
-export const DESCRIPTOR_WEIGHTS: readonly number[] = GROUPS.flatMap((group) => group.names.map(() => group.weight ** 2 / group.names.length));
+export const DESCRIPTOR_WEIGHTS: readonly number[] = [
+  ...PROJECTION.spread.map((variance) => AXES_SAY * variance),
+  ...GROUPS.flatMap((group) => group.names.map(() => group.weight ** 2 / group.names.length)),
+];
 
 /**
  * Where a level peaked, and when it first fell 20 (and 40) dB below that peak afterwards. The peak
@@ -119,6 +147,11 @@ export class DescriptorMeter {
   /** Mel band energies of the attack: the peak's frame (PeakTracker) and the frames after it. */
   private readonly attack = new Float64Array(MEL_BANDS);
   private attackFramesLeft = 0;
+  /** Each coarse band's energy at the peak's frame, and at AFTER_PEAK frames after it (-1 until read). */
+  private readonly atPeak = new Float64Array(COARSE_BANDS.length);
+  private readonly afterPeak = new Float64Array(COARSE_BANDS.length * AFTER_PEAK.length).fill(-1);
+  private framesSincePeak = 0;
+  private peakEnergy = 0;
   private activeFrames = 0;
   private firstActive = -1;
   /** Sums over sounding frames of energy, and of energy times frame number (the temporal centroid). */
@@ -147,6 +180,13 @@ export class DescriptorMeter {
 
   /** The descriptor vector (the sound's timing and loudness are measured elsewhere and not part of it). */
   finish(): number[] {
+    const measures = this.measures();
+    const axes = PROJECTION.axes.map((axis) => axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!, 0));
+    return [...axes.map((value) => Number(value.toPrecision(5))), ...measures];
+  }
+
+  /** The measures, MEASURE_NAMES in order, before the projection. */
+  measures(): number[] {
     // A sound shorter than one frame is described by its one zero-padded frame.
     if (this.framesSeen === 0 && this.filled > 0) {
       this.frame.fill(0, this.filled);
@@ -171,8 +211,22 @@ export class DescriptorMeter {
       seconds(this.activeEnergy === 0 ? 0 : this.activeMoment / this.activeEnergy - first),
       seconds(this.whole.peakFrame - first),
       frames === 0 ? 0 : n / frames,
+      ...this.attackShares(),
+      ...Array.from(this.afterPeak, (energy, i) => {
+        const band = Math.floor(i / AFTER_PEAK.length);
+        const floor = FLOOR * this.peakEnergy + 1e-20;
+        return Math.log10((Math.max(0, energy) + floor) / (this.atPeak[band]! + floor));
+      }),
+      ...attackShape(this.attack),
     ];
     return vector.map((value) => Number(value.toPrecision(5)));
+  }
+
+  /** The share of each coarse band in the attack, as a logarithm. */
+  private attackShares(): number[] {
+    const shares = COARSE_BANDS.map(([from, to]) => this.attack.subarray(from, to).reduce((sum, value) => sum + value, 0));
+    const total = shares.reduce((sum, value) => sum + value, 0) + 1e-20;
+    return shares.map((share) => Math.log10(share / total + 1e-10));
   }
 
   private analyzeFrame(): void {
@@ -242,9 +296,17 @@ export class DescriptorMeter {
     if (this.whole.add(index, energy)) {
       this.attack.set(bands);
       this.attackFramesLeft = ATTACK_FRAMES - 1;
-    } else if (this.attackFramesLeft > 0) {
-      for (let b = 0; b < MEL_BANDS; b++) this.attack[b] = this.attack[b]! + bands[b]!;
-      this.attackFramesLeft--;
+      this.atPeak.set(coarse);
+      this.afterPeak.fill(-1);
+      this.framesSincePeak = 0;
+      this.peakEnergy = energy;
+    } else {
+      if (this.attackFramesLeft > 0) {
+        for (let b = 0; b < MEL_BANDS; b++) this.attack[b] = this.attack[b]! + bands[b]!;
+        this.attackFramesLeft--;
+      }
+      const at = AFTER_PEAK.indexOf(++this.framesSincePeak);
+      if (at >= 0) for (let c = 0; c < coarse.length; c++) this.afterPeak[c * AFTER_PEAK.length + at] = coarse[c]!;
     }
     if (!sounding) return;
     if (this.firstActive < 0) this.firstActive = index;
@@ -252,6 +314,23 @@ export class DescriptorMeter {
     this.activeEnergy += energy;
     this.activeMoment += energy * index;
   }
+}
+
+/**
+ * Where the attack's energy lies among the mel bands (its centroid, in bands, as a share of
+ * them) and how flat it is (geometric over arithmetic mean: near 1 for noise, near 0 for a tone).
+ */
+function attackShape(bands: Float64Array): number[] {
+  let total = 0;
+  let moment = 0;
+  let logSum = 0;
+  for (let b = 0; b < MEL_BANDS; b++) {
+    total += bands[b]!;
+    moment += b * bands[b]!;
+    logSum += Math.log(bands[b]! + 1e-12);
+  }
+  if (total === 0) return [0, 0];
+  return [moment / total / MEL_BANDS, Math.log10(Math.exp(logSum / MEL_BANDS) / (total / MEL_BANDS) + 1e-6)];
 }
 
 /** 12 MFCCs of mel band energies: DCT-II of their logarithms, without the 0th coefficient. */

@@ -12,6 +12,7 @@ import * as unreadColumns from './009_drop_unread_columns.ts';
 import * as secrets from './010_secrets.ts';
 import * as changeKinds from './011_change_kinds.ts';
 import * as renditionClaims from './012_rendition_claims.ts';
+import * as descriptorsV3 from './013_descriptors_v3.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '010_secrets': secrets,
   '011_change_kinds': changeKinds,
   '012_rendition_claims': renditionClaims,
+  '013_descriptors_v3': descriptorsV3,
 };
