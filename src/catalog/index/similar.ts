@@ -5,9 +5,9 @@ import { Cells } from './cells.ts';
  * Nearest neighbours over the sounds' audio descriptors, from memory. Each number of a
  * descriptor is divided by its standard deviation over the catalog (kept as running sums, so a
  * change costs DESCRIPTOR_LENGTH additions), weighted by its group (DESCRIPTOR_WEIGHTS), and the
- * distance is Euclidean. A query
- * reads every described sound once: at DESCRIPTOR_LENGTH numbers each, that is a few
- * milliseconds for 100,000 sounds (docs/performance.md), with no index to keep up to date.
+ * distance is Euclidean. A small catalog's query reads every described sound; from CELLS_FROM
+ * sounds on, a query reads a bounded number of sounds from the cells nearest to it (cells.ts),
+ * which follow every change (docs/performance.md gives the time and the recall).
  */
 
 const WEIGHTS = Float64Array.from(DESCRIPTOR_WEIGHTS);
