@@ -22,7 +22,8 @@ const USAGE = `usage: sound-catalog <command> [options]
   migrate                                       bring the database schema up to date
   seed [--count N] [--seed S]                   synthesize N demo sounds into the catalog
   ingest PATH... [--vbr-quality Q | --bitrate K] analyze and import audio files and folders
-  ingest --dry-run PATH...                      show what would be added, updated or refused, writing nothing
+  ingest --dry-run [--verbose] PATH...          show what would be added, updated or refused, writing nothing;
+                                                --verbose: where each field came from (tags, sidecar, defaults)
   analyze --missing                             measure the audio descriptors sounds stored before them lack
   accounts create --email E --plan free|pro|enterprise [--operator]
   accounts set-plan --email E --plan P [--operator]   --operator: the account may use the dashboard's operator page
