@@ -6,16 +6,19 @@ const BUCKETS = 128;
 const EMPTY = new Uint32Array(0);
 
 /**
- * Which sounds are shorter than each of BUCKETS durations (quantiles of the catalog's durations
- * when it was loaded): one bitmap per bound. The sounds within [min, max] are then the bitmap
- * under the bound just past `max`, less the one under the bound at or below `min`, with only the
- * sounds of the two edge buckets checked one by one: a word of 32 sounds at a time, where
- * checking every sound's duration made duration filters the costliest part of a search.
+ * Which sounds have a value (a duration; also an onset or a loudness) below each of BUCKETS
+ * bounds (quantiles of the catalog's values when they were chosen): one bitmap per bound. The
+ * sounds within [min, max] are then the bitmap under the bound just past `max`, less the one
+ * under the bound at or below `min`, with only the sounds of the two edge buckets checked one by
+ * one: a word of 32 sounds at a time, where checking every sound's value made such filters the
+ * costliest part of a search. A sound without a value (NaN, not measured) is within no range.
  */
 export class DurationIndex {
   /** Ascending; `below[k]` holds the sounds with duration < bounds[k]. */
   private bounds = new Float64Array(0);
   private below: Uint32Array[] = [];
+  /** The sounds with a value. */
+  private held = new Uint32Array(0);
 
   /** Chooses the bounds from the durations of `count` sounds, `durationAt(rank)` in ascending order. */
   reset(count: number, durationAt: (rank: number) => number, capacity: number): void {
@@ -26,9 +29,13 @@ export class DurationIndex {
     }
     this.bounds = Float64Array.from([...bounds].sort((a, b) => a - b));
     this.below = [...this.bounds].map(() => new Uint32Array((capacity + 31) >>> 5));
+    this.held = new Uint32Array((capacity + 31) >>> 5);
   }
 
   add(doc: number, duration: number): void {
+    if (Number.isNaN(duration)) return;
+    if (doc >>> 5 >= this.held.length) this.held = grown(this.held, Math.max((doc >>> 5) + 1, this.held.length * 2));
+    this.held[doc >>> 5]! |= 1 << (doc & 31);
     for (let k = this.bounds.length - 1; k >= 0 && duration < this.bounds[k]!; k--) {
       if (doc >>> 5 >= this.below[k]!.length) this.below[k] = grown(this.below[k]!, Math.max((doc >>> 5) + 1, this.below[k]!.length * 2));
       this.below[k]![doc >>> 5]! |= 1 << (doc & 31);
@@ -36,19 +43,20 @@ export class DurationIndex {
   }
 
   remove(doc: number, duration: number): void {
+    if (doc >>> 5 < this.held.length) this.held[doc >>> 5]! &= ~(1 << (doc & 31));
     for (let k = this.bounds.length - 1; k >= 0 && duration < this.bounds[k]!; k--) {
       if (doc >>> 5 < this.below[k]!.length) this.below[k]![doc >>> 5]! &= ~(1 << (doc & 31));
     }
   }
 
-  /** The sounds (of those set in `alive`) whose duration is within [min, max]. */
-  within(min: number, max: number, alive: Uint32Array, durations: Float64Array, pool: BitmapPool): DocSet {
+  /** The sounds whose value (in `durations`) is within [min, max]. */
+  within(min: number, max: number, durations: Float64Array, pool: BitmapPool): DocSet {
     const count = this.bounds.length;
     const upper = this.firstBoundAbove(max);
     const lower = this.lastBoundAtOrBelow(min);
     const none = pool.take();
     const words = none.length;
-    alive = sized(pool, alive, words);
+    const alive = sized(pool, this.held, words);
     // In: below the first bound above max, and not below the last bound at or below min.
     const inside = sized(pool, upper < count ? this.below[upper]! : alive, words);
     const under = lower >= 0 ? sized(pool, this.below[lower]!, words) : none;

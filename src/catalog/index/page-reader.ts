@@ -1,6 +1,6 @@
 import type { SearchFilters, SortField } from '../sound.ts';
 import type { BitmapPool } from './bitmap-pool.ts';
-import { forEachBit, grown } from './posting.ts';
+import { grown } from './posting.ts';
 import type { SortOrder } from './sort-order.ts';
 
 /** What a query found: every sound, a bitmap of them, or their positions. */
@@ -128,7 +128,7 @@ export class PageReader {
       places[place >>> 5]! |= 1 << (place & 31);
     };
     if ('list' in found) for (const doc of found.list) mark(doc);
-    else forEachBit(found.bits, mark);
+    else forEachSetBit(found.bits, mark);
     const docs: number[] = [];
     let seen = 0;
     for (let i = 0; i < places.length && seen < wanted; i++) {
@@ -167,9 +167,24 @@ export class PageReader {
   private listOf(bits: Uint32Array, count: number): Uint32Array {
     const matches = this.matches();
     let found = 0;
-    forEachBit(bits, (doc) => {
+    forEachSetBit(bits, (doc) => {
       matches[found++] = doc;
     });
     return matches.subarray(0, count);
+  }
+}
+
+/**
+ * posting.ts forEachBit, again: called with many different functions across the index, a shared
+ * loop calls each through a lookup; a copy per caller here keeps a page's marking loop inlined.
+ */
+function forEachSetBit(bits: Uint32Array, visit: (doc: number) => void): void {
+  for (let word = 0; word < bits.length; word++) {
+    let value = bits[word]!;
+    while (value !== 0) {
+      const low = value & -value;
+      visit((word << 5) + 31 - Math.clz32(low));
+      value ^= low;
+    }
   }
 }

@@ -109,6 +109,22 @@ export class Posting implements DocSet {
     for (let i = 0; i < this.count; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
   }
 
+  /** How many of this posting's positions are set in `bits`. */
+  countIn(bits: Uint32Array): number {
+    let count = 0;
+    if (this.bits !== null) {
+      const shared = Math.min(this.bits.length, bits.length);
+      for (let word = 0; word < shared; word++) {
+        const both = this.bits[word]! & bits[word]!;
+        if (both !== 0) count += popcount(both);
+      }
+      return count;
+    }
+    const ids = this.ids!;
+    for (let i = 0; i < this.count; i++) count += (bits[ids[i]! >>> 5]! >>> (ids[i]! & 31)) & 1;
+    return count;
+  }
+
   /** Calls `visit` with every position, in increasing order. */
   forEach(visit: (doc: number) => void): void {
     if (this.bits === null) {

@@ -7,14 +7,26 @@ import { DurationIndex } from './duration-index.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
-import { BEST_WORD_SCORE, relevanceOf } from './relevance.ts';
+import { levelsOf, relevanceOf, type Level } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
 import { byText, SortOrder } from './sort-order.ts';
 import { searchText, SoundColumns } from './sound-columns.ts';
-import { TextIndex } from './text-index.ts';
+import { NAME, TAGS, TextIndex } from './text-index.ts';
 
 /** More new sounds than this in one batch are sorted in from scratch rather than one by one. */
 const REBUILD_BATCH = 256;
+/**
+ * Up to this many words, a relevance sort scores sets of sounds (relevance.ts levelsOf); with more,
+ * the groups of scores to combine multiply, while the sounds holding every word are few: each is
+ * scored from its text.
+ */
+const MOST_WORDS_SCORED_BY_SETS = 3;
+/**
+ * Counting tags over matches one sound at a time costs about this many words of a bitmap per
+ * sound (its tags are read as a view); counting them tag by tag costs a word per 32 sounds of a
+ * common tag and a step per sound of a rare one, whatever the matches.
+ */
+const TAG_READ_COST = 64;
 
 /**
  * The catalog in memory, answering every list the API has (search, the sample list, popular)
@@ -27,10 +39,11 @@ export class SearchIndex {
   private readonly text = new TextIndex();
   private readonly tags = new Map<string, Posting>();
   private readonly durations = new DurationIndex();
-  /** One bit per position of a sound that is in the catalog. */
-  private aliveBits = new Uint32Array(0);
-  /** How many sounds the duration bounds were chosen from: they are chosen again as the catalog doubles. */
-  private durationsChosenAt = 0;
+  /** Onsets and loudness (integrated LUFS) by range, as durations are. */
+  private readonly onsets = new DurationIndex();
+  private readonly loudness = new DurationIndex();
+  /** How many sounds the range bounds were chosen from: they are chosen again as the catalog doubles. */
+  private boundsChosenAt = 0;
   /** A posting per category, in the order of CATEGORIES. */
   private readonly categories = CATEGORIES.map(() => new Posting());
   private readonly orders: Record<SortField, SortOrder>;
@@ -124,18 +137,16 @@ export class SearchIndex {
   search(filters: SearchFilters): SearchPage {
     const found = this.find(filters);
     if (filters.after !== undefined) return this.walk(found, filters.after, filters);
-    const everything = !('list' in found) && !('bits' in found);
-    const byRelevance = filters.sort === 'relevance' && filters.words.length > 0;
-    const facets = filters.facets !== undefined && filters.facets.length > 0 ? filters.facets : null;
-    // Relevance and facets read every match once: as one list, made here for both.
-    const matches = byRelevance || (facets && !everything) ? this.foundList(found) : null;
-    const docs = byRelevance
-      ? this.byRelevance(matches!, filters)
+    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
+    // Facets first: reading a page may reuse the scratch list that what was found is in.
+    const wanted = filters.facets !== undefined && filters.facets.length > 0 ? filters.facets : null;
+    const facets = wanted ? this.facetsOf(found, wanted) : null;
+    const docs = filters.sort === 'relevance' && filters.words.length > 0
+      ? this.byRelevance(found, filters)
       // Without words every sound matches as well as any other: relevance orders like downloads.
       : this.pages.page(found, { ...filters, sort: filters.sort === 'relevance' ? 'downloads' : filters.sort }, this.count);
-    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
-    if (facets) page.facets = this.facetsOf(matches, facets);
+    if (facets) page.facets = facets;
     return page;
   }
 
@@ -164,7 +175,7 @@ export class SearchIndex {
       total,
       nextAfter: more ? seqs[docs[docs.length - 1]!]! : null,
     };
-    if (facets) page.facets = this.facetsOf('list' in found || 'bits' in found ? this.foundList(found) : null, facets);
+    if (facets) page.facets = this.facetsOf(found, facets);
     return page;
   }
 
@@ -208,24 +219,19 @@ export class SearchIndex {
   }
 
   /**
-   * Every sound the filters match. The onset and loudness bounds are checked on what the sets
-   * found, one sound at a time: a comparison of two numbers each, cheaper than keeping a set per range.
+   * Every sound the filters match. `updated_since` is checked on what the sets found, one sound
+   * at a time (a cursor walk asks for it; its page is what costs).
    */
   private find(filters: SearchFilters): Found {
     const found = this.findInSets(filters);
-    const { maxOnsetMs, minLufs, maxLufs, updatedSince } = filters;
-    if (maxOnsetMs === undefined && minLufs === undefined && maxLufs === undefined && updatedSince === undefined) return found;
-    const { onset, lufs, updated } = this.columns;
+    const { updatedSince } = filters;
+    if (updatedSince === undefined) return found;
+    const { updated } = this.columns;
     const matches = this.matches;
     let kept = 0;
     // Writing behind the reader is safe when what was found is itself a list in `matches`.
     this.forEachFound(found, (doc) => {
-      // An unmeasured sound (NaN) fails every bound it is asked about.
-      if (maxOnsetMs !== undefined && !(onset[doc]! <= maxOnsetMs)) return;
-      if (minLufs !== undefined && !(lufs[doc]! >= minLufs)) return;
-      if (maxLufs !== undefined && !(lufs[doc]! <= maxLufs)) return;
-      if (updatedSince !== undefined && !(updated[doc]! >= updatedSince)) return;
-      matches[kept++] = doc;
+      if (updated[doc]! >= updatedSince) matches[kept++] = doc;
     });
     return { list: matches.subarray(0, kept) };
   }
@@ -238,43 +244,50 @@ export class SearchIndex {
   }
 
   /**
-   * The page of a relevance sort: every match is scored (a small integer, relevance.ts), the
-   * scores are counted, and only the sounds of the scores the page reaches are collected, each
-   * score's in the downloads order; the best score first (ascending: the worst).
+   * The page of a relevance sort: the matches grouped by score, and only the groups the page
+   * reaches read, each in the downloads order; the best score first (ascending: the worst).
+   * Scored by sets (relevance.ts levelsOf), or sound by sound from their text when the words are many.
    */
-  private byRelevance(docs: Uint32Array, filters: SearchFilters): number[] {
+  private byRelevance(found: Found, filters: SearchFilters): number[] {
+    const levels = filters.words.length <= MOST_WORDS_SCORED_BY_SETS
+      ? levelsOf(this.text, filters.words, this.foundBits(found), this.pool)
+      : this.levelsOfText(this.foundList(found), filters.words);
+    const descending = filters.order === 'desc';
+    levels.sort((a, b) => (descending ? b.score - a.score : a.score - b.score));
+    let skip = (filters.page - 1) * filters.limit;
+    let remaining = filters.limit;
+    const page: number[] = [];
+    for (const { bits, count } of levels) {
+      if (remaining === 0) break;
+      if (skip >= count) {
+        skip -= count;
+        continue;
+      }
+      const end = Math.min(count, skip + remaining);
+      page.push(...this.pages.slice({ bits, count }, 'downloads', descending, skip, end, this.count));
+      remaining -= end - skip;
+      skip = 0;
+    }
+    return page;
+  }
+
+  /** The matches grouped by score, each scored from its text (relevance.ts relevanceOf). */
+  private levelsOfText(docs: Uint32Array, words: string[]): Level[] {
     const c = this.columns;
-    // Up to 9 per word, and q may hold a hundred words: 16 bits.
-    const scores = new Uint16Array(docs.length);
-    const perScore = new Uint32Array(filters.words.length * BEST_WORD_SCORE + 1);
+    // Up to 9 per word, and q may hold a hundred words.
+    const levels = new Map<number, Level>();
     // Tags and description are read out of their columns only for a word the name does not hold.
     let doc = 0;
     const other = { tags: () => c.tags.get(doc), description: () => c.descriptions.get(doc) };
     for (let i = 0; i < docs.length; i++) {
       doc = docs[i]!;
-      const score = relevanceOf(c.lowerNames.get(doc)!, other, filters.words);
-      scores[i] = score;
-      perScore[score]!++;
+      const score = relevanceOf(c.lowerNames.get(doc)!, other, words);
+      let level = levels.get(score);
+      if (level === undefined) levels.set(score, (level = { score, bits: this.pool.take(), count: 0 }));
+      level.bits[doc >>> 5]! |= 1 << (doc & 31);
+      level.count++;
     }
-    const descending = filters.order === 'desc';
-    let skip = (filters.page - 1) * filters.limit;
-    let remaining = filters.limit;
-    const page: number[] = [];
-    for (let step = 0; step < perScore.length && remaining > 0; step++) {
-      const score = descending ? perScore.length - 1 - step : step;
-      const size = perScore[score]!;
-      if (skip >= size) {
-        skip -= size;
-        continue;
-      }
-      const bucket = new Uint32Array(size);
-      for (let i = 0, n = 0; i < docs.length && n < size; i++) if (scores[i] === score) bucket[n++] = docs[i]!;
-      const end = Math.min(size, skip + remaining);
-      page.push(...this.pages.slice({ list: bucket }, 'downloads', descending, skip, end, this.count));
-      remaining -= end - skip;
-      skip = 0;
-    }
-    return page;
+    return [...levels.values()];
   }
 
   /**
@@ -288,23 +301,49 @@ export class SearchIndex {
     return Uint32Array.from(docs);
   }
 
+  /** What a query found as a bitmap of the pool's size, which may be changed (a copy). */
+  private foundBits(found: Found): Uint32Array {
+    const bits = this.pool.take();
+    if ('bits' in found) bits.set(found.bits.length <= bits.length ? found.bits : found.bits.subarray(0, bits.length));
+    else this.forEachFound(found, (doc) => {
+      bits[doc >>> 5]! |= 1 << (doc & 31);
+    });
+    return bits;
+  }
 
-  /** Counts per category and the most frequent tags over the matches (null: every sound). */
-  private facetsOf(docs: Uint32Array | null, wanted: Facet[]): Facets {
+  /**
+   * Counts per category and the most frequent tags over what was found. Categories are counted
+   * set by set (a word of 32 sounds at a time when both are bitmaps); tags either so, tag by tag,
+   * or over the matches one by one when they are few next to the tags' sets (TAG_READ_COST).
+   */
+  private facetsOf(found: Found, wanted: Facet[]): Facets {
     const c = this.columns;
+    const everything = !('list' in found) && !('bits' in found);
     const facets: Facets = {};
     if (wanted.includes('category')) {
-      const counts = CATEGORIES.map((_, i) => (docs ? 0 : this.categories[i]!.count));
-      for (const doc of docs ?? []) if (c.category[doc] !== 0) counts[c.category[doc]! - 1]!++;
+      const counts = this.categories.map((posting) => {
+        if (everything) return posting.count;
+        return 'bits' in found ? posting.countIn(found.bits) : 0;
+      });
+      if ('list' in found) for (const doc of found.list) if (c.category[doc] !== 0) counts[c.category[doc]! - 1]!++;
       facets.category = Object.fromEntries(CATEGORIES.map((name, i) => [name, counts[i]!])) as Record<Category, number>;
     }
     if (wanted.includes('tags')) {
       const counts: Array<{ tag: string; count: number }> = [];
-      if (!docs) for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.count });
-      else {
+      const matches = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
+      let perTag = 0;
+      const words = (c.capacity + 31) >>> 5;
+      if (!everything) for (const posting of this.tags.values()) perTag += posting.bitmap() !== null ? words : posting.count;
+      if (everything) for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.count });
+      else if (matches * TAG_READ_COST >= perTag) {
+        const bits = 'bits' in found ? found.bits : this.foundBits(found);
+        for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.countIn(bits) });
+      } else {
         // Tags are numbered (sound-columns.ts): a count per number, then the tags counted.
         const perNumber = new Uint32Array(c.tags.shared.texts.length);
-        for (const doc of docs) for (const number of c.tags.numbersOf(doc)) perNumber[number]!++;
+        this.forEachFound(found, (doc) => {
+          for (const number of c.tags.numbersOf(doc)) perNumber[number]!++;
+        });
         perNumber.forEach((count, number) => count > 0 && counts.push({ tag: c.tags.shared.texts[number]!, count }));
       }
       facets.tags = counts
@@ -315,7 +354,6 @@ export class SearchIndex {
     return facets;
   }
 
-
   /**
    * Every sound the text, tag, category and duration filters match: all of them, a bitmap, or a
    * list of positions in increasing order. Text, tags and categories are sets (postings); they are
@@ -324,7 +362,7 @@ export class SearchIndex {
    */
   private findInSets(filters: SearchFilters): Found {
     const capacity = this.columns.capacity;
-    if (this.count > 2 * this.durationsChosenAt + 1024) this.chooseDurationBounds();
+    if (this.count > 2 * this.boundsChosenAt + 1024) this.chooseBounds();
     this.pool.reset(capacity);
     const sets: DocSet[] = [];
     for (const word of filters.words) {
@@ -343,7 +381,12 @@ export class SearchIndex {
     }
     const min = filters.minDuration ?? -Infinity;
     const max = filters.maxDuration ?? Infinity;
-    if (min > -Infinity || max < Infinity) sets.push(this.durations.within(min, max, this.aliveBits, this.columns.duration, this.pool));
+    if (min > -Infinity || max < Infinity) sets.push(this.durations.within(min, max, this.columns.duration, this.pool));
+    // An unmeasured sound fails every onset or loudness bound it is asked about: it is in no range.
+    if (filters.maxOnsetMs !== undefined) sets.push(this.onsets.within(-Infinity, filters.maxOnsetMs, this.columns.onset, this.pool));
+    if (filters.minLufs !== undefined || filters.maxLufs !== undefined) {
+      sets.push(this.loudness.within(filters.minLufs ?? -Infinity, filters.maxLufs ?? Infinity, this.columns.lufs, this.pool));
+    }
     if (sets.length === 0) return ALL;
     sets.sort((a, b) => a.count - b.count);
     if (sets[0]!.count === 0) return NOTHING;
@@ -393,9 +436,10 @@ export class SearchIndex {
     this.positions[record.seq] = doc + 1;
     this.reserveScratch();
     // From the record's own strings: reading them back out of their columns costs a load time.
-    this.index(doc, searchText(record.name, record.description, record.tags), record.tags);
-    this.aliveBits[doc >>> 5]! |= 1 << (doc & 31);
+    this.index(doc, searchText(record.name, record.description, record.tags), record.name, record.tags);
     this.durations.add(doc, record.duration);
+    this.onsets.add(doc, this.columns.onset[doc]!);
+    this.loudness.add(doc, this.columns.lufs[doc]!);
     this.similarity.set(doc, record.descriptors ?? null);
     this.count++;
     if (record.isSample) this.sampleIds = null;
@@ -407,19 +451,20 @@ export class SearchIndex {
     // A sound's download count only goes up: a row read before a download this process already
     // put in (countedDownload) is older news.
     if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
-    const before = { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]! };
+    const before = { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]!, onset: c.onset[doc]!, lufs: c.lufs[doc]! };
     c.set(doc, record);
     this.similarity.set(doc, record.descriptors ?? null);
-    if (c.duration[doc] !== before.duration) {
-      this.durations.remove(doc, before.duration);
-      this.durations.add(doc, c.duration[doc]!);
+    for (const [ranges, was, is] of [[this.durations, before.duration, c.duration[doc]!], [this.onsets, before.onset, c.onset[doc]!], [this.loudness, before.lufs, c.lufs[doc]!]] as const) {
+      if (Object.is(was, is)) continue;
+      ranges.remove(doc, was);
+      ranges.add(doc, is);
     }
     // A download changes only a count: the postings stay as they are. What the sound holds now
     // is the record's, not read back out of the columns.
     const text = searchText(record.name, record.description, record.tags);
     if (text !== before.text || record.tags.join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
       this.unindex(doc, before);
-      this.index(doc, text, record.tags);
+      this.index(doc, text, record.name, record.tags);
     }
     if (c.downloads[doc] !== before.downloads) this.orders.downloads.move(doc);
     if (c.created[doc] !== before.created) this.orders.created_at.move(doc);
@@ -433,22 +478,29 @@ export class SearchIndex {
     if (doc === undefined) return;
     this.positions[seq] = 0;
     const c = this.columns;
-    this.unindex(doc, { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]! });
+    this.unindex(doc, { text: c.text(doc), name: c.name(doc), tags: c.tags.get(doc), category: c.category[doc]! });
     for (const field of SORT_FIELDS) this.orders[field].remove(doc);
     this.bySeq.remove(doc);
     this.columns.byId.remove(doc);
     this.columns.alive[doc] = 0;
-    this.aliveBits[doc >>> 5]! &= ~(1 << (doc & 31));
     this.durations.remove(doc, c.duration[doc]!);
+    this.onsets.remove(doc, c.onset[doc]!);
+    this.loudness.remove(doc, c.lufs[doc]!);
     this.similarity.clear(doc);
     this.count--;
     this.sampleIds = null;
   }
 
-  /** Puts a sound in the postings of its text (searchText), tags and category. */
-  private index(doc: number, text: string, tags: string[]): void {
+  /**
+   * Puts a sound in the postings of its text (searchText), tags and category, and of its name's
+   * and tags' tokens, in lower case as relevance reads them.
+   */
+  private index(doc: number, text: string, name: string, tags: string[]): void {
     const c = this.columns;
     this.text.add(doc, text, c.capacity);
+    this.text.addField(NAME, doc, name.toLowerCase(), c.capacity);
+    this.text.addField(TAGS, doc, tags.join(' ').toLowerCase(), c.capacity);
+
     if (c.category[doc] !== 0) this.categories[c.category[doc]! - 1]!.add(doc, c.capacity);
     for (const tag of tags) {
       let posting = this.tags.get(tag);
@@ -457,9 +509,12 @@ export class SearchIndex {
     }
   }
 
-  /** Takes a sound out of the postings it was put in with this text, tags and category. */
-  private unindex(doc: number, indexed: { text: string; tags: string[]; category: number }): void {
+  /** Takes a sound out of the postings it was put in with this text, name, tags and category. */
+  private unindex(doc: number, indexed: { text: string; name: string; tags: string[]; category: number }): void {
     this.text.remove(doc, indexed.text);
+    this.text.removeField(NAME, doc, indexed.name.toLowerCase());
+    this.text.removeField(TAGS, doc, indexed.tags.join(' ').toLowerCase());
+
     if (indexed.category !== 0) this.categories[indexed.category - 1]!.remove(doc);
     for (const tag of indexed.tags) {
       const posting = this.tags.get(tag);
@@ -483,15 +538,23 @@ export class SearchIndex {
     const names = new Array<string>(c.size);
     for (const doc of alive) names[doc] = c.name(doc);
     this.orders.name.rebuild(alive, c.capacity, (a, b) => byText(names[a]!, names[b]!) || c.compareIds(a, b));
-    this.chooseDurationBounds();
+    this.chooseBounds();
   }
 
-  private chooseDurationBounds(): void {
+  /** Chooses the bounds of the duration, onset and loudness ranges from the values the catalog holds now. */
+  private chooseBounds(): void {
     const { order, size } = this.orders.duration;
     const c = this.columns;
     this.durations.reset(size, (rank) => c.duration[order[rank]!]!, c.capacity);
     for (let i = 0; i < size; i++) this.durations.add(order[i]!, c.duration[order[i]!]!);
-    this.durationsChosenAt = this.count;
+    for (const [ranges, values] of [[this.onsets, c.onset], [this.loudness, c.lufs]] as const) {
+      const held: number[] = [];
+      for (let doc = 0; doc < c.size; doc++) if (c.alive[doc] === 1 && !Number.isNaN(values[doc]!)) held.push(values[doc]!);
+      const sorted = Float64Array.from(held).sort();
+      ranges.reset(sorted.length, (rank) => sorted[rank]!, c.capacity);
+      for (let doc = 0; doc < c.size; doc++) if (c.alive[doc] === 1) ranges.add(doc, values[doc]!);
+    }
+    this.boundsChosenAt = this.count;
   }
 
   private sampleList(): number[] {
@@ -509,6 +572,5 @@ export class SearchIndex {
     if (this.matches.length >= capacity) return;
     this.matches = new Uint32Array(capacity);
     this.pages.reserve(capacity);
-    this.aliveBits = grown(this.aliveBits, (capacity + 31) >>> 5);
   }
 }

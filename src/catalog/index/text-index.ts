@@ -13,6 +13,10 @@ import { Posting, unionOf, type DocSet } from './posting.ts';
  * - For words of one or two characters, which nearly every token holds: a posting per 1- and
  *   2-character string of the tokens (mostly bitmaps, as such strings are common).
  */
+/** The fields whose tokens are kept apart, for relevance: a sound's lower-case name, its tags as stored. */
+export const NAME = 0;
+export const TAGS = 1;
+
 export class TextIndex {
   private readonly tokenIds = new Map<string, number>();
   private readonly tokens: string[] = [];
@@ -21,6 +25,10 @@ export class TextIndex {
   private readonly tokenTrigrams = new Map<number, number[]>();
   /** 1- and 2-character strings to the sounds holding them (a map per length). */
   private readonly short = [new Map<number, Posting>(), new Map<number, Posting>()];
+  /** 1- and 2-character strings of the vocabulary to the tokens holding them, in increasing token order. */
+  private readonly tokenShortGrams = [new Map<number, number[]>(), new Map<number, number[]>()];
+  /** Per field (NAME, TAGS), per token: the sounds holding the token in that field. */
+  private readonly fieldDocs: Array<Array<Posting | undefined>> = [[], []];
 
   add(doc: number, text: string, capacity: number): void {
     forEachToken(text, (token) => this.tokenPosting(token).add(doc, capacity));
@@ -37,43 +45,88 @@ export class TextIndex {
     forEachShortGram(text, (length, key) => this.short[length - 1]!.get(key)?.remove(doc));
   }
 
+  /** Puts a sound in the postings of one field's tokens (the field's text as relevance reads it). */
+  addField(field: number, doc: number, text: string, capacity: number): void {
+    const postings = this.fieldDocs[field]!;
+    forEachToken(text, (token) => {
+      const id = this.tokenId(token);
+      (postings[id] ??= new Posting()).add(doc, capacity);
+    });
+  }
+
+  removeField(field: number, doc: number, text: string): void {
+    const postings = this.fieldDocs[field]!;
+    forEachToken(text, (token) => {
+      const id = this.tokenIds.get(token);
+      if (id !== undefined) postings[id]?.remove(doc);
+    });
+  }
+
   /** The sounds whose text contains `word` (lower case, no whitespace), or null for none. */
   docsFor(word: string, pool: BitmapPool): DocSet | null {
     if (word.length <= 2) {
       const posting = this.short[word.length - 1]!.get(gramKey(word, 0, word.length));
       return posting !== undefined && posting.count > 0 ? posting : null;
     }
-    const lists: number[][] = [];
-    for (let at = 0; at + 3 <= word.length; at++) {
-      const list = this.tokenTrigrams.get(gramKey(word, at, 3));
-      if (list === undefined) return null;
-      lists.push(list);
-    }
-    lists.sort((a, b) => a.length - b.length);
     const postings: Posting[] = [];
-    for (const token of lists[0]!) {
+    for (const token of this.tokensHolding(word)) {
       const posting = this.tokenDocs[token]!;
-      if (posting.count > 0 && this.tokens[token]!.includes(word)) postings.push(posting);
+      if (posting.count > 0) postings.push(posting);
     }
     if (postings.length === 0) return null;
     return postings.length === 1 ? postings[0]! : unionOf(postings, pool.take());
   }
 
+  /** The tokens of the vocabulary (of any field, held by a sound or not any more) that contain `word`. */
+  tokensHolding(word: string): number[] {
+    if (word.length <= 2) return this.tokenShortGrams[word.length - 1]!.get(gramKey(word, 0, word.length)) ?? [];
+    const lists: number[][] = [];
+    for (let at = 0; at + 3 <= word.length; at++) {
+      const list = this.tokenTrigrams.get(gramKey(word, at, 3));
+      if (list === undefined) return [];
+      lists.push(list);
+    }
+    lists.sort((a, b) => a.length - b.length);
+    return lists[0]!.filter((token) => this.tokens[token]!.includes(word));
+  }
+
+  token(id: number): string {
+    return this.tokens[id]!;
+  }
+
+  /** The sounds whose search text holds this token. */
+  docsOf(id: number): Posting {
+    return this.tokenDocs[id]!;
+  }
+
+  /** The sounds holding this token in one field (NAME, TAGS), if any ever did. */
+  fieldDocsOf(field: number, id: number): Posting | undefined {
+    return this.fieldDocs[field]![id];
+  }
+
   private tokenPosting(token: string): Posting {
+    return this.tokenDocs[this.tokenId(token)]!;
+  }
+
+  /** The token's number in the vocabulary, which it joins (with its 1-, 2- and 3-character strings) if new. */
+  private tokenId(token: string): number {
     let id = this.tokenIds.get(token);
     if (id === undefined) {
       id = this.tokens.length;
       this.tokenIds.set(token, id);
       this.tokens.push(token);
       this.tokenDocs.push(new Posting());
-      for (let at = 0; at + 3 <= token.length; at++) {
-        const key = gramKey(token, at, 3);
-        let list = this.tokenTrigrams.get(key);
-        if (list === undefined) this.tokenTrigrams.set(key, (list = []));
-        if (list[list.length - 1] !== id) list.push(id);
+      for (let length = 1; length <= 3; length++) {
+        const lists = length === 3 ? this.tokenTrigrams : this.tokenShortGrams[length - 1]!;
+        for (let at = 0; at + length <= token.length; at++) {
+          const key = gramKey(token, at, length);
+          let list = lists.get(key);
+          if (list === undefined) lists.set(key, (list = []));
+          if (list[list.length - 1] !== id) list.push(id);
+        }
       }
     }
-    return this.tokenDocs[id]!;
+    return id;
   }
 }
 
