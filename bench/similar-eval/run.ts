@@ -41,6 +41,7 @@ const sources = (held: boolean) => [...new Set(recordings.filter((recording) => 
 console.log(`${recordings.length} recordings; held out: ${heldOut.length} (${sources(true)}); training: ${training.length} (${sources(false)})`);
 table('held-out sources', heldOut, true);
 table('held-out drum kits alone (AVL Red Zeppelin and Hydrogen kits, no General MIDI font)', heldOut.filter((sound) => /^(avl|hydrogen)-/.test(sound.source)), true);
+// Only FluidR3 among the training sources has pitched families: with no other source to find, they read 0.
 table('training sources (fitted on: not a result)', training, true);
 
 if (demoCount > 0) {
