@@ -20,7 +20,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { fillCatalog } from './fill-catalog.ts';
 import { createBenchKeys, soundIds } from './processes.ts';
-import { extensionMix, generator, neverAskedQuery, queryMix, realisticRequest, type Generator } from './query-mix.ts';
+import { additionsRequest, extensionMix, generator, neverAskedQuery, queryMix, realisticRequest, similarRequest, type Generator } from './query-mix.ts';
 import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -63,7 +63,6 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const withKey = (p: string) => ({ path: p, headers: { 'x-api-key': keys[sent++ % keys.length]! } });
   const download = (r: Generator) => `/api/v1/sounds/${r.zipf(ids)}/download`;
   const extensions = extensionMix(random, DISTINCT_QUERIES);
-  const similar = (r: Generator) => `/api/v1/sounds/${r.zipf(ids)}/similar?limit=${r.pick([5, 10, 10, 20, 50])}`;
   const allScenarios: Scenario[] = [
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, path: '/' },
     {
@@ -76,14 +75,11 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     },
     {
       name: `with extensions: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf; relevance, facets, onset, LUFS), 10% similar, 10% downloads`, url: server.url,
-      next: () => {
-        const roll = random.next();
-        return withKey(roll < 0.1 ? download(random) : roll < 0.2 ? similar(random) : random.zipf(extensions));
-      },
+      next: () => withKey(additionsRequest(random, extensions, ids)),
     },
     {
       name: 'similar sounds only (limit 5 to 50)', url: server.url,
-      next: () => withKey(similar(random)),
+      next: () => withKey(similarRequest(random, ids)),
     },
     { name: 'one query asked over and over (secondary)', url: server.url, next: () => withKey('/api/v1/sounds?q=laser%20short&tags=game&sort=duration&order=asc') },
   ];

@@ -6,7 +6,8 @@
  * each checkout serves a fresh copy of it, so builds with different schemas can be compared),
  * each checkout's server is started in turn, RUNS times round, and serves the realistic mix of
  * bench/api.ts (20,000 searches in a Zipf mix, one request in ten a download, 50 connections)
- * for BENCH_SECONDS (10) after a 2 s warm-up, with nothing else running.
+ * for BENCH_SECONDS (10) after a 2 s warm-up, with nothing else running. BENCH_MIX=additions serves
+ * the mix with the additions instead (relevance, facets, onset and loudness filters, 10% similar).
  *
  * Why: on a shared machine two runs minutes apart can differ by 2x. Runs that alternate let the
  * machine's load fall on both builds alike; compare them pair by pair. Prints each run: req/s,
@@ -18,7 +19,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { fillCatalog } from './fill-catalog.ts';
 import { cpuByPid, createBenchKeys, soundIds } from './processes.ts';
-import { generator, queryMix, realisticRequest } from './query-mix.ts';
+import { additionsRequest, extensionMix, generator, queryMix, realisticRequest } from './query-mix.ts';
 import { heapBoundMb, residentMemoryMb, startChild } from './server-process.ts';
 
 const [size, runs] = process.argv.slice(2, 4).map(Number);
@@ -28,6 +29,7 @@ if (!size || !runs || checkouts.length === 0) {
   process.exit(2);
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const additions = process.env.BENCH_MIX === 'additions';
 const dataDir = path.join(tmpdir(), `sound-catalog-pairs-${size}`);
 const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
 const keysFile = path.join(dataDir, 'bench-keys.json');
@@ -54,11 +56,12 @@ for (let run = 1; run <= runs; run++) {
       { ...env, SOUND_CATALOG_DATA: folderOf.get(checkout)!, PORT: '0' });
     const pid = server.child.pid!;
     const random = generator(7);
-    const mix = queryMix(random, 20_000);
+    const mix = additions ? extensionMix(random, 20_000) : queryMix(random, 20_000);
+    const next = additions ? () => additionsRequest(random, mix, ids) : () => realisticRequest(random, mix, ids);
     let sent = 0;
     const requests = [{
       method: 'GET' as const,
-      setupRequest: (request: autocannon.Request) => ({ ...request, path: realisticRequest(random, mix, ids), headers: { 'x-api-key': keys[sent++ % keys.length]! } }),
+      setupRequest: (request: autocannon.Request) => ({ ...request, path: next(), headers: { 'x-api-key': keys[sent++ % keys.length]! } }),
     }];
     await autocannon({ url: server.url, connections: 50, duration: 2, requests });
     let peakRss = 0;

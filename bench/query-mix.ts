@@ -38,6 +38,17 @@ export function realisticRequest(random: Generator, mix: string[], ids: string[]
   return random.next() < 0.1 ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix);
 }
 
+/** A similar-sounds request for one of `ids` (with Zipf), at one of the limits clients ask for. */
+export function similarRequest(random: Generator, ids: string[]): string {
+  return `/api/v1/sounds/${random.zipf(ids)}/similar?limit=${random.pick([5, 10, 10, 20, 50])}`;
+}
+
+/** The mix with the additions' next request: a download one time in ten, a similar-sounds request one in ten, else a search of `extensions` (with Zipf). */
+export function additionsRequest(random: Generator, extensions: string[], ids: string[]): string {
+  const roll = random.next();
+  return roll < 0.1 ? `/api/v1/sounds/${random.zipf(ids)}/download` : roll < 0.2 ? similarRequest(random, ids) : random.zipf(extensions);
+}
+
 /** A search path never returned before by this function (for a mix where no query repeats). */
 export function neverAskedQuery(random: Generator, asked: Set<string>): string {
   for (;;) {
