@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FLUSH_INTERVAL_MS } from '../../src/catalog/pending-downloads.ts';
+import { DOWNLOADS_PER_STATEMENT } from '../../src/catalog/store.ts';
 import { otherConnection } from '../helpers/backend.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -78,6 +79,31 @@ describe('downloads: counted in memory, written once a second in one transaction
       assert.ok(rowsOf(quiet) >= 1 && rowsOf(quiet) <= flushes, `${rowsOf(quiet)} log rows for 10 downloads, over at most ${flushes} flushes`);
     } finally {
       await connection.close();
+    }
+  });
+
+  test('downloads.many: counts for more sounds than one statement takes are each added exactly, and each sound is in the change log', async () => {
+    // A server of its own: a thousand sounds with downloads would crowd the others' popular lists.
+    const own = await startServer();
+    const sounds = DOWNLOADS_PER_STATEMENT + 20;
+    const ids: string[] = [];
+    for (let n = 0; n < sounds; n++) ids.push((await addSound(own.services, { name: `Many ${n}`, tags: ['many'] })).id);
+    const connection = await otherConnection(own.dataDir, { readonly: true });
+    try {
+      const newest = async () => Number((await connection.all<{ n: number | string | null }>('SELECT max(seq) AS n FROM catalog_changes'))[0]!.n ?? 0);
+      const from = await newest();
+      // One, two or three downloads a sound.
+      const expected = new Map(ids.map((id, n) => [id, (n % 3) + 1]));
+      await Promise.all([...expected].flatMap(([id, count]) => Array.from({ length: count }, () => own.services.catalog.countDownload(id))));
+      const read = async () => new Map((await connection.all<{ id: string; n: number | string }>(
+        `SELECT id, num_downloads AS n FROM sounds WHERE id IN (${ids.map(() => '?').join(', ')})`, ...ids,
+      )).map((row) => [row.id, Number(row.n)]));
+      await eventually(read, (counts) => ids.every((id) => counts.get(id) === expected.get(id)), SEEN_ELSEWHERE_MS, 'every count written');
+      const logged = await connection.all<{ n: number | string }>('SELECT count(DISTINCT sound_seq) AS n FROM catalog_changes WHERE seq > ?', from);
+      assert.equal(Number(logged[0]!.n), sounds, 'every sound in the change log');
+    } finally {
+      await connection.close();
+      await own.close();
     }
   });
 
