@@ -5,7 +5,8 @@
  * JSON.stringify (what 200 answers are written with: api/serializer.ts), on pages of 20 and 100
  * sounds as the search endpoint sends them. Prints microseconds per answer. What this cannot show:
  * fast-json-stringify's answer is a string of many joined pieces, flattened only when written,
- * and the pieces are garbage the server's collector pays for (docs/performance.md).
+ * and the pieces are garbage the server's collector pays for, which a whole server under load shows
+ * (bench/api.ts), not this.
  */
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
