@@ -60,10 +60,6 @@ export class CatalogService {
     return (this.index ?? (await this.ready())).samples(filters);
   }
 
-  async popular(limit: number): Promise<Page<Sound>> {
-    return (this.index ?? (await this.ready())).popular(limit);
-  }
-
   async findById(id: string): Promise<StoredSound | null> {
     const sound = await this.downloads.readBetweenFlushes(() => this.store.findById(id));
     if (sound) sound.numDownloads += this.downloads.of(sound.id);

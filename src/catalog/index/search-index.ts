@@ -210,14 +210,6 @@ export class SearchIndex {
     return { items, total };
   }
 
-  /** The most downloaded sounds, ties by id, highest first. */
-  popular(limit: number): Page<Sound> {
-    const { order, size } = this.orders.downloads;
-    const items: Sound[] = [];
-    for (let i = size - 1; i >= 0 && items.length < limit; i--) items.push(this.columns.sound(order[i]!));
-    return { items, total: this.count };
-  }
-
   /**
    * Every sound the filters match. `updated_since` is checked on what the sets found, one sound
    * at a time (a cursor walk asks for it; its page is what costs).
