@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Migrator, sql, type Kysely, type Migration as KyselyMigration } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type TableMetadata } from 'kysely';
 import { ConfigError } from '../config.ts';
 import { openPostgres } from './dialects/postgres.ts';
 import { openSqlite } from './dialects/sqlite.ts';
@@ -63,27 +63,12 @@ async function openAndPrepare(options: DatabaseOptions, prepare: (handle: Databa
   const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
   try {
     if (options.databaseUrl) await reach(handle);
-    await retryingOtherSchemasDropped(() => prepare(handle));
+    await prepare(handle);
   } catch (error) {
     await handle.close();
     throw error;
   }
   return handle;
-}
-
-/**
- * Kysely's migrator looks at the tables of every schema in the database. A schema that someone
- * else drops during that look fails the query (PostgreSQL: 3F000, "schema ... does not exist"),
- * though it has nothing to do with ours: look again.
- */
-async function retryingOtherSchemasDropped(prepare: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await prepare();
-    } catch (error) {
-      if ((error as { code?: string }).code !== '3F000' || attempt === 5) throw error;
-    }
-  }
 }
 
 async function reach(handle: DatabaseHandle): Promise<void> {
@@ -116,10 +101,48 @@ async function migratorOf(handle: DatabaseHandle): Promise<Migrator> {
       );
     },
   };
-  // On PostgreSQL the migrations' own tables go in the schema everything else goes in (the first
-  // of search_path); left to itself Kysely looks for them in any schema.
-  const schema = handle.dialect.name === 'postgres'
-    ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(handle.db)).rows[0]?.schema
-    : undefined;
-  return new Migrator({ db: handle.db, provider, ...(schema && { migrationTableSchema: schema }) });
+  if (handle.dialect.name !== 'postgres') return new Migrator({ db: handle.db, provider });
+  // The migrations' own tables go in the schema everything else goes in (the first of search_path).
+  const schema = await ownSchema(handle.db);
+  return new Migrator({ db: seeingOnlySchema(handle.db, schema), provider, migrationTableSchema: schema });
+}
+
+/** The schema unqualified names go to: the first of search_path that exists. */
+async function ownSchema(db: Db): Promise<string> {
+  const { schema, searchPath } = (await sql<{ schema: string | null; searchPath: string }>`
+    SELECT current_schema() AS schema, current_setting('search_path') AS "searchPath"`.execute(db)).rows[0]!;
+  // None exists: PostgreSQL has nowhere to create a table, and the migrator would take another
+  // schema's migration table for ours.
+  if (!schema) throw new ConfigError(`no schema of the search_path "${searchPath}" exists in the database at DATABASE_URL: create it, or name one that does`);
+  return schema;
+}
+
+/**
+ * The database as the migrator should see it: with the tables of our schema only. Kysely's own
+ * introspection lists every table of every schema, and PostgreSQL looks each one's columns up by
+ * name while it lists them, without a lock: a schema, table or column that someone else drops
+ * meanwhile (a test cleaning up, another application's migration) fails the listing with
+ * "schema / relation / column ... does not exist", naming a table that is not ours, and the start
+ * with it. The migrator only asks whether its two tables are there.
+ */
+function seeingOnlySchema(db: Db, schema: string): Db {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string }>`SELECT tablename AS name FROM pg_catalog.pg_tables WHERE schemaname = ${schema}`.execute(db);
+    return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    // ownSchema found it: it exists.
+    getSchemas: async () => [{ name: schema }],
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  };
+  // Kysely keeps its state in private fields, which only the instance itself may read: every
+  // method runs on the real instance.
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
