@@ -79,9 +79,13 @@ async function reach(handle: DatabaseHandle): Promise<void> {
   }
 }
 
-/** Applies the migrations not applied yet; returns their names, oldest first. */
-export async function migrate(handle: DatabaseHandle): Promise<string[]> {
-  const { error, results = [] } = await (await migratorOf(handle)).migrateToLatest();
+/**
+ * Applies the migrations not applied yet (up to and with `upTo`, when given: a test making a
+ * database as an earlier release left it); returns their names, oldest first.
+ */
+export async function migrate(handle: DatabaseHandle, upTo?: string): Promise<string[]> {
+  const migrator = await migratorOf(handle);
+  const { error, results = [] } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   if (error) throw error;
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

@@ -3,10 +3,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { sql } from 'kysely';
 import { openPostgres } from '../../src/db/dialects/postgres.ts';
 import { openSqlite } from '../../src/db/dialects/sqlite.ts';
-import { migrations } from '../../src/db/migrations/index.ts';
+import { migrate } from '../../src/db/index.ts';
 import { backendEnv, otherConnection, prepareBackend } from '../helpers/backend.ts';
 import { startServer } from '../helpers/server.ts';
 
@@ -16,12 +16,7 @@ test('migrate.009: a database made at migration 008 loses sounds.search_text and
   const url = backendEnv(dataDir).DATABASE_URL;
   const handle = url ? openPostgres(url) : openSqlite(path.join(dataDir, 'catalog.sqlite'));
   try {
-    const upTo008 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= '008_round_loudness')
-      .map(([name, migration]): [string, Migration] => [name, { up: (db: Kysely<any>) => migration.up(db, handle.dialect) }]));
-    const schema = url ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(handle.db)).rows[0]!.schema : undefined;
-    const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => upTo008 }, ...(schema && { migrationTableSchema: schema }) });
-    const { error } = await migrator.migrateToLatest();
-    assert.equal(error, undefined);
+    await migrate(handle, '008_round_loudness');
     // A sound as the writer of that release stored it.
     await sql`INSERT INTO sounds (id, name, description, tags, category, license, duration, search_text, num_downloads, content_hash, file_key, file_size, created_at, updated_at)
       VALUES ('abcdef0123456789', 'Old Gong', 'struck once', '["gong","metal"]', 'SFX', 'CC0', 2.5, 'old gong struck once gong metal', 12, 'hash-old-gong', 'ab/old.mp3', 100,
