@@ -86,8 +86,10 @@ export class CatalogWriter {
       updated_at: now,
     })
       // The same content may arrive twice at once (two copies in one folder, two ingest runs):
-      // the second one finds the row and only updates the metadata.
-      .onConflict((oc) => oc.column('content_hash').doNothing())
+      // the second one finds the row and only updates the metadata. No conflict target: the id
+      // is made from the content too, and PostgreSQL may find the other insert by either unique
+      // index (naming content_hash alone, a race on the id's index was an error).
+      .onConflict((oc) => oc.doNothing())
       .returning('seq').executeTakeFirst()
       .finally(this.onChange);
     if (!inserted) await this.updateMetadata(sound.contentHash, sound.metadata);
