@@ -158,7 +158,8 @@ describe('packs (extension): GET /api/v1/packs and the ZIP behind its signed URL
     };
     assert.equal((await fetch(changed((params) => params.set('ids', sounds[0]!.id)))).status, 403);
     assert.equal((await fetch(changed((params) => params.set('ids', `${sounds[0]!.id},${sounds[1]!.id},${sounds[2]!.id}`)))).status, 403);
-    assert.equal((await fetch(changed((params) => params.set('sig', `${params.get('sig')!.slice(0, -1)}A`)))).status, 403);
+    // The first character changed (to another): the last may carry only padding bits, and may be 'A' already.
+    assert.equal((await fetch(changed((params) => params.set('sig', `${params.get('sig')!.startsWith('A') ? 'B' : 'A'}${params.get('sig')!.slice(1)}`)))).status, 403);
     assert.equal((await fetch(changed((params) => params.set('loudness', '-16')))).status, 403);
     assert.equal((await fetch(`${url.origin}/media/packs/other.zip${url.search}`)).status, 403);
     // A pack URL is no sound's URL.
