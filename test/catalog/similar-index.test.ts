@@ -82,6 +82,18 @@ describe('similar-sounds index', () => {
     assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });
     index.set(30_000, null);
     assert.ok(index.nearest(333, 20).every((n) => n.doc !== 30_000));
+    // Changed after the build, staying in its fine cell: answered with its new numbers, not the
+    // copy of its row the split made.
+    const cellOf = (index as unknown as { cells: { cellOf: Int32Array } }).cells.cellOf;
+    const neighbour = cellOf.findIndex((cell, doc) => doc !== 3 && cell === cellOf[3]);
+    assert.ok(neighbour >= 0, 'another sound shares sound 3\'s fine cell');
+    const was = [...vectors[3]!];
+    index.set(3, [...vectors[neighbour]!]);
+    assert.equal(cellOf[3], cellOf[neighbour], 'still in that cell');
+    assert.deepEqual(index.nearest(neighbour, 1)[0], { doc: 3, similarity: 1 });
+    index.set(30_002, was);
+    assert.ok(index.nearest(30_002, 10).every((n) => n.doc !== 3 || n.similarity < 1), 'sound 3 is no longer found where it was');
+    index.set(30_002, null);
   });
 
   test('similar.cells: vectors of any length added, moved or removed while the cells are split are listed once, where a query near them looks', () => {
