@@ -14,13 +14,8 @@
  *
  * Building takes a sample and a few k-means rounds, then lists every vector under its coarse
  * cell, then splits the coarse cells one by one; the work is done a slice at a time between
- * requests (`step`), so a large catalog never stalls the server.
- *
- * A split copies its vectors' rows next to each other, fine cell after fine cell: a query reads
- * each cell it visits as one run of memory rather than rows scattered over the whole catalog,
- * which is most of its time (docs/performance.md). The copy costs as much memory again as the
- * rows. Vectors added or changed after the split join the fine cell nearest to them as entries
- * read from the rows themselves; the copy of a changed or removed one is skipped.
+ * requests (`step`), so a large catalog never stalls the server. Vectors added after the build
+ * join the fine cell nearest to them.
  */
 
 /** Vectors listed under their coarse cell per step of a build: a few milliseconds of work. */
@@ -49,15 +44,7 @@ interface Split {
   /** The first of this coarse cell's fine cells in `lists`, and how many it has. */
   first: number;
   count: number;
-  /** The vectors listed at the split, fine cell after fine cell, and a copy of their rows in that order. */
-  docs: Int32Array;
-  rows: Float32Array;
-  /** Where fine cell f's vectors start in `docs` (and, times the dimensions, in `rows`); `count + 1` entries. */
-  starts: Int32Array;
 }
-
-/** Called for each vector visited, with the row to read it from: `rows`, from `at`. */
-export type Visitor = (doc: number, rows: Float32Array, at: number) => void;
 
 export class Cells {
   private readonly coarseCount: number;
@@ -66,19 +53,13 @@ export class Cells {
   private readonly splits: Array<Split | null>;
   /** Per coarse cell not yet split: the vectors listed under it. */
   private readonly pending: number[][];
-  /**
-   * The vectors each fine cell got after its split (all coarse cells' fine cells in one list),
-   * read from the rows themselves; and the coarse cell each fine cell belongs to.
-   */
+  /** The vectors of each fine cell, all coarse cells' fine cells in one list. */
   private readonly lists: number[][] = [];
-  private readonly coarseOf: number[] = [];
   /**
    * Each vector's fine cell; -1 for none; -2 - c while it waits in coarse cell c's pending list.
    * A list entry whose vector has another cell here is stale and dropped when met.
    */
   private cellOf: Int32Array;
-  /** The fine cell whose copy of a vector's row is current; -1 when none is (added or changed since its split). */
-  private copiedIn: Int32Array;
   /** Vectors still to list under a coarse cell, from the end; then the next coarse cell to split. */
   private toList: number[];
   private nextSplit = 0;
@@ -100,7 +81,6 @@ export class Cells {
     this.splits = Array.from({ length: this.coarseCount }, () => null);
     this.pending = Array.from({ length: this.coarseCount }, () => []);
     this.cellOf = new Int32Array(capacity).fill(-1);
-    this.copiedIn = new Int32Array(capacity).fill(-1);
     this.toList = Array.from(docs);
   }
 
@@ -118,17 +98,12 @@ export class Cells {
     return this.ready;
   }
 
-  /** Lists one vector under its nearest cell (again, if it was listed before: its row may have changed). */
+  /** Lists one vector under its nearest cell (again, if it was listed before). */
   add(doc: number): void {
     if (doc >= this.cellOf.length) {
-      const capacity = Math.max(doc + 1, this.cellOf.length * 2);
-      this.cellOf = grown(this.cellOf, capacity);
-      this.copiedIn = grown(this.copiedIn, capacity);
-    }
-    // Its row may have changed: a copy made at a split no longer stands for it.
-    if (this.copiedIn[doc] !== -1) {
-      this.copiedIn[doc] = -1;
-      this.cellOf[doc] = -1;
+      const grown = new Int32Array(Math.max(doc + 1, this.cellOf.length * 2)).fill(-1);
+      grown.set(this.cellOf);
+      this.cellOf = grown;
     }
     const d = this.dimensions;
     const coarse = nearestCentroid(this.coarse, this.coarseCount, d, this.vectors, doc * d);
@@ -145,16 +120,16 @@ export class Cells {
     this.lists[cell]!.push(doc);
   }
 
-  /** Forgets a vector (its list entry goes when it is next met; its copy is skipped). */
+  /** Forgets a vector (its list entry goes when it is next met). */
   remove(doc: number): void {
-    if (doc < this.cellOf.length) this.cellOf[doc] = this.copiedIn[doc] = -1;
+    if (doc < this.cellOf.length) this.cellOf[doc] = -1;
   }
 
   /**
    * Visits the vectors of the fine cells nearest to `target` (a row of `vectors`, at `at`),
    * nearest cell first, until at least `budget` vectors are visited. Stale entries are dropped on the way.
    */
-  visit(target: Float32Array, at: number, budget: number, visit: Visitor): void {
+  visit(target: Float32Array, at: number, budget: number, visit: (doc: number) => void): void {
     const d = this.dimensions;
     const coarseDistances = new Float64Array(this.coarseCount);
     for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = distance(this.coarse, c * d, target, at, d);
@@ -176,63 +151,39 @@ export class Cells {
     let visited = 0;
     for (let rank = 0; rank < order.length && visited < budget; rank++) {
       const cell = cells[order[rank]!]!;
-      const split = this.splits[this.coarseOf[cell]!]!;
-      const f = cell - split.first;
-      for (let i = split.starts[f]!, end = split.starts[f + 1]!; i < end; i++) {
-        const doc = split.docs[i]!;
-        if (this.copiedIn[doc] !== cell) continue;
-        visit(doc, split.rows, i * d);
-        visited++;
-      }
       const list = this.lists[cell]!;
       let kept = 0;
       for (let i = 0; i < list.length; i++) {
         const doc = list[i]!;
         if (this.cellOf[doc] !== cell) continue;
         list[kept++] = doc;
-        visit(doc, this.vectors, doc * d);
+        visit(doc);
       }
       list.length = kept;
       visited += kept;
     }
   }
 
-  /** Splits coarse cell `c` into fine cells trained on its members, and copies their rows there. */
+  /** Splits coarse cell `c` into fine cells trained on its members, and lists them there. */
   private split(c: number): void {
     const d = this.dimensions;
-    // A vector listed twice while it waited (moved away and back) is listed here once.
-    const members = [...new Set(this.pending[c]!.filter((doc) => this.cellOf[doc] === -2 - c))];
+    const members = this.pending[c]!.filter((doc) => this.cellOf[doc] === -2 - c);
     this.pending[c] = [];
     const count = Math.max(1, Math.round(members.length / FINE_SIZE));
     const centroids = members.length === 0
       ? this.coarse.slice(c * d, (c + 1) * d)
       : train(this.vectors, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
-    const fineOf = members.map((doc) => nearestCentroid(centroids, count, d, this.vectors, doc * d));
-    const starts = new Int32Array(count + 1);
-    for (const f of fineOf) starts[f + 1]!++;
-    for (let f = 0; f < count; f++) starts[f + 1]! += starts[f]!;
-    const docs = new Int32Array(members.length);
-    const rows = new Float32Array(members.length * d);
-    const first = this.lists.length;
-    const next = starts.slice(0, count);
-    members.forEach((doc, m) => {
-      const place = next[fineOf[m]!]!++;
-      docs[place] = doc;
-      rows.set(this.vectors.subarray(doc * d, doc * d + d), place * d);
-      this.cellOf[doc] = this.copiedIn[doc] = first + fineOf[m]!;
-    });
-    for (let f = 0; f < count; f++) {
-      this.lists.push([]);
-      this.coarseOf.push(c);
+    const split: Split = { centroids, first: this.lists.length, count };
+    for (let f = 0; f < count; f++) this.lists.push([]);
+    this.splits[c] = split;
+    for (const doc of members) {
+      // A vector listed twice while it waited (moved away and back) is listed here once.
+      if (this.cellOf[doc] !== -2 - c) continue;
+      const cell = split.first + nearestCentroid(centroids, count, d, this.vectors, doc * d);
+      this.cellOf[doc] = cell;
+      this.lists[cell]!.push(doc);
     }
-    this.splits[c] = { centroids, first, count, docs, rows, starts };
   }
-}
-
-function grown(array: Int32Array, capacity: number): Int32Array {
-  const larger = new Int32Array(capacity).fill(-1);
-  larger.set(array);
-  return larger;
 }
 
 /** Positions 0..n-1 ordered by `distances`, nearest first. */

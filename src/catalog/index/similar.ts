@@ -121,14 +121,15 @@ export class SimilarityIndex {
     const bestDocs: number[] = [];
     const bestDistances: number[] = [];
     let worst = Infinity;
-    const consider = (other: number, rows: Float32Array, at: number) => {
+    const consider = (other: number) => {
       // A sound cleared while the cells were being listed may still be in a list: it is never an answer.
       if (other === doc || !this.has(other)) return;
+      const at = other * D;
       let distance = 0;
       for (let i = 0; i < D && distance < worst; i += 8) {
         const end = Math.min(D, i + 8);
         for (let j = i; j < end; j++) {
-          const difference = rows[at + j]! - target[j]!;
+          const difference = scaled[at + j]! - target[j]!;
           distance += difference * difference;
         }
       }
@@ -145,12 +146,7 @@ export class SimilarityIndex {
     };
     const cells = this.readyCells();
     if (cells) cells.visit(target, 0, Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(this.count)), consider);
-    else {
-      for (let m = 0; m < this.count; m++) {
-        const other = this.members[m]!;
-        consider(other, scaled, other * D);
-      }
-    }
+    else for (let m = 0; m < this.count; m++) consider(this.members[m]!);
     return bestDocs.map((neighbour, i) => ({
       doc: neighbour,
       similarity: Math.round(Math.exp(-bestDistances[i]! / (2 * TOTAL_WEIGHT)) * 1e4) / 1e4,
