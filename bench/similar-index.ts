@@ -38,18 +38,18 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   }
   const building = performance.now();
   const buildingCpu = cpuMs();
-  const internals = index as unknown as { cells: { ready: boolean } | null; scaled: Float32Array };
-  while (internals.cells && !internals.cells.ready) await new Promise((resolve) => setImmediate(resolve));
+  const internals = index as unknown as { building: object | null };
+  while (internals.building) await new Promise((resolve) => setImmediate(resolve));
   const buildMs = performance.now() - building;
   const buildCpuMs = cpuMs() - buildingCpu;
   const indexMb = heldMb() - before;
-  const scaled = internals.scaled;
+  const { data, slotOf } = index;
   const exact = (doc: number) => {
     const distances: Array<[number, number]> = [];
     for (let other = 0; other < n; other++) {
       if (other === doc) continue;
       let sum = 0;
-      for (let i = 0; i < D; i++) sum += (scaled[other * D + i]! - scaled[doc * D + i]!) ** 2;
+      for (let i = 0; i < D; i++) sum += (data[slotOf[other]! * D + i]! - data[slotOf[doc]! * D + i]!) ** 2;
       distances.push([sum, other]);
     }
     return distances.sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, doc]) => doc);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DESCRIPTOR_LENGTH as D, DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
-import { Cells } from '../../src/catalog/index/cells.ts';
+import { Cells, type Rows } from '../../src/catalog/index/cells.ts';
 import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
 import { seededRandom as random } from '../audio/helpers/signals.ts';
 
@@ -20,6 +20,25 @@ function exactNearest(vectors: Array<number[] | null>, doc: number, limit: numbe
   });
   const distance = (j: number) => vectors[j]!.reduce((sum, value, i) => sum + (DESCRIPTOR_WEIGHTS[i]! * (value - vectors[doc]![i]!) ** 2) / variance[i]!, 0);
   return live.filter((j) => j !== doc).map((j) => [distance(j), j] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, limit).map(([, j]) => j);
+}
+
+/** `count` rows of `d` numbers in `data`, each vector at its own slot until the cells move them. */
+function rowsOver(data: Float32Array, d: number, count: number): Rows {
+  const slotOf = Int32Array.from({ length: count }, (_, doc) => doc);
+  const docAt = Int32Array.from(slotOf);
+  return {
+    data,
+    slotOf,
+    size: count,
+    swap(doc, slot) {
+      const from = slotOf[doc]!;
+      const row = data.slice(slot * d, slot * d + d);
+      data.copyWithin(slot * d, from * d, from * d + d);
+      data.set(row, from * d);
+      const other = docAt[slot]!;
+      [docAt[slot], docAt[from], slotOf[doc], slotOf[other]] = [doc, other, slot, from];
+    },
+  };
 }
 
 describe('similar-sounds index', () => {
@@ -107,7 +126,8 @@ describe('similar-sounds index', () => {
       for (let i = 0; i < d; i++) vectors[doc * d + i] = centre[i]! + (next() - 0.5) * 3;
     }
     const docs = Array.from({ length: count }, (_, doc) => doc);
-    const cells = new Cells(vectors, d, docs, count, next);
+    const rows = rowsOver(vectors, d, count + 1);
+    const cells = new Cells(rows, d, docs, count, next);
     // Every vector listed under a coarse cell (1,000 a step), and a few coarse cells split.
     for (let steps = 0; steps < count / 1000 + 3; steps++) assert.equal(cells.step(), false);
     // A new vector, one moved far away and back near where it was, and one removed, while the splits go on.
@@ -124,7 +144,10 @@ describe('similar-sounds index', () => {
     const visitFrom = (doc: number) => {
       const seen: number[] = [];
       // A few cells' worth: the nearest fine cell may be one of a neighbouring coarse cell's.
-      cells.visit(vectors, doc * d, 1000, (other) => seen.push(other));
+      cells.visit(rows.data, rows.slotOf[doc]! * d, 1000, (other, slot) => {
+        assert.equal(slot, rows.slotOf[other]);
+        seen.push(other);
+      });
       return seen;
     };
     for (const doc of [0, 7, moved, count, 19_999]) {

