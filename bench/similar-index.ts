@@ -5,17 +5,18 @@
  * random sounds once the cells are built; recall at 10 against the exact answer for 50 of them.
  * Each query's time is given as wall time and as this process's CPU time: on a shared machine the
  * wall time of a millisecond's work moves with other work, its CPU time much less.
- * The index's memory is the heap and array buffers it added (with --expose-gc, after a collection).
+ * The index's memory is what it added to the heap and outside it (array buffers, WebAssembly memory), with --expose-gc, after a collection.
  */
 import { DESCRIPTOR_LENGTH as D } from '../src/audio/analyze/descriptors.ts';
 import { SimilarityIndex } from '../src/catalog/index/similar.ts';
+import type { VectorRows } from '../src/catalog/index/vector-rows.ts';
 import { generator } from './query-mix.ts';
 
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const heldMb = () => {
   collect();
   const usage = process.memoryUsage();
-  return (usage.heapUsed + usage.arrayBuffers) / 2 ** 20;
+  return (usage.heapUsed + usage.external) / 2 ** 20;
 };
 const cpuMs = () => {
   const usage = process.cpuUsage();
@@ -43,13 +44,15 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   const buildMs = performance.now() - building;
   const buildCpuMs = cpuMs() - buildingCpu;
   const indexMb = heldMb() - before;
-  const { data, slotOf } = index;
+  const rows = (index as unknown as { rows: VectorRows }).rows;
+  const { data } = rows;
+  const offsetOf = (doc: number) => rows.offsetOf(doc);
   const exact = (doc: number) => {
     const distances: Array<[number, number]> = [];
     for (let other = 0; other < n; other++) {
       if (other === doc) continue;
       let sum = 0;
-      for (let i = 0; i < D; i++) sum += (data[slotOf[other]! * D + i]! - data[slotOf[doc]! * D + i]!) ** 2;
+      for (let i = 0; i < D; i++) sum += (data[offsetOf(other) + i]! - data[offsetOf(doc) + i]!) ** 2;
       distances.push([sum, other]);
     }
     return distances.sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, doc]) => doc);

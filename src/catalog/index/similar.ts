@@ -1,5 +1,6 @@
 import { DESCRIPTOR_LENGTH, DESCRIPTOR_WEIGHTS } from '../../audio/analyze/descriptors.ts';
-import { Cells, type Rows } from './cells.ts';
+import { Cells } from './cells.ts';
+import { VectorRows } from './vector-rows.ts';
 
 /**
  * Nearest neighbours over the sounds' audio descriptors, from memory. Each number of a
@@ -26,25 +27,35 @@ const CELLS_FROM = 20_000;
  * Vectors a query reads from the nearest cells (cells.ts): VISITS_PER_ROOT × √n, at least
  * MIN_VISITS. The recall at 10 this gives against reading every sound is in docs/performance.md.
  */
-const VISITS_PER_ROOT = 20;
+const VISITS_PER_ROOT = 10;
 const MIN_VISITS = 2000;
+/**
+ * A query keeps the 2 × limit + RERANKED nearest by codes (vector-rows.ts) and answers the
+ * `limit` nearest of them by the numbers as given.
+ */
+const RERANKED = 20;
+/**
+ * Codes step by a 127th of SPREAD standard deviations of the most weighted number (the spread of
+ * every number is its weight's root once scaled): a number further from the middle is held there.
+ */
+const SPREAD = 6;
+const CODE_STEP = (SPREAD * Math.sqrt(Math.max(...DESCRIPTOR_WEIGHTS))) / 127;
+/** The middle codes are measured from is set again when a number's mean moves this many steps. */
+const CENTRE_DRIFT = 8;
 
-export class SimilarityIndex implements Rows {
+export class SimilarityIndex {
   /**
    * Each described sound's numbers multiplied by `roots` (the square root of each number's
-   * scale), DESCRIPTOR_LENGTH per slot: distances are plain sums of squares. Only this copy is
-   * kept (the largest part of a big catalog's memory); a number as given is the stored one over
-   * its root. Slots 0 to size - 1 are in use; the cells arrange them in the order queries read them.
+   * scale), so that distances are plain sums of squares (vector-rows.ts). Only this copy is kept
+   * (the largest part of a big catalog's memory); a number as given is the stored one over its root.
    */
-  data = new Float32Array(0);
+  private readonly rows = new VectorRows(DESCRIPTOR_LENGTH);
   /** The roots the rows are scaled by; all rows are scaled again when a scale moves past 1 %. */
   private roots: Float64Array = new Float64Array(DESCRIPTOR_LENGTH).fill(1);
-  /** The described position at each slot, and each position's slot (-1 for none). */
-  private docAt = new Int32Array(0);
-  slotOf = new Int32Array(0);
   private readonly sums = new Float64Array(DESCRIPTOR_LENGTH);
   private readonly squares = new Float64Array(DESCRIPTOR_LENGTH);
-  private count = 0;
+  /** The middle the rows' codes are measured from (in scaled numbers). */
+  private centre = new Float64Array(DESCRIPTOR_LENGTH);
   /**
    * The inverted file over the rows for large catalogs (cells.ts), and the count it was built
    * for; while a new one is built for a grown or shrunk catalog, the old one answers.
@@ -63,21 +74,17 @@ export class SimilarityIndex implements Rows {
       return;
     }
     // A changed row is written in its slot (which keeps its place in the cells' order); a new one takes the next.
-    if (this.has(doc)) {
-      this.unsum(this.slotOf[doc]!);
-    } else {
-      // Grown by a quarter at a time: at a million sounds every spare row costs 424 bytes.
-      if (doc >= this.slotOf.length || this.count === this.docAt.length) this.reserve(Math.max(1024, Math.ceil((Math.max(doc, this.count) + 1) * 1.25)));
-      this.slotOf[doc] = this.count;
-      this.docAt[this.count++] = doc;
-    }
-    const at = this.slotOf[doc]! * DESCRIPTOR_LENGTH;
+    if (this.has(doc)) this.unsum(doc);
+    else this.rows.add(doc);
+    const at = this.rows.offsetOf(doc);
+    const data = this.rows.data;
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
       const value = vector[i]!;
-      this.data[at + i] = value * this.roots[i]!;
+      data[at + i] = value * this.roots[i]!;
       this.sums[i] = this.sums[i]! + value;
       this.squares[i] = this.squares[i]! + value * value;
     }
+    this.rows.encode(doc);
     this.cells?.add(doc);
     this.building?.add(doc);
   }
@@ -86,33 +93,13 @@ export class SimilarityIndex implements Rows {
     if (!this.has(doc)) return;
     this.cells?.remove(doc);
     this.building?.remove(doc);
-    const slot = this.slotOf[doc]!;
-    this.unsum(slot);
-    // The last slot's row fills the gap.
-    this.swap(this.docAt[this.count - 1]!, slot);
-    this.count--;
-    this.slotOf[doc] = -1;
+    this.unsum(doc);
+    this.rows.remove(doc);
   }
 
-  swap(doc: number, slot: number): void {
-    const from = this.slotOf[doc]!;
-    if (from === slot) return;
-    const other = this.docAt[slot]!;
-    const D = DESCRIPTOR_LENGTH;
-    for (let i = 0; i < D; i++) {
-      const value = this.data[slot * D + i]!;
-      this.data[slot * D + i] = this.data[from * D + i]!;
-      this.data[from * D + i] = value;
-    }
-    this.docAt[slot] = doc;
-    this.slotOf[doc] = slot;
-    this.docAt[from] = other;
-    this.slotOf[other] = from;
-  }
-
-  /** Takes a slot's numbers out of the running sums. */
-  private unsum(slot: number): void {
-    const at = slot * DESCRIPTOR_LENGTH;
+  /** Takes a row's numbers out of the running sums. */
+  private unsum(doc: number): void {
+    const at = this.rows.offsetOf(doc);
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
       const value = this.valueAt(at, i);
       this.sums[i] = this.sums[i]! - value;
@@ -122,11 +109,11 @@ export class SimilarityIndex implements Rows {
 
   /** How many sounds have descriptors. */
   get size(): number {
-    return this.count;
+    return this.rows.size;
   }
 
   has(doc: number): boolean {
-    return doc < this.slotOf.length && this.slotOf[doc]! >= 0;
+    return this.rows.has(doc);
   }
 
   /**
@@ -146,41 +133,25 @@ export class SimilarityIndex implements Rows {
 
   /**
    * The `limit` described sounds nearest to `doc`, nearest first; never `doc` itself. Small
-   * catalogs read every sound; large ones read the sounds of the cells nearest to it. Each
-   * candidate's distance is summed eight numbers at a time and given up as soon as it passes the
-   * farthest of the best so far.
+   * catalogs read every sound; large ones read the sounds of the cells nearest to it. The
+   * nearest by codes are kept, each candidate's code distance given up as soon as it passes the
+   * farthest of them, and then measured on their numbers.
    */
   nearest(doc: number, limit: number): Neighbour[] {
     if (!this.has(doc) || limit <= 0) return [];
     this.rescaleIfDrifted();
-    const rows = this.data;
-    const D = DESCRIPTOR_LENGTH;
-    const target = rows.slice(this.slotOf[doc]! * D, (this.slotOf[doc]! + 1) * D);
-    // The best so far, kept sorted by distance: a short array beats a heap at these sizes.
-    const bestDocs: number[] = [];
-    const bestDistances: number[] = [];
-    let worst = Infinity;
-    const consider = (other: number, slot: number) => {
-      if (other === doc) return;
-      const distance = distanceWithin(rows, slot * D, target, worst);
-      // A sound listed twice in a cell (moved away and back) is answered once.
-      if (distance >= worst || bestDocs.includes(other)) return;
-      let place = bestDistances.length;
-      while (place > 0 && (bestDistances[place - 1]! > distance || (bestDistances[place - 1] === distance && bestDocs[place - 1]! > other))) place--;
-      bestDocs.splice(place, 0, other);
-      bestDistances.splice(place, 0, distance);
-      if (bestDocs.length > limit) {
-        bestDocs.pop();
-        bestDistances.pop();
-      }
-      if (bestDocs.length === limit) worst = bestDistances[limit - 1]!;
-    };
+    const rows = this.rows;
+    const target = rows.slotOf[doc]!;
     const cells = this.readyCells();
-    if (cells) cells.visit(target, 0, Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(this.count)), consider);
-    else for (let slot = 0; slot < this.count; slot++) consider(this.docAt[slot]!, slot);
-    return bestDocs.map((neighbour, i) => ({
+    const docs = cells ? cells.gather(rows.data, rows.offsetOf(doc), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size))) : rows.docs;
+    const distances = rows.scan(docs, docs.length, target);
+    const kept = new Nearest(2 * limit + RERANKED);
+    for (let i = 0; i < docs.length; i++) if (docs[i] !== doc) kept.offer(docs[i]!, distances[i]!);
+    const best = new Nearest(limit);
+    for (const other of kept.docs) best.offer(other, rows.distance(rows.slotOf[other]!, target));
+    return best.docs.map((neighbour, i) => ({
       doc: neighbour,
-      similarity: Math.round(Math.exp(-bestDistances[i]! / (2 * TOTAL_WEIGHT)) * 1e4) / 1e4,
+      similarity: Math.round(Math.exp(-best.distances[i]! / (2 * TOTAL_WEIGHT)) * 1e4) / 1e4,
     }));
   }
 
@@ -190,12 +161,14 @@ export class SimilarityIndex implements Rows {
    * sound; the cells of a later build answer once it is done, those before it until then.
    */
   private readyCells(): Cells | null {
-    if (this.count < CELLS_FROM) return null;
-    const stale = this.cells === null || Math.abs(this.count - this.cellsBuiltFor) > this.cellsBuiltFor / 2;
+    const count = this.rows.size;
+    if (count < CELLS_FROM) return null;
+    const stale = this.cells === null || Math.abs(count - this.cellsBuiltFor) > this.cellsBuiltFor / 2;
     if (stale && this.building === null) {
-      const building = new Cells(this, DESCRIPTOR_LENGTH, this.docAt.subarray(0, this.count), this.slotOf.length);
+      const members = Array.from({ length: count }, (_, slot) => this.rows.docIn(slot));
+      const building = new Cells(this.rows, DESCRIPTOR_LENGTH, members, this.rows.slotOf.length);
       this.building = building;
-      this.cellsBuiltFor = this.count;
+      this.cellsBuiltFor = count;
       const step = () => {
         if (this.building !== building) return;
         if (!building.step()) {
@@ -212,11 +185,11 @@ export class SimilarityIndex implements Rows {
 
   /** A number of a row as it was given (to 32-bit precision). */
   private valueAt(at: number, i: number): number {
-    return this.data[at + i]! / this.roots[i]!;
+    return this.rows.data[at + i]! / this.roots[i]!;
   }
 
   private holds(doc: number, vector: readonly number[]): boolean {
-    const at = this.slotOf[doc]! * DESCRIPTOR_LENGTH;
+    const at = this.rows.offsetOf(doc);
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
       if (Math.abs(this.valueAt(at, i) - vector[i]!) > 1e-5 * (1 + Math.abs(vector[i]!))) return false;
     }
@@ -232,22 +205,38 @@ export class SimilarityIndex implements Rows {
     // A number that never varies has scale 0; a tiny root keeps its values recoverable while it
     // adds nothing that matters to a distance.
     const roots = this.scales().map((scale) => Math.max(Math.sqrt(scale), MIN_ROOT));
-    if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) return;
+    if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) {
+      const count = this.rows.size;
+      const moved = this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.centre[i]!) > CENTRE_DRIFT * CODE_STEP);
+      if (moved) this.setCentre();
+      return;
+    }
     const factors = roots.map((root, i) => root / this.roots[i]!);
-    for (let at = 0; at < this.count * DESCRIPTOR_LENGTH; at += DESCRIPTOR_LENGTH) {
-      for (let i = 0; i < DESCRIPTOR_LENGTH; i++) this.data[at + i] = this.data[at + i]! * factors[i]!;
+    const { data, size } = this.rows;
+    const stride = DESCRIPTOR_LENGTH;
+    for (let at = 0; at < size * stride; at += stride) {
+      for (let i = 0; i < DESCRIPTOR_LENGTH; i++) data[at + i] = data[at + i]! * factors[i]!;
     }
     this.roots = roots;
     this.cells = null;
     this.building = null;
+    this.setCentre();
+  }
+
+  /** Codes every row again from the catalog's middle as it is now (its mean, scaled). */
+  private setCentre(): void {
+    const count = this.rows.size;
+    this.centre = this.roots.map((root, i) => (count > 0 ? (this.sums[i]! / count) * root : 0));
+    this.rows.setCoding(this.centre, CODE_STEP);
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */
   private scales(): Float64Array {
+    const count = this.rows.size;
     const scale = new Float64Array(DESCRIPTOR_LENGTH);
     for (let i = 0; i < DESCRIPTOR_LENGTH; i++) {
-      const mean = this.sums[i]! / this.count;
-      const variance = this.squares[i]! / this.count - mean * mean;
+      const mean = this.sums[i]! / count;
+      const variance = this.squares[i]! / count - mean * mean;
       scale[i] = variance > 1e-9 * (1 + mean * mean) ? WEIGHTS[i]! / variance : 0;
     }
     return scale;
@@ -255,50 +244,35 @@ export class SimilarityIndex implements Rows {
 
   /**
    * Room for positions below `count`, made at once: a first load that knows the catalog's size
-   * copies no rows while it grows and leaves no spare ones (growing a quarter at a time held the
-   * old rows and the new at once near the end, and kept spare room after).
+   * copies no rows while it grows and leaves no spare ones.
    */
   reserveFor(count: number): void {
-    if (count > this.slotOf.length) this.reserve(count);
-  }
-
-  /** Room for `capacity` positions and as many rows (the cells read the new arrays on their next call). */
-  private reserve(capacity: number): void {
-    const data = new Float32Array(capacity * DESCRIPTOR_LENGTH);
-    data.set(this.data.subarray(0, this.count * DESCRIPTOR_LENGTH));
-    this.data = data;
-    const docAt = new Int32Array(capacity);
-    docAt.set(this.docAt.subarray(0, this.count));
-    this.docAt = docAt;
-    const slotOf = new Int32Array(Math.max(capacity, this.slotOf.length)).fill(-1);
-    slotOf.set(this.slotOf);
-    this.slotOf = slotOf;
+    this.rows.reserve(count);
   }
 }
 
 /**
- * The squared distance between a row of `rows` (at `at`) and `target`, summed eight numbers at a
- * time; given up, with the sum so far, once it reaches `limit`. Written out by hand: V8 compiles
- * eight named differences to straight-line code, about twice as fast as an inner loop.
+ * The `size` nearest offered so far, nearest first (ties by position), each position once: a
+ * short sorted array beats a heap at these sizes. `worst` is the distance an offer must beat.
  */
-function distanceWithin(rows: Float32Array, at: number, target: Float32Array, limit: number): number {
-  let sum = 0;
-  let i = 0;
-  for (; i + 8 <= DESCRIPTOR_LENGTH; i += 8) {
-    const a = rows[at + i]! - target[i]!;
-    const b = rows[at + i + 1]! - target[i + 1]!;
-    const c = rows[at + i + 2]! - target[i + 2]!;
-    const d = rows[at + i + 3]! - target[i + 3]!;
-    const e = rows[at + i + 4]! - target[i + 4]!;
-    const f = rows[at + i + 5]! - target[i + 5]!;
-    const g = rows[at + i + 6]! - target[i + 6]!;
-    const h = rows[at + i + 7]! - target[i + 7]!;
-    sum += a * a + b * b + c * c + d * d + e * e + f * f + g * g + h * h;
-    if (sum >= limit) return sum;
+class Nearest {
+  readonly docs: number[] = [];
+  readonly distances: number[] = [];
+  worst = Infinity;
+
+  constructor(private readonly size: number) {}
+
+  offer(doc: number, distance: number): void {
+    // A sound listed twice in a cell (moved away and back) is kept once.
+    if (distance >= this.worst || this.docs.includes(doc)) return;
+    let place = this.distances.length;
+    while (place > 0 && (this.distances[place - 1]! > distance || (this.distances[place - 1] === distance && this.docs[place - 1]! > doc))) place--;
+    this.docs.splice(place, 0, doc);
+    this.distances.splice(place, 0, distance);
+    if (this.docs.length > this.size) {
+      this.docs.pop();
+      this.distances.pop();
+    }
+    if (this.docs.length === this.size) this.worst = this.distances[this.size - 1]!;
   }
-  for (; i < DESCRIPTOR_LENGTH; i++) {
-    const a = rows[at + i]! - target[i]!;
-    sum += a * a;
-  }
-  return sum;
 }
