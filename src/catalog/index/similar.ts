@@ -207,7 +207,7 @@ export class SimilarityIndex {
     const roots = this.scales().map((scale) => Math.max(Math.sqrt(scale), MIN_ROOT));
     if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) {
       const count = this.rows.size;
-      const moved = this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.centre[i]!) > CENTRE_DRIFT * CODE_STEP);
+      const moved = !this.rows.coded || this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.centre[i]!) > CENTRE_DRIFT * CODE_STEP);
       if (moved) this.setCentre();
       return;
     }

@@ -47,6 +47,8 @@ export class VectorRows implements Rows {
   size = 0;
   private centre: Float64Array;
   private step = 1;
+  /** Whether codes are kept: not until the first `setCoding` (a first load codes every row once, after it). */
+  coded = false;
   private readonly memory: WebAssembly.Memory;
   private readonly scanRows: Scan;
 
@@ -117,12 +119,13 @@ export class VectorRows implements Rows {
   setCoding(centre: Float64Array, step: number): void {
     this.centre = Float64Array.from(centre);
     this.step = step;
+    this.coded = true;
     for (let slot = 0; slot < this.size; slot++) this.encodeSlot(slot);
   }
 
   /** Codes a position's row from its numbers (after they were written). */
   encode(doc: number): void {
-    this.encodeSlot(this.slotOf[doc]!);
+    if (this.coded) this.encodeSlot(this.slotOf[doc]!);
   }
 
   /**
@@ -163,8 +166,9 @@ export class VectorRows implements Rows {
 
   private encodeSlot(slot: number): void {
     const d = this.dimensions;
+    const inverse = 1 / this.step;
     for (let i = 0; i < d; i++) {
-      const code = Math.round((this.data[slot * d + i]! - this.centre[i]!) / this.step);
+      const code = Math.round((this.data[slot * d + i]! - this.centre[i]!) * inverse);
       this.codes[slot * this.codeStride + i] = Math.max(-127, Math.min(127, code));
     }
   }
