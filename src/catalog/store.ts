@@ -19,10 +19,12 @@ export class CatalogStore {
   private readonly soundById;
   /** Every download reads it: compiled once too. */
   private readonly downloadTargetById;
+  private readonly seqById;
 
   constructor(private readonly db: Db) {
     this.soundById = reusableQuery(db, db.selectFrom('sounds').select(STORED_COLUMNS).where('id', '=', ''));
     this.downloadTargetById = reusableQuery(db, db.selectFrom('sounds').select(['seq', 'id', 'name']).where('id', '=', ''));
+    this.seqById = reusableQuery(db, db.selectFrom('sounds').select('seq').where('id', '=', ''));
   }
 
   async findById(id: string): Promise<StoredSound | null> {
@@ -34,7 +36,7 @@ export class CatalogStore {
   /** The database row key of the sound with this id, or null when there is none. */
   async seqOf(id: string): Promise<number | null> {
     if (!storable(id)) return null;
-    const row = await this.db.selectFrom('sounds').select('seq').where('id', '=', id).executeTakeFirst();
+    const [row] = await this.seqById(id);
     return row ? Number(row.seq) : null;
   }
 
