@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { needsFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { addSound } from '../helpers/sounds.ts';
 
 const run = promisify(execFile);
@@ -56,7 +57,7 @@ describe('packs.formats: a pack in WAV, FLAC, Ogg Vorbis or Opus, every file dec
   after(() => server.close());
 
   for (const wanted of CASES) {
-    test(`packs.formats: ${wanted.query}: files named .${wanted.format}, decoding at ${wanted.rate} Hz, ${wanted.channels} channel(s); manifest rows state them and hash the bytes`, async () => {
+    test(`packs.formats: ${wanted.query}: files named .${wanted.format}, decoding at ${wanted.rate} Hz, ${wanted.channels} channel(s); manifest rows state them and hash the bytes`, needsFfmpeg, async () => {
       const { key } = await server.account('pro');
       const response = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
       assert.equal(response.status, 200, await response.clone().text());
