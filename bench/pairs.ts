@@ -8,6 +8,7 @@
  * bench/api.ts (20,000 searches in a Zipf mix, one request in ten a download, 50 connections)
  * for BENCH_SECONDS (10) after a 2 s warm-up, with nothing else running. BENCH_MIX=additions serves
  * the mix with the additions instead (relevance, facets, onset and loudness filters, 10% similar).
+ * BENCH_NODE_ARGS adds node flags to each server: "--cpu-prof --cpu-prof-dir=DIR" for a profile.
  *
  * Why: on a shared machine two runs minutes apart can differ by 2x. Runs that alternate let the
  * machine's load fall on both builds alike; compare them pair by pair. Prints each run: req/s,
@@ -52,7 +53,7 @@ const folderOf = new Map(checkouts.map((checkout, i) => {
 for (let run = 1; run <= runs; run++) {
   for (const checkout of checkouts) {
     // npm start's command, from that checkout, with README's heap bound.
-    const server = await startChild([`--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'],
+    const server = await startChild([...(process.env.BENCH_NODE_ARGS?.split(" ") ?? []), `--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'],
       { ...env, SOUND_CATALOG_DATA: folderOf.get(checkout)!, PORT: '0' });
     const pid = server.child.pid!;
     const random = generator(7);
