@@ -13,6 +13,7 @@ import type { Rows } from './cells.ts';
  * and held to ±127; the same step for every number keeps the codes' distance proportional to the
  * numbers'. Rows are addressed by slot: slots 0 to size - 1 are in use, each sound's slot is kept
  * beside it, and the cells (cells.ts) move rows between slots to read them in sequence.
+ * WebAssembly memory holds at most 4 GiB: codes for about 38 million sounds.
  */
 
 const kernel = new WebAssembly.Module(readFileSync(new URL('./distance.wasm', import.meta.url)));
