@@ -39,7 +39,7 @@ describe('vector rows', () => {
       }
       const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
       const target = 3;
-      const found = rows.scan(docs, count, rows.slotOf[target]!);
+      const found = rows.scan(docs, rows.slotOf[target]!);
       for (let i = 0; i < count; i++) {
         const code = (value: number) => codeOf(Math.fround(value), 1, step);
         const expected = vectors[docs[i]!]!.reduce((sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2, 0);
@@ -65,7 +65,7 @@ describe('vector rows', () => {
         rows.remove(doc);
         model.delete(doc);
       } else if (rows.size > 0) {
-        const other = rows.docIn(Math.floor(next() * rows.size));
+        const other = rows.docs[Math.floor(next() * rows.size)]!;
         rows.swap(other, Math.floor(next() * rows.size));
       }
     }
@@ -73,7 +73,7 @@ describe('vector rows', () => {
     assert.deepEqual(new Set(rows.docs), new Set(model.keys()));
     const docs = [...model.keys()];
     const target = docs[0]!;
-    const found = rows.scan(docs, docs.length, rows.slotOf[target]!);
+    const found = rows.scan(docs, rows.slotOf[target]!);
     docs.forEach((doc, i) => {
       const vector = model.get(doc)!;
       assert.deepEqual(Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)), vector.map(Math.fround));

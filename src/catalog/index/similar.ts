@@ -54,8 +54,6 @@ export class SimilarityIndex {
   private roots: Float64Array = new Float64Array(DESCRIPTOR_LENGTH).fill(1);
   private readonly sums = new Float64Array(DESCRIPTOR_LENGTH);
   private readonly squares = new Float64Array(DESCRIPTOR_LENGTH);
-  /** The middle the rows' codes are measured from (in scaled numbers). */
-  private centre = new Float64Array(DESCRIPTOR_LENGTH);
   /**
    * The inverted file over the rows for large catalogs (cells.ts), and the count it was built
    * for; while a new one is built for a grown or shrunk catalog, the old one answers.
@@ -126,9 +124,14 @@ export class SimilarityIndex {
     this.readyCells();
     if (this.building) {
       while (!this.building.step());
-      this.cells = this.building;
-      this.building = null;
+      this.finishBuild();
     }
+  }
+
+  /** The cells just built answer from now on. */
+  private finishBuild(): void {
+    this.cells = this.building;
+    this.building = null;
   }
 
   /**
@@ -144,7 +147,7 @@ export class SimilarityIndex {
     const target = rows.slotOf[doc]!;
     const cells = this.readyCells();
     const docs = cells ? cells.gather(rows.data, rows.offsetOf(doc), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size))) : rows.docs;
-    const distances = rows.scan(docs, docs.length, target);
+    const distances = rows.scan(docs, target);
     const kept = new Nearest(2 * limit + RERANKED);
     for (let i = 0; i < docs.length; i++) if (docs[i] !== doc) kept.offer(docs[i]!, distances[i]!);
     const best = new Nearest(limit);
@@ -165,18 +168,13 @@ export class SimilarityIndex {
     if (count < CELLS_FROM) return null;
     const stale = this.cells === null || Math.abs(count - this.cellsBuiltFor) > this.cellsBuiltFor / 2;
     if (stale && this.building === null) {
-      const members = Array.from({ length: count }, (_, slot) => this.rows.docIn(slot));
-      const building = new Cells(this.rows, DESCRIPTOR_LENGTH, members, this.rows.slotOf.length);
+      const building = new Cells(this.rows, DESCRIPTOR_LENGTH, this.rows.docs, this.rows.slotOf.length);
       this.building = building;
       this.cellsBuiltFor = count;
       const step = () => {
         if (this.building !== building) return;
-        if (!building.step()) {
-          setImmediate(step);
-          return;
-        }
-        this.cells = building;
-        this.building = null;
+        if (building.step()) this.finishBuild();
+        else setImmediate(step);
       };
       step();
     }
@@ -207,14 +205,13 @@ export class SimilarityIndex {
     const roots = this.scales().map((scale) => Math.max(Math.sqrt(scale), MIN_ROOT));
     if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) {
       const count = this.rows.size;
-      const moved = !this.rows.coded || this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.centre[i]!) > CENTRE_DRIFT * CODE_STEP);
+      const moved = !this.rows.coded || this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.rows.centre[i]!) > CENTRE_DRIFT * CODE_STEP);
       if (moved) this.setCentre();
       return;
     }
     const factors = roots.map((root, i) => root / this.roots[i]!);
     const { data, size } = this.rows;
-    const stride = DESCRIPTOR_LENGTH;
-    for (let at = 0; at < size * stride; at += stride) {
+    for (let at = 0; at < size * DESCRIPTOR_LENGTH; at += DESCRIPTOR_LENGTH) {
       for (let i = 0; i < DESCRIPTOR_LENGTH; i++) data[at + i] = data[at + i]! * factors[i]!;
     }
     this.roots = roots;
@@ -226,8 +223,7 @@ export class SimilarityIndex {
   /** Codes every row again from the catalog's middle as it is now (its mean, scaled). */
   private setCentre(): void {
     const count = this.rows.size;
-    this.centre = this.roots.map((root, i) => (count > 0 ? (this.sums[i]! / count) * root : 0));
-    this.rows.setCoding(this.centre, CODE_STEP);
+    this.rows.setCoding(this.roots.map((root, i) => (count > 0 ? (this.sums[i]! / count) * root : 0)), CODE_STEP);
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */

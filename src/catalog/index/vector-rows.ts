@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Rows } from './cells.ts';
+import { squaredDistance, type Rows } from './cells.ts';
 
 /**
  * The rows of the similar-sounds index, one per sound, twice: as given (32-bit numbers, `data`),
@@ -46,7 +46,8 @@ export class VectorRows implements Rows {
   /** The position at each slot in use. */
   private docAt = new Int32Array(0);
   size = 0;
-  private centre: Float64Array;
+  /** The middle codes are measured from (set with the step by `setCoding`). */
+  centre: Float64Array;
   private step = 1;
   /** Whether codes are kept: not until the first `setCoding` (a first load codes every row once, after it). */
   coded = false;
@@ -71,11 +72,6 @@ export class VectorRows implements Rows {
 
   has(doc: number): boolean {
     return doc < this.slotOf.length && this.slotOf[doc]! >= 0;
-  }
-
-  /** The position whose row is at a slot in use. */
-  docIn(slot: number): number {
-    return this.docAt[slot]!;
   }
 
   /** The positions with a row, by slot. */
@@ -118,7 +114,7 @@ export class VectorRows implements Rows {
 
   /** Sets how numbers become codes, and codes every row again. */
   setCoding(centre: Float64Array, step: number): void {
-    this.centre = Float64Array.from(centre);
+    this.centre = centre;
     this.step = step;
     this.coded = true;
     for (let slot = 0; slot < this.size; slot++) this.encodeSlot(slot);
@@ -130,10 +126,11 @@ export class VectorRows implements Rows {
   }
 
   /**
-   * The squared distances between the codes of the rows of the first `count` of `docs` and those
-   * at slot `target` (in steps squared), in their order. The array is reused by the next scan.
+   * The squared distances between the codes of the rows of `docs` and those at slot `target` (in
+   * steps squared), in their order. The array is reused by the next scan.
    */
-  scan(docs: ArrayLike<number>, count: number, target: number): Int32Array {
+  scan(docs: ArrayLike<number>, target: number): Int32Array {
+    const count = docs.length;
     if (this.found.length < count) this.found = new Int32Array(Math.ceil(count * 1.25));
     const { words, slotOf, codeStride } = this;
     for (let start = 0; start < count; start += CHUNK) {
@@ -148,12 +145,7 @@ export class VectorRows implements Rows {
   /** The squared distance between the numbers at two slots. */
   distance(slot: number, target: number): number {
     const d = this.dimensions;
-    let sum = 0;
-    for (let i = 0, a = slot * d, b = target * d; i < d; i++) {
-      const difference = this.data[a + i]! - this.data[b + i]!;
-      sum += difference * difference;
-    }
-    return sum;
+    return squaredDistance(this.data, slot * d, this.data, target * d, d);
   }
 
   /**
