@@ -28,7 +28,7 @@ const CELLS_FROM = 20_000;
  * MIN_VISITS. The recall at 10 this gives against reading every sound is in docs/performance.md.
  */
 const VISITS_PER_ROOT = 10;
-const MIN_VISITS = 2000;
+const MIN_VISITS = 4000;
 /**
  * A query keeps the 2 × limit + RERANKED nearest by codes (vector-rows.ts) and answers the
  * `limit` nearest of them by the numbers as given.
