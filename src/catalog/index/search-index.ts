@@ -27,6 +27,19 @@ const MOST_WORDS_SCORED_BY_SETS = 3;
  * common tag and a step per sound of a rare one, whatever the matches.
  */
 const TAG_READ_COST = 64;
+/**
+ * Making a range's bitmap (duration-index.ts within) costs about this many words of an
+ * intersection per word of the catalog: it reads four bitmaps and counts what it made.
+ */
+const RANGE_WORDS = 4;
+
+/** A range filter of a search: the sounds whose value (in `values`) is within [min, max]. */
+interface RangeFilter {
+  ranges: DurationIndex;
+  min: number;
+  max: number;
+  values: Float64Array;
+}
 
 /**
  * The catalog in memory, answering every list the API has (search, the sample list, popular)
@@ -347,10 +360,12 @@ export class SearchIndex {
   }
 
   /**
-   * Every sound the text, tag, category and duration filters match: all of them, a bitmap, or a
+   * Every sound the text, tag, category and range filters match: all of them, a bitmap, or a
    * list of positions in increasing order. Text, tags and categories are sets (postings); they are
    * intersected a word of 32 sounds at a time when even the smallest is a dense bitmap, else by
-   * walking the smallest and asking the others. Durations are checked on what is left.
+   * walking the smallest and asking the others. A range (duration, onset, loudness) is a bitmap
+   * made for the query, a few words of work per 32 sounds of the catalog (duration-index.ts); when
+   * the smallest set is walked anyway, each of its sounds' values is compared instead.
    */
   private findInSets(filters: SearchFilters): Found {
     const capacity = this.columns.capacity;
@@ -371,34 +386,55 @@ export class SearchIndex {
       const postings = filters.categories.map((category) => this.categories[CATEGORIES.indexOf(category)]!);
       sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool.take()));
     }
-    const min = filters.minDuration ?? -Infinity;
-    const max = filters.maxDuration ?? Infinity;
-    if (min > -Infinity || max < Infinity) sets.push(this.durations.within(min, max, this.columns.duration, this.pool));
-    // An unmeasured sound fails every onset or loudness bound it is asked about: it is in no range.
-    if (filters.maxOnsetMs !== undefined) sets.push(this.onsets.within(-Infinity, filters.maxOnsetMs, this.columns.onset, this.pool));
-    if (filters.minLufs !== undefined || filters.maxLufs !== undefined) {
-      sets.push(this.loudness.within(filters.minLufs ?? -Infinity, filters.maxLufs ?? Infinity, this.columns.lufs, this.pool));
-    }
-    if (sets.length === 0) return ALL;
+    const ranges = this.rangesOf(filters);
+    if (sets.length === 0 && ranges.length === 0) return ALL;
     sets.sort((a, b) => a.count - b.count);
-    if (sets[0]!.count === 0) return NOTHING;
-    if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
+    if (sets.length > 0 && sets[0]!.count === 0) return NOTHING;
     // Bitmaps are intersected a word of 32 sounds at a time unless the smallest set is so sparse
     // that visiting its sounds one by one (about ten times the cost of a word each) is cheaper.
     const words = (capacity + 31) >>> 5;
-    if (sets[0]!.count * 10 > sets.length * words && sets.every((set) => set.bitmap() !== null)) {
-      const bits = this.intersection(sets);
-      return { bits, count: countBits(bits) };
+    const walked = sets.length > 0 && sets[0]!.count * 10 <= (sets.length + RANGE_WORDS * ranges.length) * words;
+    if (!walked) {
+      for (const { ranges: index, min, max, values } of ranges) sets.push(index.within(min, max, values, this.pool));
+      sets.sort((a, b) => a.count - b.count);
+      if (sets[0]!.count === 0) return NOTHING;
+      if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
+      if (sets[0]!.count * 10 > sets.length * words && sets.every((set) => set.bitmap() !== null)) {
+        const bits = this.intersection(sets);
+        return { bits, count: countBits(bits) };
+      }
     }
     const matches = this.matches;
     let found = 0;
     const [driver, ...others] = sets;
     const inOthers = others.map((set) => set.seeker());
+    const checked = walked ? ranges : [];
     driver!.forEach((doc) => {
       for (let i = 0; i < inOthers.length; i++) if (!inOthers[i]!(doc)) return;
+      // Not within: NaN (not measured) is within no range.
+      for (let i = 0; i < checked.length; i++) {
+        const { min, max, values } = checked[i]!;
+        const value = values[doc]!;
+        if (!(value >= min && value <= max)) return;
+      }
       matches[found++] = doc;
     });
     return { list: matches.subarray(0, found) };
+  }
+
+  /** The range filters of a search: durations, onsets and loudness within bounds. */
+  private rangesOf(filters: SearchFilters): RangeFilter[] {
+    const c = this.columns;
+    const ranges: RangeFilter[] = [];
+    const min = filters.minDuration ?? -Infinity;
+    const max = filters.maxDuration ?? Infinity;
+    if (min > -Infinity || max < Infinity) ranges.push({ ranges: this.durations, min, max, values: c.duration });
+    // An unmeasured sound fails every onset or loudness bound it is asked about: it is in no range.
+    if (filters.maxOnsetMs !== undefined) ranges.push({ ranges: this.onsets, min: -Infinity, max: filters.maxOnsetMs, values: c.onset });
+    if (filters.minLufs !== undefined || filters.maxLufs !== undefined) {
+      ranges.push({ ranges: this.loudness, min: filters.minLufs ?? -Infinity, max: filters.maxLufs ?? Infinity, values: c.lufs });
+    }
+    return ranges;
   }
 
   /** The bitmap of sounds in every one of `sets` (all bitmaps), in the scratch bitmap. */
