@@ -39,7 +39,7 @@ describe('text columns outside the heap', () => {
     assert.ok(held < 2_000_000, `${held} bytes held for 400 kB of strings`);
   });
 
-  test('tags.model: lists of shared strings read back as set, and their numbers name the same strings', () => {
+  test('tags.model: lists of shared strings read back as set, and counted per string, one position or a bitmap of them', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.nat(20), tagsArb), { maxLength: 300 }), (sets) => {
       const column = new StringListColumn();
       column.reserve(21);
@@ -48,10 +48,20 @@ describe('text columns outside the heap', () => {
         column.set(doc, tags);
         expected.set(doc, tags);
       }
+      const countOf = (counts: Uint32Array) => Object.fromEntries([...counts].flatMap((count, n) => (count > 0 ? [[column.shared.texts[n]!, count]] : [])));
+      const bits = new Uint32Array(1);
+      const everyDoc = new Uint32Array(column.shared.texts.length);
       for (let doc = 0; doc <= 20; doc++) {
         assert.deepEqual(column.get(doc), expected.get(doc) ?? []);
-        assert.deepEqual([...column.numbersOf(doc)].map((n) => column.shared.texts[n]), expected.get(doc) ?? []);
+        const one = new Uint32Array(column.shared.texts.length);
+        column.countInto(doc, one);
+        assert.deepEqual(countOf(one), countOf(tallied([expected.get(doc) ?? []], column.shared.texts)));
+        if (doc % 3 === 0) bits[0]! |= 1 << doc;
       }
+      // Counted over a bitmap of positions: every third one.
+      column.countOver(bits, everyDoc);
+      const third = [...expected].filter(([doc]) => doc % 3 === 0).map(([, tags]) => tags);
+      assert.deepEqual(countOf(everyDoc), countOf(tallied(third, column.shared.texts)));
     }), { numRuns: 300 });
   });
 
@@ -64,3 +74,10 @@ describe('text columns outside the heap', () => {
     for (let doc = 0; doc < 500; doc++) assert.deepEqual(column.get(doc), [`t${1999 % 7}`, `d${doc % 13}`]);
   });
 });
+
+/** How many times each of `texts` occurs in the lists, by its place in `texts`. */
+function tallied(lists: string[][], texts: string[]): Uint32Array {
+  const counts = new Uint32Array(texts.length);
+  for (const list of lists) for (const text of list) counts[texts.indexOf(text)]!++;
+  return counts;
+}

@@ -231,7 +231,7 @@ export function countBits(bits: Uint32Array): number {
   return count;
 }
 
-function popcount(value: number): number {
+export function popcount(value: number): number {
   value -= (value >>> 1) & 0x55555555;
   value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
   return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;

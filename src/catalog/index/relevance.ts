@@ -10,7 +10,7 @@
  * number of matches.
  */
 import type { BitmapPool } from './bitmap-pool.ts';
-import { countBits } from './posting.ts';
+import { countBits, popcount, type Posting } from './posting.ts';
 import { NAME, TAGS, type TextIndex } from './text-index.ts';
 
 const FIELD_NAME = 2;
@@ -66,66 +66,131 @@ export interface Level {
 
 /**
  * The sounds of `found` (a bitmap, left as it was) grouped by their score for `words`, as
- * relevanceOf gives it, empty groups left out. Every sound of `found` must hold every word in its
- * search text: one whose name and tags lack a word then holds it in its description.
+ * relevanceOf gives it, empty groups left out: best first when `descending`, else worst first.
+ * Every sound of `found` must hold every word in its search text: one whose name and tags lack a
+ * word then holds it in its description.
  *
- * Per word, the vocabulary's tokens holding it are few next to the sounds (a common word is one
- * token held by thousands); each token's place of the word is found once, and the sounds holding
- * the token in their name, their tags or anywhere are added to the set of that score. Each sound
- * of `found` goes to the best score whose set holds it; what no set holds found the word inside a
- * word of its description. The words' groups are then combined score by score.
+ * Groups are worked out best first, and only as far as a page needs: once the groups listed hold
+ * `enough` sounds, a descending list ends there (a page of a common word is mostly its first
+ * group: the sounds named by it). Worst first needs every group. Per word (WordScores), the
+ * vocabulary's tokens holding it are few next to the sounds; the sounds holding a token in their
+ * name, their tags or anywhere make the set of one score, and each sound goes to the best score
+ * whose set holds it. Several words' scores add up: the group of a total is the union, over the
+ * ways of making that total, of the sounds in each word's group of its part.
  */
-export function levelsOf(text: TextIndex, words: string[], found: Uint32Array, pool: BitmapPool): Level[] {
-  let levels = wordLevels(text, words[0]!, found, pool);
-  for (let i = 1; i < words.length; i++) {
-    const next = wordLevels(text, words[i]!, found, pool);
-    const sums = new Map<number, Uint32Array>();
-    for (const a of levels) {
-      for (const b of next) {
-        let sum = sums.get(a.score + b.score);
-        if (sum === undefined) sums.set(a.score + b.score, (sum = pool.take()));
-        for (let word = 0; word < sum.length; word++) sum[word]! |= a.bits[word]! & b.bits[word]!;
-      }
-    }
-    levels = [...sums].map(([score, bits]) => ({ score, bits, count: countBits(bits) })).filter((level) => level.count > 0);
+export function levelsOf(text: TextIndex, words: string[], found: Uint32Array, pool: BitmapPool, descending: boolean, enough: number): Level[] {
+  const scores = words.map((word) => new WordScores(text, word, found, pool));
+  const levels: Level[] = [];
+  let listed = 0;
+  for (let total = BEST_WORD_SCORE * words.length; total >= words.length; total--) {
+    const level = words.length === 1 ? scores[0]!.level(total) : sumOf(scores, total, pool);
+    if (level === null) continue;
+    levels.push(level);
+    listed += level.count;
+    if (descending && listed >= enough) break;
   }
-  return levels;
+  return descending ? levels : levels.reverse();
 }
 
-/** The sounds of `found` by their score for one word (levelsOf). */
-function wordLevels(text: TextIndex, word: string, found: Uint32Array, pool: BitmapPool): Level[] {
-  // sets[score]: the sounds that reach at least that score, for scores 2 to 9.
-  const sets: Array<Uint32Array | null> = new Array(BEST_WORD_SCORE + 1).fill(null);
-  const setOf = (score: number) => (sets[score] ??= pool.take());
-  for (const token of text.tokensHolding(word)) {
-    const place = placeIn(text.token(token), word);
-    const inName = text.fieldDocsOf(NAME, token);
-    if (inName !== undefined && inName.count > 0) inName.orInto(setOf(1 + FIELD_NAME * 3 + place));
-    const inTags = text.fieldDocsOf(TAGS, token);
-    if (inTags !== undefined && inTags.count > 0) inTags.orInto(setOf(1 + FIELD_TAG * 3 + place));
-    // Anywhere: it only counts for sounds without the word in name or tags, so in the description.
-    // Inside a word is the lowest score, what is left at the end.
-    const anywhere = text.docsOf(token);
-    if (place > INSIDE && anywhere.count > 0) anywhere.orInto(setOf(1 + FIELD_DESCRIPTION * 3 + place));
+/** The lowest score a word holds (inside a word of the description). */
+const WORST_WORD_SCORE = 1 + FIELD_DESCRIPTION * 3 + INSIDE;
+
+/** The sounds whose words' scores add up to `total`, from the words' own groups (null: none). */
+function sumOf(scores: WordScores[], total: number, pool: BitmapPool): Level | null {
+  let bits: Uint32Array | null = null;
+  const parts: Uint32Array[] = [];
+  // Every way of writing `total` as one score per word, each from WORST to BEST_WORD_SCORE.
+  const visit = (word: number, left: number): void => {
+    const rest = scores.length - word - 1;
+    const low = Math.max(WORST_WORD_SCORE, left - rest * BEST_WORD_SCORE);
+    const high = Math.min(BEST_WORD_SCORE, left - rest * WORST_WORD_SCORE);
+    for (let score = high; score >= low; score--) {
+      const level = scores[word]!.level(score);
+      if (level === null) continue;
+      parts[word] = level.bits;
+      if (rest > 0) {
+        visit(word + 1, left - score);
+        continue;
+      }
+      bits ??= pool.take();
+      addIntersection(bits, parts);
+    }
+  };
+  visit(0, total);
+  if (bits === null) return null;
+  const count = countBits(bits);
+  return count > 0 ? { score: total, bits, count } : null;
+}
+
+/** Sets in `into` the bits set in every one of `parts`. */
+function addIntersection(into: Uint32Array, parts: Uint32Array[]): void {
+  const [first, ...others] = parts as [Uint32Array, ...Uint32Array[]];
+  for (let word = 0; word < into.length; word++) {
+    let both = first[word]!;
+    for (let i = 0; i < others.length && both !== 0; i++) both &= others[i]![word]!;
+    into[word]! |= both;
   }
-  const rest = pool.take();
-  rest.set(found.length <= rest.length ? found : found.subarray(0, rest.length));
-  const levels: Level[] = [];
-  for (let score = BEST_WORD_SCORE; score >= 2; score--) {
-    const bits = sets[score];
-    if (bits === null || bits === undefined) continue;
+}
+
+/**
+ * The sounds of `found` by their score for one word, worked out best score first as they are
+ * asked for: each score's group is its set less the sounds of the better scores.
+ */
+class WordScores {
+  /** Per score (2 to 9): the postings whose sounds reach it, by a token's field and place. */
+  private readonly postings: Posting[][] = Array.from({ length: BEST_WORD_SCORE + 1 }, () => []);
+  private readonly groups: Array<Level | null> = new Array(BEST_WORD_SCORE + 1).fill(null);
+  /** The sounds of `found` in no group worked out yet. */
+  private readonly rest: Uint32Array;
+  /** The best score whose group is not worked out yet. */
+  private next = BEST_WORD_SCORE;
+
+  constructor(text: TextIndex, word: string, found: Uint32Array, private readonly pool: BitmapPool) {
+    for (const token of text.tokensHolding(word)) {
+      const place = placeIn(text.token(token), word);
+      const inName = text.fieldDocsOf(NAME, token);
+      if (inName !== undefined && inName.count > 0) this.postings[1 + FIELD_NAME * 3 + place]!.push(inName);
+      const inTags = text.fieldDocsOf(TAGS, token);
+      if (inTags !== undefined && inTags.count > 0) this.postings[1 + FIELD_TAG * 3 + place]!.push(inTags);
+      // Anywhere: it only counts for sounds without the word in name or tags, so in the description.
+      // Inside a word is the lowest score, what is left at the end.
+      const anywhere = text.docsOf(token);
+      if (place > INSIDE && anywhere.count > 0) this.postings[1 + FIELD_DESCRIPTION * 3 + place]!.push(anywhere);
+    }
+    this.rest = pool.take();
+    this.rest.set(found.length <= this.rest.length ? found : found.subarray(0, this.rest.length));
+  }
+
+  /** The sounds of exactly this score, or null for none. */
+  level(score: number): Level | null {
+    for (; this.next >= score; this.next--) this.groups[this.next] = this.group(this.next);
+    return this.groups[score]!;
+  }
+
+  private group(score: number): Level | null {
+    const rest = this.rest;
+    if (score === WORST_WORD_SCORE) {
+      const count = countBits(rest);
+      return count > 0 ? { score, bits: rest, count } : null;
+    }
+    const postings = this.postings[score]!;
+    if (postings.length === 0) return null;
+    const bits = this.pool.take();
+    for (const posting of postings) posting.orInto(bits);
     // The set becomes the sounds of exactly this score; they leave `rest`.
+    let count = 0;
     for (let i = 0; i < rest.length; i++) {
       const taken = bits[i]! & rest[i]!;
+      if (taken === 0) {
+        bits[i] = 0;
+        continue;
+      }
       bits[i] = taken;
       rest[i]! ^= taken;
+      count += popcount(taken);
     }
-    const count = countBits(bits);
-    if (count > 0) levels.push({ score, bits, count });
+    return count > 0 ? { score, bits, count } : null;
   }
-  const count = countBits(rest);
-  if (count > 0) levels.push({ score: 1 + FIELD_DESCRIPTION * 3 + INSIDE, bits: rest, count });
-  return levels;
 }
 
 /** The best place `word` occurs in `text` (WHOLE, BEGINNING or INSIDE), or -1 when it does not. */

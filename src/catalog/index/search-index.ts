@@ -23,10 +23,11 @@ const REBUILD_BATCH = 256;
 const MOST_WORDS_SCORED_BY_SETS = 3;
 /**
  * Counting tags over matches one sound at a time costs about this many words of a bitmap per
- * sound (its tags are read as a view); counting them tag by tag costs a word per 32 sounds of a
- * common tag and a step per sound of a rare one, whatever the matches.
+ * sound (its tags read from their column: 14 ns a sound, 8 times a word of `countIn`); counting
+ * them tag by tag costs a word per 32 sounds of a common tag and a step per sound of a rare one,
+ * whatever the matches.
  */
-const TAG_READ_COST = 64;
+const TAG_READ_COST = 8;
 /**
  * Making a range's bitmap (duration-index.ts within) costs about this many words of an
  * intersection per word of the catalog: it reads four bitmaps and counts what it made.
@@ -254,11 +255,11 @@ export class SearchIndex {
    * Scored by sets (relevance.ts levelsOf), or sound by sound from their text when the words are many.
    */
   private byRelevance(found: Found, filters: SearchFilters): number[] {
-    const levels = filters.words.length <= MOST_WORDS_SCORED_BY_SETS
-      ? levelsOf(this.text, filters.words, this.foundBits(found), this.pool)
-      : this.levelsOfText(this.foundList(found), filters.words);
     const descending = filters.order === 'desc';
-    levels.sort((a, b) => (descending ? b.score - a.score : a.score - b.score));
+    const levels = filters.words.length <= MOST_WORDS_SCORED_BY_SETS
+      ? levelsOf(this.text, filters.words, this.foundBits(found), this.pool, descending, filters.page * filters.limit)
+      : this.levelsOfText(this.foundList(found), filters.words);
+    if (filters.words.length > MOST_WORDS_SCORED_BY_SETS) levels.sort((a, b) => (descending ? b.score - a.score : a.score - b.score));
     let skip = (filters.page - 1) * filters.limit;
     let remaining = filters.limit;
     const page: number[] = [];
@@ -346,9 +347,8 @@ export class SearchIndex {
       } else {
         // Tags are numbered (sound-columns.ts): a count per number, then the tags counted.
         const perNumber = new Uint32Array(c.tags.shared.texts.length);
-        this.forEachFound(found, (doc) => {
-          for (const number of c.tags.numbersOf(doc)) perNumber[number]!++;
-        });
+        if ('bits' in found) c.tags.countOver(found.bits, perNumber);
+        else this.forEachFound(found, (doc) => c.tags.countInto(doc, perNumber));
         perNumber.forEach((count, number) => count > 0 && counts.push({ tag: c.tags.shared.texts[number]!, count }));
       }
       facets.tags = counts

@@ -134,10 +134,27 @@ export class StringListColumn {
     return list;
   }
 
-  /** The numbers of the strings at a position (a view: read it before the next `set`). */
-  numbersOf(doc: number): Uint32Array {
+  /** Adds one to `perNumber` at the number of each string of every position set in `bits`. */
+  countOver(bits: Uint32Array, perNumber: Uint32Array): void {
+    const { numbers, starts, counts } = this;
+    for (let word = 0; word < bits.length; word++) {
+      let value = bits[word]!;
+      while (value !== 0) {
+        const low = value & -value;
+        const doc = (word << 5) + 31 - Math.clz32(low);
+        const start = starts[doc]!;
+        const end = start + counts[doc]!;
+        for (let i = start; i < end; i++) perNumber[numbers[i]!]!++;
+        value ^= low;
+      }
+    }
+  }
+
+  /** Adds one to `perNumber` at the number of each string at a position. */
+  countInto(doc: number, perNumber: Uint32Array): void {
     const start = this.starts[doc]!;
-    return this.numbers.subarray(start, start + this.counts[doc]!);
+    const end = start + this.counts[doc]!;
+    for (let i = start; i < end; i++) perNumber[this.numbers[i]!]!++;
   }
 
   set(doc: number, list: string[]): void {
