@@ -187,8 +187,9 @@ export interface DocSet {
 export class BitmapSet implements DocSet {
   readonly count: number;
 
-  constructor(private readonly bits: Uint32Array) {
-    this.count = countBits(bits);
+  /** `count`: how many bits are set, when the maker counted them. */
+  constructor(private readonly bits: Uint32Array, count = countBits(bits)) {
+    this.count = count;
   }
 
   has(doc: number): boolean {

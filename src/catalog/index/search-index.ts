@@ -30,9 +30,10 @@ const MOST_WORDS_SCORED_BY_SETS = 3;
 const TAG_READ_COST = 8;
 /**
  * Making a range's bitmap (duration-index.ts within) costs about this many words of an
- * intersection per word of the catalog: it reads four bitmaps and counts what it made.
+ * intersection per word of the catalog. Checking a walked sound's value instead reads it from a
+ * column in a random place: at a million sounds, a miss of the processor's caches each.
  */
-const RANGE_WORDS = 4;
+const RANGE_WORDS = 1;
 
 /** A range filter of a search: the sounds whose value (in `values`) is within [min, max]. */
 interface RangeFilter {
@@ -58,6 +59,8 @@ export class SearchIndex {
   private readonly loudness = new DurationIndex();
   /** How many sounds the range bounds were chosen from: they are chosen again as the catalog doubles. */
   private boundsChosenAt = 0;
+  /** Whether the ranges were made (chooseBounds): until then sounds are not put in them one by one. */
+  private rangesMade = false;
   /** A posting per category, in the order of CATEGORIES. */
   private readonly categories = CATEGORIES.map(() => new Posting());
   private readonly orders: Record<SortField, SortOrder>;
@@ -395,7 +398,7 @@ export class SearchIndex {
     const words = (capacity + 31) >>> 5;
     const walked = sets.length > 0 && sets[0]!.count * 10 <= (sets.length + RANGE_WORDS * ranges.length) * words;
     if (!walked) {
-      for (const { ranges: index, min, max, values } of ranges) sets.push(index.within(min, max, values, this.pool));
+      for (const { ranges: index, min, max } of ranges) sets.push(index.within(min, max, this.pool));
       sets.sort((a, b) => a.count - b.count);
       if (sets[0]!.count === 0) return NOTHING;
       if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
@@ -465,9 +468,12 @@ export class SearchIndex {
     this.reserveScratch();
     // From the record's own strings: reading them back out of their columns costs a load time.
     this.index(doc, searchText(record.name, record.description, record.tags), record.name, record.tags);
-    this.durations.add(doc, record.duration);
-    this.onsets.add(doc, this.columns.onset[doc]!);
-    this.loudness.add(doc, this.columns.lufs[doc]!);
+    // A first load's ranges are made once it is done, from bounds chosen over all its values (loaded).
+    if (this.rangesMade) {
+      this.durations.add(doc, record.duration);
+      this.onsets.add(doc, this.columns.onset[doc]!);
+      this.loudness.add(doc, this.columns.lufs[doc]!);
+    }
     this.similarity.set(doc, record.descriptors ?? null);
     this.count++;
     if (record.isSample) this.sampleIds = null;
@@ -583,6 +589,7 @@ export class SearchIndex {
       for (let doc = 0; doc < c.size; doc++) if (c.alive[doc] === 1) ranges.add(doc, values[doc]!);
     }
     this.boundsChosenAt = this.count;
+    this.rangesMade = true;
   }
 
   private sampleList(): number[] {
