@@ -181,11 +181,8 @@ class WordScores {
     let count = 0;
     for (let i = 0; i < rest.length; i++) {
       const taken = bits[i]! & rest[i]!;
-      if (taken === 0) {
-        bits[i] = 0;
-        continue;
-      }
       bits[i] = taken;
+      if (taken === 0) continue;
       rest[i]! ^= taken;
       count += popcount(taken);
     }

@@ -37,7 +37,7 @@ const RANGE_WORDS = 1;
 
 /** A range filter of a search: the sounds whose value (in `values`) is within [min, max]. */
 interface RangeFilter {
-  ranges: DurationIndex;
+  index: DurationIndex;
   min: number;
   max: number;
   values: Float64Array;
@@ -398,7 +398,7 @@ export class SearchIndex {
     const words = (capacity + 31) >>> 5;
     const walked = sets.length > 0 && sets[0]!.count * 10 <= (sets.length + RANGE_WORDS * ranges.length) * words;
     if (!walked) {
-      for (const { ranges: index, min, max } of ranges) sets.push(index.within(min, max, this.pool));
+      for (const { index, min, max } of ranges) sets.push(index.within(min, max, this.pool));
       sets.sort((a, b) => a.count - b.count);
       if (sets[0]!.count === 0) return NOTHING;
       if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
@@ -431,11 +431,11 @@ export class SearchIndex {
     const ranges: RangeFilter[] = [];
     const min = filters.minDuration ?? -Infinity;
     const max = filters.maxDuration ?? Infinity;
-    if (min > -Infinity || max < Infinity) ranges.push({ ranges: this.durations, min, max, values: c.duration });
+    if (min > -Infinity || max < Infinity) ranges.push({ index: this.durations, min, max, values: c.duration });
     // An unmeasured sound fails every onset or loudness bound it is asked about: it is in no range.
-    if (filters.maxOnsetMs !== undefined) ranges.push({ ranges: this.onsets, min: -Infinity, max: filters.maxOnsetMs, values: c.onset });
+    if (filters.maxOnsetMs !== undefined) ranges.push({ index: this.onsets, min: -Infinity, max: filters.maxOnsetMs, values: c.onset });
     if (filters.minLufs !== undefined || filters.maxLufs !== undefined) {
-      ranges.push({ ranges: this.loudness, min: filters.minLufs ?? -Infinity, max: filters.maxLufs ?? Infinity, values: c.lufs });
+      ranges.push({ index: this.loudness, min: filters.minLufs ?? -Infinity, max: filters.maxLufs ?? Infinity, values: c.lufs });
     }
     return ranges;
   }

@@ -1,4 +1,4 @@
-import { grown } from './posting.ts';
+import { forEachBit, grown } from './posting.ts';
 
 /** Bytes of strings no sound holds any more, past which a column is written out again. */
 const COMPACT_AFTER_BYTES = 1 << 20;
@@ -136,18 +136,7 @@ export class StringListColumn {
 
   /** Adds one to `perNumber` at the number of each string of every position set in `bits`. */
   countOver(bits: Uint32Array, perNumber: Uint32Array): void {
-    const { numbers, starts, counts } = this;
-    for (let word = 0; word < bits.length; word++) {
-      let value = bits[word]!;
-      while (value !== 0) {
-        const low = value & -value;
-        const doc = (word << 5) + 31 - Math.clz32(low);
-        const start = starts[doc]!;
-        const end = start + counts[doc]!;
-        for (let i = start; i < end; i++) perNumber[numbers[i]!]!++;
-        value ^= low;
-      }
-    }
+    forEachBit(bits, (doc) => this.countInto(doc, perNumber));
   }
 
   /** Adds one to `perNumber` at the number of each string at a position. */
