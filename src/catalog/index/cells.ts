@@ -1,3 +1,5 @@
+import { grown } from './posting.ts';
+
 /**
  * An inverted file over vectors (the scaled descriptors of similar.ts), in two levels: k-means
  * centroids trained on a sample split the vectors into coarse cells, and each coarse cell is split
@@ -83,6 +85,8 @@ export class Cells {
   private arrangedCell = 0;
   private arrangedPlace = 0;
   private nextSlot = 0;
+  /** What `gather` returns a part of. */
+  private found = new Int32Array(1024);
 
   /**
    * Starts a build over `docs` (rows of `dimensions` numbers in `rows`). Coarse centroids are
@@ -154,9 +158,10 @@ export class Cells {
 
   /**
    * The vectors of the fine cells nearest to `target` (`dimensions` numbers from `at`), nearest
-   * cell first, until at least `budget` of them. Stale entries are dropped on the way.
+   * cell first, until at least `budget` of them. Stale entries are dropped on the way. The array
+   * is reused by the next call.
    */
-  gather(target: Float32Array, at: number, budget: number): number[] {
+  gather(target: Float32Array, at: number, budget: number): Int32Array {
     const d = this.dimensions;
     const coarseDistances = new Float64Array(this.coarseCount);
     for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = squaredDistance(this.coarse, c * d, target, at, d);
@@ -175,20 +180,21 @@ export class Cells {
       }
     }
     const order = byDistance(cellDistances);
-    const found: number[] = [];
-    for (let rank = 0; rank < order.length && found.length < budget; rank++) {
+    let found = 0;
+    for (let rank = 0; rank < order.length && found < budget; rank++) {
       const cell = cells[order[rank]!]!;
       const list = this.lists[cell]!;
+      if (found + list.length > this.found.length) this.found = grown(this.found, Math.max(2 * this.found.length, found + list.length));
       let kept = 0;
       for (let i = 0; i < list.length; i++) {
         const doc = list[i]!;
         if (this.cellOf[doc] !== cell) continue;
         list[kept++] = doc;
-        found.push(doc);
+        this.found[found++] = doc;
       }
       list.length = kept;
     }
-    return found;
+    return this.found.subarray(0, found);
   }
 
   /** Splits coarse cell `c` into fine cells trained on its members, and lists them there. */

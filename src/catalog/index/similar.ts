@@ -137,8 +137,7 @@ export class SimilarityIndex {
   /**
    * The `limit` described sounds nearest to `doc`, nearest first; never `doc` itself. Small
    * catalogs read every sound; large ones read the sounds of the cells nearest to it. The
-   * nearest by codes are kept, each candidate's code distance given up as soon as it passes the
-   * farthest of them, and then measured on their numbers.
+   * nearest by codes are kept, and then measured on their numbers.
    */
   nearest(doc: number, limit: number): Neighbour[] {
     if (!this.has(doc) || limit <= 0) return [];
@@ -148,13 +147,13 @@ export class SimilarityIndex {
     const cells = this.readyCells();
     const docs = cells ? cells.gather(rows.data, rows.offsetOf(doc), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size))) : rows.docs;
     const distances = rows.scan(docs, target);
-    const kept = new Nearest(2 * limit + RERANKED);
+    const kept = new Fewest(2 * limit + RERANKED);
     for (let i = 0; i < docs.length; i++) if (docs[i] !== doc) kept.offer(docs[i]!, distances[i]!);
-    const best = new Nearest(limit);
-    for (const other of kept.docs) best.offer(other, rows.distance(rows.slotOf[other]!, target));
-    return best.docs.map((neighbour, i) => ({
+    const measured = kept.docs().map((other) => ({ doc: other, distance: rows.distance(rows.slotOf[other]!, target) }));
+    measured.sort((a, b) => a.distance - b.distance || a.doc - b.doc);
+    return measured.slice(0, limit).map(({ doc: neighbour, distance }) => ({
       doc: neighbour,
-      similarity: Math.round(Math.exp(-best.distances[i]! / (2 * TOTAL_WEIGHT)) * 1e4) / 1e4,
+      similarity: Math.round(Math.exp(-distance / (2 * TOTAL_WEIGHT)) * 1e4) / 1e4,
     }));
   }
 
@@ -248,27 +247,64 @@ export class SimilarityIndex {
 }
 
 /**
- * The `size` nearest offered so far, nearest first (ties by position), each position once: a
- * short sorted array beats a heap at these sizes. `worst` is the distance an offer must beat.
+ * The `size` positions offered at the smallest distances (ties: the smaller position), kept as a
+ * heap whose root is the farthest kept: an offer that does not beat it is turned away by that one
+ * comparison, which is what most of a query's thousands of offers are.
  */
-class Nearest {
-  readonly docs: number[] = [];
-  readonly distances: number[] = [];
-  worst = Infinity;
+class Fewest {
+  private readonly distances: Int32Array;
+  private readonly positions: Int32Array;
+  private count = 0;
 
-  constructor(private readonly size: number) {}
+  constructor(private readonly size: number) {
+    this.distances = new Int32Array(size);
+    this.positions = new Int32Array(size);
+  }
 
   offer(doc: number, distance: number): void {
-    // A sound listed twice in a cell (moved away and back) is kept once.
-    if (distance >= this.worst || this.docs.includes(doc)) return;
-    let place = this.distances.length;
-    while (place > 0 && (this.distances[place - 1]! > distance || (this.distances[place - 1] === distance && this.docs[place - 1]! > doc))) place--;
-    this.docs.splice(place, 0, doc);
-    this.distances.splice(place, 0, distance);
-    if (this.docs.length > this.size) {
-      this.docs.pop();
-      this.distances.pop();
+    if (this.count < this.size) {
+      this.siftUp(this.count++, doc, distance);
+    } else if (this.size > 0 && before(distance, doc, this.distances[0]!, this.positions[0]!)) {
+      this.siftDown(doc, distance);
     }
-    if (this.docs.length === this.size) this.worst = this.distances[this.size - 1]!;
   }
+
+  /** The positions kept, each once: a sound listed twice in a cell (moved away and back) was offered twice. */
+  docs(): number[] {
+    return [...new Set(this.positions.subarray(0, this.count))];
+  }
+
+  /** Puts an entry at `at`, then moves it up past the nearer ones above it. */
+  private siftUp(at: number, doc: number, distance: number): void {
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!before(this.distances[parent]!, this.positions[parent]!, distance, doc)) break;
+      this.distances[at] = this.distances[parent]!;
+      this.positions[at] = this.positions[parent]!;
+      at = parent;
+    }
+    this.distances[at] = distance;
+    this.positions[at] = doc;
+  }
+
+  /** Replaces the root with an entry, then moves it down below the farther ones. */
+  private siftDown(doc: number, distance: number): void {
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= this.count) break;
+      if (child + 1 < this.count && before(this.distances[child]!, this.positions[child]!, this.distances[child + 1]!, this.positions[child + 1]!)) child++;
+      if (!before(distance, doc, this.distances[child]!, this.positions[child]!)) break;
+      this.distances[at] = this.distances[child]!;
+      this.positions[at] = this.positions[child]!;
+      at = child;
+    }
+    this.distances[at] = distance;
+    this.positions[at] = doc;
+  }
+}
+
+/** Whether (distance a, position a) comes before (distance b, position b): nearer, or as near and the smaller position. */
+function before(aDistance: number, aDoc: number, bDistance: number, bDoc: number): boolean {
+  return aDistance < bDistance || (aDistance === bDistance && aDoc < bDoc);
 }
