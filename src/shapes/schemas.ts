@@ -121,6 +121,7 @@ export type SoundBody = z.infer<typeof soundSchema>;
 export type PopularSoundBody = z.infer<typeof popularSoundSchema>;
 export type SimilarSoundBody = z.infer<typeof similarSoundSchema>;
 export type PaginationBody = z.infer<typeof paginationSchema>;
+export type CursorPaginationBody = z.infer<typeof searchPaginationSchema>;
 export type TimingBody = z.infer<typeof timingSchema>;
 export type LoudnessBody = z.infer<typeof loudnessSchema>;
 export type FacetsBody = z.infer<typeof facetsSchema>;

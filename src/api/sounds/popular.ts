@@ -3,7 +3,7 @@ import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { popularSoundSchema, searchPaginationSchema } from '../../shapes/schemas.ts';
-import { toPagination, toPopularSound } from '../../shapes/mappers.ts';
+import { toCursorPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { EXTENSION, lenientInt } from '../../shapes/params.ts';
 import { authErrors } from './responses.ts';
 
@@ -44,7 +44,7 @@ export const listPopular = defineEndpoint({
     const page = await popularWalk((filters) => services.catalog.search(filters), query.cursor ?? null, query.limit);
     return {
       data: page.items.map((sound) => toPopularSound(sound, services.signer)),
-      pagination: { ...toPagination(1, query.limit, page.total), next_cursor: page.next && encodeRankCursor(page.next) },
+      pagination: toCursorPagination(1, query.limit, page.total, page.next && encodeRankCursor(page.next)),
     };
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
 import { facetsSchema, searchPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
-import { toPagination, toSound } from '../../shapes/mappers.ts';
+import { toCursorPagination, toSound } from '../../shapes/mappers.ts';
 import {
   categoryList, contradictoryBounds, cursorOf, encodeCursor, EXTENSION, facetList, isoTime, lufs, milliseconds, searchFiltersOf, seconds,
   sortField, sortOrder, strictInt,
@@ -56,11 +56,11 @@ export const searchSounds = defineEndpoint({
     if (contradictions.length > 0) throw invalidQuery(contradictions);
     const page = await services.catalog.search(searchFiltersOf(query));
     const next = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
-    return {
+    const answer = {
       data: page.items.map((sound) => toSound(sound, services.signer)),
-      pagination: { ...toPagination(query.cursor === undefined ? query.page : 1, query.limit, page.total), next_cursor: next },
-      ...(page.facets && { facets: page.facets }),
+      pagination: toCursorPagination(query.cursor === undefined ? query.page : 1, query.limit, page.total, next),
     };
+    return page.facets ? Object.assign(answer, { facets: page.facets }) : answer;
   },
 });
 

@@ -35,10 +35,10 @@ export class PageReader {
    * bunched at the other end: short sounds sorted by duration, descending) gives up and sorts.
    * Sorted by duration under a duration filter, only the part of the order within the range is walked.
    */
-  page(found: Found, filters: SearchFilters & { sort: SortField }, count: number): number[] {
+  page(found: Found, filters: SearchFilters, sort: SortField, count: number): number[] {
     const offset = (filters.page - 1) * filters.limit;
-    const range = filters.sort === 'duration' ? this.durationRange(filters) : null;
-    return this.slice(found, filters.sort, filters.order === 'desc', offset, offset + filters.limit, count, range);
+    const range = sort === 'duration' ? this.durationRange(filters) : null;
+    return this.slice(found, sort, filters.order === 'desc', offset, offset + filters.limit, count, range);
   }
 
   /**

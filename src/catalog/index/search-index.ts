@@ -161,7 +161,7 @@ export class SearchIndex {
     const docs = filters.sort === 'relevance' && filters.words.length > 0
       ? this.byRelevance(found, filters)
       // Without words every sound matches as well as any other: relevance orders like downloads.
-      : this.pages.page(found, { ...filters, sort: filters.sort === 'relevance' ? 'downloads' : filters.sort }, this.count);
+      : this.pages.page(found, filters, filters.sort === 'relevance' ? 'downloads' : filters.sort, this.count);
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
     if (facets) page.facets = facets;
     return page;

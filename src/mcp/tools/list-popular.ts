@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
 import { popularSoundSchema, searchPaginationSchema } from '../../shapes/schemas.ts';
-import { toPagination, toPopularSound } from '../../shapes/mappers.ts';
+import { toCursorPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
@@ -30,7 +30,7 @@ export const listPopularTool = defineTool({
     const after = cursor === undefined ? null : decodeRankCursor(cursor)!;
     const page = await popularWalk((filters) => services.catalog.search(filters), after, limit);
     const data = page.items.map((sound) => toPopularSound(sound, services.signer));
-    const pagination = { ...toPagination(1, limit, page.total), next_cursor: page.next && encodeRankCursor(page.next) };
+    const pagination = toCursorPagination(1, limit, page.total, page.next && encodeRankCursor(page.next));
     const more = pagination.next_cursor === null ? '' : `\nNext page: cursor "${pagination.next_cursor}".`;
     return { structured: { data, pagination }, text: soundListText(data, pagination) + more, links: soundLinks(data) };
   },

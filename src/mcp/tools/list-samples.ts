@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
 import { searchPaginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
-import { toPagination, toSoundSummary } from '../../shapes/mappers.ts';
+import { toCursorPagination, toSoundSummary } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
@@ -51,7 +51,7 @@ export const listSamplesTool = defineTool({
     const shown = rest.slice(0, args.limit);
     // No download_url: the samples' shape is the public one, whoever asks.
     const data = shown.map((sound) => toSoundSummary(sound, services.signer));
-    const pagination = { ...toPagination(1, args.limit, page.total), next_cursor: more ? encodeSampleCursor(shown[shown.length - 1]!.id) : null };
+    const pagination = toCursorPagination(1, args.limit, page.total, more ? encodeSampleCursor(shown[shown.length - 1]!.id) : null);
     const next = pagination.next_cursor === null ? '' : `\nNext page: cursor "${pagination.next_cursor}".`;
     return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample') + next, links: soundLinks(data) };
   },

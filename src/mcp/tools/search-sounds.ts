@@ -3,7 +3,7 @@ import { LIST_LIMITS, MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limit
 import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.ts';
 import { facetsSchema, searchPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
 import { cursorOf, encodeCursor } from '../../shapes/params.ts';
-import { toPagination, toSound } from '../../shapes/mappers.ts';
+import { toCursorPagination, toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
@@ -83,7 +83,7 @@ export const searchSoundsTool = defineTool({
     });
     const data = page.items.map((sound) => toSound(sound, services.signer));
     const nextCursor = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
-    const pagination = { ...toPagination(walking ? 1 : args.page, args.limit, page.total), next_cursor: nextCursor };
+    const pagination = toCursorPagination(walking ? 1 : args.page, args.limit, page.total, nextCursor);
     const text = soundListText(data, pagination);
     const links = soundLinks(data);
     if (!page.facets) return { structured: { data, pagination }, text, links };
