@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
+import { FloatRows } from '../../src/catalog/index/float-rows.ts';
 import { VectorRows } from '../../src/catalog/index/vector-rows.ts';
 import { wasmFromWat } from '../../scripts/wasm-from-wat.js';
 import { seededRandom as random } from '../audio/helpers/signals.ts';
@@ -81,5 +82,31 @@ describe('vector rows', () => {
       assert.equal(found[i], expected, `codes of ${doc} moved with its numbers`);
       assert.equal(rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!), vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0));
     });
+  });
+
+  test('rows.floats: centroid distances agree with a plain sum, for any row length, rows appended past the room asked for and runs from anywhere', () => {
+    for (const dimensions of [1, 3, 4, 5, 16, 106, 300]) {
+      const next = random(100 + dimensions);
+      // Room for 10 rows; 700 are appended, a few at a time, so the rows move as the room grows.
+      const rows = new FloatRows(dimensions, 10);
+      const vectors: number[][] = [];
+      while (vectors.length < 700) {
+        const batch = Array.from({ length: Math.min(1 + Math.floor(next() * 40), 700 - vectors.length) }, () => Array.from({ length: dimensions }, () => (next() - 0.5) * 20));
+        assert.equal(rows.append(Float32Array.from(batch.flat())), vectors.length);
+        vectors.push(...batch);
+      }
+      assert.equal(rows.size, 700);
+      const source = Float32Array.from({ length: dimensions + 7 }, () => (next() - 0.5) * 20);
+      rows.setTarget(source, 7);
+      const target = Array.from(source.subarray(7));
+      for (const [first, count] of [[0, 700], [0, 1], [333, 50], [699, 1], [5, 0]] as const) {
+        rows.measure(first, count);
+        for (let row = first; row < first + count; row++) {
+          const expected = vectors[row]!.reduce((sum, value, j) => sum + (Math.fround(value) - target[j]!) ** 2, 0);
+          assert.ok(Math.abs(rows.distances[row]! - expected) <= 1e-5 * expected + 1e-6, `row ${row} of ${dimensions} numbers: ${rows.distances[row]} against ${expected}`);
+        }
+      }
+      assert.throws(() => rows.measure(650, 51), RangeError);
+    }
   });
 });

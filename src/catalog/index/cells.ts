@@ -1,3 +1,4 @@
+import { FloatRows } from './float-rows.ts';
 import { grown } from './posting.ts';
 
 /**
@@ -87,6 +88,11 @@ export class Cells {
   private nextSlot = 0;
   /** What `gather` returns a part of. */
   private found = new Int32Array(1024);
+  /**
+   * The centroids again, where a query measures them (WebAssembly): the coarse ones, then each
+   * fine cell's, at coarseCount + its number in `lists`.
+   */
+  private readonly centroids: FloatRows;
 
   /**
    * Starts a build over `docs` (rows of `dimensions` numbers in `rows`). Coarse centroids are
@@ -102,6 +108,8 @@ export class Cells {
     this.coarseCount = Math.max(1, Math.min(MAX_COARSE, Math.round(Math.sqrt(docs.length / 4))));
     const size = Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.coarseCount);
     this.coarse = train(rows, dimensions, sample(docs, size, random), this.coarseCount);
+    this.centroids = new FloatRows(dimensions, 2 * this.coarseCount + Math.ceil(docs.length / FINE_SIZE));
+    this.centroids.append(this.coarse);
     this.splits = Array.from({ length: this.coarseCount }, () => null);
     this.pending = Array.from({ length: this.coarseCount }, () => []);
     this.cellOf = new Int32Array(capacity).fill(-1);
@@ -162,10 +170,11 @@ export class Cells {
    * is reused by the next call.
    */
   gather(target: Float32Array, at: number, budget: number): Int32Array {
-    const d = this.dimensions;
-    const coarseDistances = new Float64Array(this.coarseCount);
-    for (let c = 0; c < this.coarseCount; c++) coarseDistances[c] = squaredDistance(this.coarse, c * d, target, at, d);
-    const coarseOrder = byDistance(coarseDistances);
+    const centroids = this.centroids;
+    centroids.setTarget(target, at);
+    centroids.measure(0, this.coarseCount);
+    const coarseDistances = centroids.distances;
+    const coarseOrder = byDistance(coarseDistances.subarray(0, this.coarseCount));
     const reach = coarseDistances[coarseOrder[0]!]! * COARSE_REACH;
     // The fine cells of the nearest coarse cells, with their distances.
     const cells: number[] = [];
@@ -174,9 +183,11 @@ export class Cells {
       const coarse = coarseOrder[rank]!;
       if (rank > 0 && coarseDistances[coarse]! > reach) break;
       const split = this.splits[coarse]!;
+      const first = this.coarseCount + split.first;
+      centroids.measure(first, split.count);
       for (let f = 0; f < split.count; f++) {
         cells.push(split.first + f);
-        cellDistances.push(squaredDistance(split.centroids, f * d, target, at, d));
+        cellDistances.push(centroids.distances[first + f]!);
       }
     }
     const order = byDistance(cellDistances);
@@ -208,6 +219,7 @@ export class Cells {
       : train(this.rows, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
     const split: Split = { centroids, first: this.lists.length, count };
     for (let f = 0; f < count; f++) this.lists.push([]);
+    this.centroids.append(centroids);
     this.splits[c] = split;
     for (const doc of members) {
       // A vector listed twice while it waited (moved away and back) is listed here once.

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { squaredDistance, type Rows } from './cells.ts';
+import { distanceKernel, PAGE } from './distance-kernel.ts';
 
 /**
  * The rows of the similar-sounds index, one per sound, twice: as given (32-bit numbers, `data`),
@@ -16,8 +16,6 @@ import { squaredDistance, type Rows } from './cells.ts';
  * WebAssembly memory holds at most 4 GiB: codes for about 38 million sounds.
  */
 
-const kernel = new WebAssembly.Module(readFileSync(new URL('./distance.wasm', import.meta.url)));
-const PAGE = 65_536;
 /** Bytes the kernel reads at a time: a code row is padded with zeros to a multiple of it. */
 const BYTES_AT_A_TIME = 16;
 /**
@@ -57,7 +55,7 @@ export class VectorRows implements Rows {
   constructor(readonly dimensions: number) {
     this.codeStride = Math.ceil(dimensions / BYTES_AT_A_TIME) * BYTES_AT_A_TIME;
     this.centre = new Float64Array(dimensions);
-    const instance = new WebAssembly.Instance(kernel);
+    const instance = new WebAssembly.Instance(distanceKernel);
     this.memory = instance.exports.memory as WebAssembly.Memory;
     this.scanRows = instance.exports.scan as Scan;
     this.memory.grow(Math.ceil(CODES_AT / PAGE));
