@@ -109,15 +109,16 @@ export class Posting implements DocSet {
     for (let i = 0; i < this.count; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
   }
 
-  /** How many of this posting's positions are set in `bits`. */
+  /**
+   * How many of this posting's positions are set in `bits`. Two bitmaps are counted without a
+   * test for an empty word: where both are dense (a facet over a common word's matches) the test
+   * missed its guess often enough to make the count 2.3 times slower.
+   */
   countIn(bits: Uint32Array): number {
     let count = 0;
     if (this.bits !== null) {
       const shared = Math.min(this.bits.length, bits.length);
-      for (let word = 0; word < shared; word++) {
-        const both = this.bits[word]! & bits[word]!;
-        if (both !== 0) count += popcount(both);
-      }
+      for (let word = 0; word < shared; word++) count += popcount(this.bits[word]! & bits[word]!);
       return count;
     }
     const ids = this.ids!;
