@@ -9,7 +9,8 @@ import type {
  * Each body is one object literal with all its fields, and a body with one more field is that
  * literal with the field assigned to it, never a spread: a page maps 20 to 100 of these per
  * request, literals of one shape are what V8 builds and writes fastest, and a spread of a body
- * into a new literal cost 0.5-0.7 us each on Node.js 20 (against 0.03 us to assign a field). Answers are written with JSON.stringify (api/serializer.ts), so a body must hold its
+ * into a new literal cost 0.5-0.7 us each on Node.js 20 (against 0.03 us to assign a field).
+ * Answers are written with JSON.stringify (api/serializer.ts), so a body must hold its
  * schema's fields and nothing else: a literal typed by the schema cannot have more, and a domain
  * object handed over whole must have exactly the fields of its body, checked below. The whole
  * answer of a REST handler or an MCP tool is checked again for fields beyond its schema, at every

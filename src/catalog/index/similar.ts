@@ -264,7 +264,7 @@ class Fewest {
   offer(doc: number, distance: number): void {
     if (this.count < this.size) {
       this.siftUp(this.count++, doc, distance);
-    } else if (this.size > 0 && before(distance, doc, this.distances[0]!, this.positions[0]!)) {
+    } else if (before(distance, doc, this.distances[0]!, this.positions[0]!)) {
       this.siftDown(doc, distance);
     }
   }
