@@ -115,7 +115,7 @@ async function changeLogRows(): Promise<number> {
 }
 
 async function storedDownloads(): Promise<number> {
-  return Number((await query('SELECT sum(num_downloads) AS n FROM sounds'))[0]!.n);
+  return Number((await query('SELECT sum(count) AS n FROM sound_downloads'))[0]!.n);
 }
 
 async function query(statement: string): Promise<Array<Record<string, unknown>>> {

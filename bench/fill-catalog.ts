@@ -44,8 +44,9 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   const insertSound = db.prepare(`INSERT INTO sounds (id, name, description, tags, category, license, duration, onset_ms, peak_ms,
-    tail_ms, integrated_lufs, true_peak_db, waveform, num_downloads, is_sample, content_hash, file_key, file_size,
-    created_at, updated_at, descriptors) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    tail_ms, integrated_lufs, true_peak_db, waveform, is_sample, content_hash, file_key, file_size,
+    created_at, updated_at, descriptors) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertDownloads = db.prepare('INSERT INTO sound_downloads (sound_seq, count, version) VALUES (?, ?, 0)');
   const random = generator(seed);
   const { next, zipf, pick } = random;
   const start = Date.UTC(2023, 0, 1);
@@ -64,10 +65,11 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
       const hash = createHash('sha256').update(`fill-${seed}-${first + i}`).digest('hex');
       const created = new Date(start + Math.floor(next() * 3 * 365 * 86_400_000)).toISOString();
       const downloads = Math.floor(Math.exp(next() * 9) - 1) * (next() < 0.3 ? 0 : 1);
-      insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
+      const { lastInsertRowid } = insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
         Math.round(next() * 50), Math.round(next() * duration * 300), Math.round(duration * 900), -30 + next() * 22, -6 + next() * 5.5,
-        downloads, first + i < 24 ? 1 : 0, hash,
+        first + i < 24 ? 1 : 0, hash,
         `${hash.slice(0, 2)}/${hash}.mp3`, Math.round(duration * 24_000), created, created, descriptorsOf(source, next));
+      if (downloads > 0) insertDownloads.run(lastInsertRowid, downloads);
     }
   });
   for (let from = 0; from < count; from += 10_000) insertBatch(from, Math.min(count, from + 10_000));

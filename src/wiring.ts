@@ -1,6 +1,7 @@
 import { AccountService } from './accounts/service.ts';
 import { AccountStore } from './accounts/store.ts';
 import { DatabaseChangeFeed } from './catalog/database-change-feed.ts';
+import { DownloadCounts } from './catalog/download-counts.ts';
 import { CatalogService } from './catalog/service.ts';
 import { CatalogStore } from './catalog/store.ts';
 import { CatalogWriter } from './catalog/writer.ts';
@@ -69,7 +70,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const renditions = new RenditionService(files, new RenditionStore(database.db), {
     maxBytes: config.renditionsMaxBytes, concurrency: config.renditionsConcurrency, clock, onError: options.onError,
   });
-  const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), options.onError);
+  const downloads = new DownloadCounts(database.db, database.dialect);
+  const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), downloads, options.onError);
   return {
     config,
     database,

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { CatalogChangeFeed, CatalogChanges, CatalogRecord, ChangeList } from './change-feed.ts';
-import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
+import { DOWNLOADS_COLUMN, SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 
 /**
  * Rows read per query on a first load. Small enough that a page's rows and records die young:
@@ -17,11 +17,11 @@ export interface ChangeFeedOptions {
 /** How often the log is asked whether anything is new (bounds how late another process's change shows). */
 const POLL_MS = 100;
 
-const RECORD_COLUMNS = ['seq', 'descriptors', 'updated_at', ...SOUND_COLUMNS] as const;
+const RECORD_COLUMNS = ['seq', 'descriptors', 'updated_at', ...SOUND_COLUMNS, DOWNLOADS_COLUMN] as const;
 
 /**
  * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
- * (db/dialects). SQLite commits one writer at a time, so log numbers grow in commit order and a
+ * (db/dialects); download counts are not in `sounds` and make no change. SQLite commits one writer at a time, so log numbers grow in commit order and a
  * reader that remembers the last number it read misses nothing. Polled: one indexed read of the
  * newest number every POLL_MS, whoever wrote.
  */
@@ -37,7 +37,7 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     // The cursor is taken first: a change made while the pages are read is read again after.
     const cursor = await this.newest();
     for (let after = 0; ;) {
-      const rows = await this.db.selectFrom('sounds').select(RECORD_COLUMNS)
+      const rows = await this.sounds().select(RECORD_COLUMNS)
         .where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS).execute();
       if (rows.length === 0) return cursor;
       onPage(rows.map(toRecord));
@@ -51,7 +51,7 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     if (log.length === 0) return { changed: [], removed: [], cursor };
     if (log[0]!.seq > cursor + 1 && (await this.pruned(cursor))) return 'reload';
     const seqs = [...new Set(log.map((row) => row.sound_seq))];
-    const rows = await this.db.selectFrom('sounds').select(RECORD_COLUMNS).where('seq', 'in', seqs).execute();
+    const rows = await this.sounds().select(RECORD_COLUMNS).where('seq', 'in', seqs).execute();
     const found = new Set(rows.map((row) => row.seq));
     const next = log[log.length - 1]!.seq;
     this.readsSincePrune += log.length;
@@ -91,6 +91,11 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     }, POLL_MS);
     timer.unref();
     return () => clearInterval(timer);
+  }
+
+  /** The sounds with their download counts (catalog/download-counts.ts). */
+  private sounds() {
+    return this.db.selectFrom('sounds').leftJoin('sound_downloads', 'sound_downloads.sound_seq', 'sounds.seq');
   }
 
   private async newest(): Promise<number> {

@@ -1,14 +1,20 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { SoundsTable } from '../db/schema.ts';
 import type { Category, Sound } from './sound.ts';
 
 /** The columns a Sound is made of (the waveform is read on its own, it is large). */
 export const SOUND_COLUMNS = [
   'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
-  'integrated_lufs', 'true_peak_db', 'num_downloads', 'is_sample', 'created_at',
+  'integrated_lufs', 'true_peak_db', 'is_sample', 'created_at',
 ] as const;
 
-export type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]>;
+/**
+ * A sound's download count, from its row of `sound_downloads` (none: never downloaded). Selected
+ * beside SOUND_COLUMNS from `sounds` left-joined with `sound_downloads` on the sound's `seq`.
+ */
+export const DOWNLOADS_COLUMN = sql<number | string>`coalesce(sound_downloads.count, 0)`.as('num_downloads');
+
+export type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]> & { num_downloads: number | string };
 
 /** A row of `sounds` as the services see it: the one place column names become field names. */
 export function soundOf(row: SoundRow): Sound {

@@ -1,12 +1,14 @@
 import type { CatalogChangeFeed, ChangeList } from './change-feed.ts';
 import { SearchIndex } from './index/search-index.ts';
-import { PendingDownloads } from './pending-downloads.ts';
+import type { CountsCursor, DownloadCounts } from './download-counts.ts';
 import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
 import type { CatalogStore } from './store.ts';
 import { resamplePeaks, type Peak } from './waveform.ts';
 
-/** Changes read per query while following the feed. */
+/** Changes read per query while following the feed, and download counts while following those. */
 const CHANGES_PER_READ = 10_000;
+/** How often the download counts other processes committed are read: popular is exact this soon after. */
+const COUNTS_POLL_MS = 100;
 
 /**
  * The catalog, as routes, tools, pages and commands use it. Lists (search, samples, popular) are
@@ -14,8 +16,9 @@ const CHANGES_PER_READ = 10_000;
  * database. The index is built on first use (or by `start`, which the server calls so that its
  * first search is fast) and then follows the catalog change feed: this process's own writes are
  * in it before the write returns, any other process's within the feed's polling interval.
- * Downloads are counted in memory and written once a second (pending-downloads.ts): every count
- * this service shows, from the index or the database, includes the ones not written yet.
+ * A download is committed to `sound_downloads` before `countDownload` returns
+ * (download-counts.ts); the index takes this process's counts at once and other processes' within
+ * COUNTS_POLL_MS.
  */
 export class CatalogService {
   private index: SearchIndex | null = null;
@@ -26,16 +29,16 @@ export class CatalogService {
   private stopWatching: (() => void) | null = null;
   /** When (performance.now()) the oldest change this index was told of and has not applied yet came; null when none waits. */
   private waitingSince: number | null = null;
-  private readonly downloads: PendingDownloads;
+  private countsCursor: CountsCursor = { version: 0, soundSeq: 0 };
+  private readingCounts: Promise<void> | null = null;
+  private stopCounting: (() => void) | null = null;
 
   constructor(
     private readonly store: CatalogStore,
     private readonly feed: CatalogChangeFeed,
+    private readonly downloads: DownloadCounts,
     private readonly onError: (error: unknown) => void = () => {},
-    options: { flushIntervalMs?: number } = {},
-  ) {
-    this.downloads = new PendingDownloads((counts) => this.store.addDownloads(counts), onError, options.flushIntervalMs);
-  }
+  ) {}
 
   /** Builds the index now; returns how many sounds it holds, how many have descriptors, and how long it took. */
   async start(): Promise<{ sounds: number; described: number; ms: number }> {
@@ -61,9 +64,7 @@ export class CatalogService {
   }
 
   async findById(id: string): Promise<StoredSound | null> {
-    const sound = await this.downloads.readBetweenFlushes(() => this.store.findById(id));
-    if (sound) sound.numDownloads += this.downloads.of(sound.id);
-    return sound;
+    return this.store.findById(id);
   }
 
   async findSampleById(id: string): Promise<StoredSound | null> {
@@ -97,15 +98,15 @@ export class CatalogService {
 
   /**
    * Counts one download; returns the sound's id and name, or null when no sound has the id. The
-   * count is written to the database with the next flush (within a second, or when the service
-   * closes); this instance's downloads order shows it before this returns, other instances with
-   * their first read of the feed after that flush.
+   * count is committed before this returns, and this instance's downloads order shows it; other
+   * instances read it within COUNTS_POLL_MS.
    */
   async countDownload(id: string): Promise<{ id: string; name: string } | null> {
     const sound = await this.store.downloadTarget(id);
     if (sound === null) return null;
-    this.downloads.add(sound.id);
-    this.index?.addDownload(sound.seq);
+    const count = await this.downloads.add(sound.seq);
+    if (count === null) return null;
+    this.index?.countedDownload(sound.seq, count);
     return { id: sound.id, name: sound.name };
   }
 
@@ -148,17 +149,21 @@ export class CatalogService {
     return this.queued;
   }
 
-  /** Stops following the feed and writes the downloads not written yet. */
+  /** Stops following the feed and the counts; resolves once every download counted is committed. */
   async close(): Promise<void> {
     this.stopWatching?.();
     this.stopWatching = null;
-    await this.downloads.close();
+    this.stopCounting?.();
+    this.stopCounting = null;
+    await this.downloads.settled();
+    await this.readingCounts;
   }
 
   private ready(): Promise<SearchIndex> {
     this.building ??= this.build().then((index) => {
       this.index = index;
       this.stopWatching = this.feed.watch(() => void this.changed());
+      this.stopCounting = this.followCounts();
       return index;
     }, (error: unknown) => {
       this.building = null;
@@ -168,9 +173,9 @@ export class CatalogService {
   }
 
   private async build(): Promise<SearchIndex> {
-    // Pending downloads are written first, so that the rows loaded hold them; any counted while
-    // the rows load come back through the feed after their flush.
-    await this.downloads.flush();
+    // Where counts are followed from is taken first: a count committed while the rows load is
+    // read again after (the index keeps the larger of two counts).
+    this.countsCursor = await this.downloads.cursorNow();
     const index = new SearchIndex();
     index.expect(await this.store.size());
     this.cursor = await this.feed.loadAll((records) => index.load(records));
@@ -180,8 +185,7 @@ export class CatalogService {
 
   private async sync(): Promise<void> {
     for (;;) {
-      // Read between flushes, so that a row's count and this process's pending downloads add up.
-      const changes = await this.downloads.readBetweenFlushes(() => this.feed.changesSince(this.cursor, CHANGES_PER_READ));
+      const changes = await this.feed.changesSince(this.cursor, CHANGES_PER_READ);
       if (changes === 'reload') {
         this.index = await this.build();
         this.waitingSince = null;
@@ -191,9 +195,28 @@ export class CatalogService {
         this.waitingSince = null;
         return;
       }
-      for (const record of changes.changed) record.numDownloads += this.downloads.of(record.id);
       this.index!.apply(changes.changed, changes.removed);
       this.cursor = changes.cursor;
+    }
+  }
+
+  /** Reads the counts other processes commit, every COUNTS_POLL_MS; returns a function that stops it. */
+  private followCounts(): () => void {
+    const timer = setInterval(() => {
+      this.readingCounts ??= this.readCounts().catch(this.onError).finally(() => (this.readingCounts = null));
+    }, COUNTS_POLL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async readCounts(): Promise<void> {
+    for (;;) {
+      const { counts, cursor } = await this.downloads.changedSince(this.countsCursor, CHANGES_PER_READ);
+      for (const { soundSeq, count } of counts) this.index?.countedDownload(soundSeq, count);
+      const moved = cursor !== this.countsCursor;
+      this.countsCursor = cursor;
+      // A full page whose counts are not settled yet is read again at the next poll.
+      if (counts.length < CHANGES_PER_READ || !moved) return;
     }
   }
 }

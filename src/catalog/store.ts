@@ -1,18 +1,16 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
-import { SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
+import { DOWNLOADS_COLUMN, SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 import type { StoredSound } from './sound.ts';
 import type { Peak } from './waveform.ts';
 import { storable } from '../db/text.ts';
 
 const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash'] as const;
-/** Three parameters a sound: far under SQLite's and PostgreSQL's limits on parameters per statement. */
-export const DOWNLOADS_PER_STATEMENT = 1000;
 
 /**
- * The catalog's rows: one sound by id, download counts (added in batches: catalog/pending-downloads.ts), the sample flags. Lists are not read
- * here but from the search index (catalog/index/); writes that come with ingest live in writer.ts.
+ * The catalog's rows: one sound by id (with its download count: catalog/download-counts.ts), the
+ * sample flags. Lists are not read here but from the search index (catalog/index/); writes that
+ * come with ingest live in writer.ts.
  */
 export class CatalogStore {
   /** Details, stream and download URLs and every media request read one sound: compiled once. */
@@ -22,7 +20,8 @@ export class CatalogStore {
   private readonly seqById;
 
   constructor(private readonly db: Db) {
-    this.soundById = reusableQuery(db, db.selectFrom('sounds').select(STORED_COLUMNS).where('id', '=', ''));
+    this.soundById = reusableQuery(db, db.selectFrom('sounds').leftJoin('sound_downloads', 'sound_downloads.sound_seq', 'sounds.seq')
+      .select([...STORED_COLUMNS, DOWNLOADS_COLUMN]).where('id', '=', ''));
     this.downloadTargetById = reusableQuery(db, db.selectFrom('sounds').select(['seq', 'id', 'name']).where('id', '=', ''));
     this.seqById = reusableQuery(db, db.selectFrom('sounds').select('seq').where('id', '=', ''));
   }
@@ -53,27 +52,6 @@ export class CatalogStore {
     if (!storable(id)) return null;
     const [row] = await this.downloadTargetById(id);
     return row ? { seq: Number(row.seq), id: row.id, name: row.name } : null;
-  }
-
-  /**
-   * Adds downloads to the stored counts in one transaction, a statement per DOWNLOADS_PER_STATEMENT
-   * sounds: one addition (so one change-log row) per sound, whatever its number of downloads.
-   */
-  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
-    const entries = [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
-    await this.db.transaction().execute(async (trx) => {
-      for (let from = 0; from < entries.length; from += DOWNLOADS_PER_STATEMENT) {
-        const batch = entries.slice(from, from + DOWNLOADS_PER_STATEMENT);
-        // VALUES' columns are column1, column2 on both engines; the casts give PostgreSQL their types.
-        const values = sql.join(batch.map(([id, n]) => sql`(CAST(${id} AS TEXT), CAST(${n} AS INTEGER))`));
-        // The IN list makes SQLite look the sounds up by id: with the join alone, a list of a few
-        // hundred is planned as a scan of every sound (70 ms at 100,000, each second, on the
-        // request thread; docs/performance.md).
-        await sql`UPDATE sounds SET num_downloads = num_downloads + added.column2
-          FROM (VALUES ${values}) AS added
-          WHERE sounds.id = added.column1 AND sounds.id IN (${sql.join(batch.map(([id]) => id))})`.execute(trx);
-      }
-    });
   }
 
   /** Makes exactly these sounds the public samples; returns how many exist. Unknown ids are reported. */

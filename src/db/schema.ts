@@ -7,6 +7,7 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   sounds: SoundsTable;
   catalog_changes: CatalogChangesTable;
+  sound_downloads: SoundDownloadsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
@@ -37,7 +38,6 @@ export interface SoundsTable {
   waveform: string | null;
   /** JSON array of DESCRIPTOR_LENGTH numbers; null until measured. */
   descriptors: string | null;
-  num_downloads: ColumnType<number, number | undefined, number>;
   is_sample: ColumnType<number, number | undefined, number>;
   content_hash: string;
   file_key: string;
@@ -55,6 +55,17 @@ export interface CatalogChangesTable {
   sound_id: Generated<string | null>;
   kind: Generated<'added' | 'updated' | 'removed' | null>;
   changed_at: Generated<string | null>;
+}
+
+/**
+ * Each downloaded sound's all-time count, outside `sounds` so that a count is no catalog change
+ * (catalog/download-counts.ts). `version` names the commit that last changed the row: other
+ * instances read the rows whose version passed the last one they read.
+ */
+export interface SoundDownloadsTable {
+  sound_seq: number;
+  count: number;
+  version: number;
 }
 
 export interface AccountsTable {

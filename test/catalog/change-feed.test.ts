@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DatabaseChangeFeed } from '../../src/catalog/database-change-feed.ts';
+import { DownloadCounts } from '../../src/catalog/download-counts.ts';
 import { CatalogService } from '../../src/catalog/service.ts';
 import { CatalogStore } from '../../src/catalog/store.ts';
 import { createServices } from '../../src/wiring.ts';
@@ -78,10 +79,10 @@ describe('catalog change feed', () => {
   test('changes.reload: a reader left behind a pruned log loads the catalog again and ends up with every change', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-prune-'));
     const writer = await createServices(await configFor(dataDir));
-    const { db } = writer.database;
+    const { db, dialect } = writer.database;
     // A reader that keeps only 10 rows of log, and reads it as a busy instance would.
-    const pruning = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, { keepChanges: 10 }));
-    const behind = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db));
+    const pruning = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, { keepChanges: 10 }), new DownloadCounts(db, dialect));
+    const behind = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db), new DownloadCounts(db, dialect));
     try {
       const first = await addSound(writer, { name: 'Prune First' });
       await pruning.start();
@@ -108,7 +109,7 @@ describe('catalog change feed', () => {
   test('changes.read-fails: a write whose feed read fails still succeeds; the failure is reported and the next read catches up', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-fail-'));
     const services = await createServices(await configFor(dataDir));
-    const { db } = services.database;
+    const { db, dialect } = services.database;
     const errors: unknown[] = [];
     // The feed's next read fails once, as a read of a database that hiccups would.
     const feed = new DatabaseChangeFeed(db);
@@ -121,7 +122,7 @@ describe('catalog change feed', () => {
       }
       return changesSince(cursor, limit);
     };
-    const catalog = new CatalogService(new CatalogStore(db), feed, (error) => errors.push(error));
+    const catalog = new CatalogService(new CatalogStore(db), feed, new DownloadCounts(db, dialect), (error) => errors.push(error));
     try {
       const { id } = await addSound(services, { name: 'Feed Fail Probe' });
       await catalog.start();

@@ -62,7 +62,7 @@ describe('search on the database', () => {
 async function storedDownloads(dataDir: string): Promise<number> {
   const connection = await otherConnection(dataDir, { readonly: true });
   try {
-    const [row] = await connection.all<{ n: number | string | null }>('SELECT sum(num_downloads) AS n FROM sounds');
+    const [row] = await connection.all<{ n: number | string | null }>('SELECT sum(count) AS n FROM sound_downloads');
     return Number(row?.n ?? 0);
   } finally {
     await connection.close();

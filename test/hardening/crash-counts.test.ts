@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { FLUSH_INTERVAL_MS } from '../../src/catalog/pending-downloads.ts';
 import { utcDay } from '../../src/quota/quota.ts';
 import { createServices } from '../../src/wiring.ts';
 import { configFor, otherConnection, removeBackend } from '../helpers/backend.ts';
@@ -18,8 +17,8 @@ const CLIENTS = 40;
 interface Seen {
   searches: number;
   downloads: number;
-  /** When (performance.now()) each download was answered. */
-  downloadTimes: number[];
+  /** Downloads answered 200, by sound id. */
+  downloadsOf: Map<string, number>;
   /** Answers that were not 200 (none are expected: every request is valid). */
   others: number;
   unanswered: number;
@@ -28,10 +27,10 @@ interface Seen {
 /**
  * The server's counts after `kill -9` under load: every request answered 200 was counted before
  * its answer left (quota: usage_daily on the embedded default, the Redis counter with REDIS_URL),
- * and at most the requests in flight were counted without an answer. Downloads are written once
- * a second: those answered in the last moments may be lost, never counted twice.
+ * and at most the requests in flight were counted without an answer. The same holds for each
+ * sound's download count: a download is committed before it is answered.
  */
-describe('crash: kill -9 under load loses no quota count, and no download but the last moments\' ones', () => {
+describe('crash: kill -9 under load loses no quota count and no download count', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let server: ServeProcess | undefined;
@@ -59,18 +58,19 @@ describe('crash: kill -9 under load loses no quota count, and no download but th
     await removeBackend(dataDir);
   });
 
-  test('crash.counts: after kill -9, the quota count covers every 200 answer and the download count all but the last moments\' ones, neither more than those plus the requests in flight', async () => {
+  test('crash.counts: after kill -9, the quota and each sound\'s download count cover every 200 answer, and at most the requests in flight more', async () => {
     server = await startServe(env);
     const running = server;
-    const seen: Seen = { searches: 0, downloads: 0, downloadTimes: [], others: 0, unanswered: 0 };
+    const seen: Seen = { searches: 0, downloads: 0, downloadsOf: new Map(), others: 0, unanswered: 0 };
     let killed = false;
     let n = 0;
     const client = async () => {
       while (!killed) {
         const i = n++;
         const isDownload = i % 5 === 0;
+        const id = ids[i % ids.length]!;
         const pathAndQuery = isDownload
-          ? `/api/v1/sounds/${ids[i % ids.length]}/download`
+          ? `/api/v1/sounds/${id}/download`
           : `/api/v1/sounds?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}`;
         let status: number;
         try {
@@ -85,7 +85,7 @@ describe('crash: kill -9 under load loses no quota count, and no download but th
         if (status !== 200) seen.others++;
         else if (isDownload) {
           seen.downloads++;
-          seen.downloadTimes.push(performance.now());
+          seen.downloadsOf.set(id, (seen.downloadsOf.get(id) ?? 0) + 1);
         }
         else seen.searches++;
       }
@@ -93,7 +93,6 @@ describe('crash: kill -9 under load loses no quota count, and no download but th
     const clients = Array.from({ length: CLIENTS }, client);
     // Load for long enough that many event-loop turns commit, then the crash.
     await new Promise((resolve) => setTimeout(resolve, 3500));
-    const killedAt = performance.now();
     running.child.kill('SIGKILL');
     await new Promise((resolve) => running.child.once('exit', resolve));
     killed = true;
@@ -107,12 +106,15 @@ describe('crash: kill -9 under load loses no quota count, and no download but th
     assert.ok(quotaCount <= answered + seen.unanswered, `quota count ${quotaCount} is at most ${answered} answers + ${seen.unanswered} in flight`);
 
     const connection = await otherConnection(dataDir);
-    const [row] = await connection.all<{ total: number | string }>('SELECT sum(num_downloads) AS total FROM sounds');
+    const rows = await connection.all<{ id: string; n: number | string }>(
+      'SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq');
     await connection.close();
-    const downloads = Number(row!.total);
-    // Written by a flush at most one interval after the answer; twice that leaves room for a busy machine.
-    const written = seen.downloadTimes.filter((at) => at < killedAt - 2 * FLUSH_INTERVAL_MS).length;
-    assert.ok(downloads >= written, `download count ${downloads} covers the ${written} download answers older than two flush intervals`);
+    const stored = new Map(rows.map((row) => [row.id, Number(row.n)]));
+    assert.ok(seen.downloads > 50, `downloads ran (${seen.downloads} answers)`);
+    for (const [id, answers] of seen.downloadsOf) {
+      assert.ok((stored.get(id) ?? 0) >= answers, `sound ${id}: count ${stored.get(id)} covers its ${answers} download answers`);
+    }
+    const downloads = [...stored.values()].reduce((sum, n) => sum + n, 0);
     assert.ok(downloads <= seen.downloads + seen.unanswered, `download count ${downloads} is at most ${seen.downloads} + ${seen.unanswered} in flight`);
 
     // A new process starts from the committed count: the quota goes on from there.

@@ -128,26 +128,13 @@ export class SearchIndex {
   }
 
   /**
-   * A download this process counted: the sound's count as the database returned it goes into the
-   * downloads order at once, without waiting for the feed. Counts only go up, so one older than
-   * the count held is ignored.
+   * A sound's download count as committed (catalog/download-counts.ts): into the downloads order
+   * at once. Counts only go up, so one older than the count held is ignored.
    */
   countedDownload(seq: number, count: number): void {
     const doc = this.positionOf(seq);
     if (doc === undefined || count <= this.columns.downloads[doc]!) return;
     this.columns.downloads[doc] = count;
-    this.orders.downloads.move(doc);
-  }
-
-  /**
-   * A download this process counted and has not written to the database yet: one more, in the
-   * downloads order at once. The feed's next row for the sound brings the count as written plus
-   * what is still pending (CatalogService.sync).
-   */
-  addDownload(seq: number): void {
-    const doc = this.positionOf(seq);
-    if (doc === undefined) return;
-    this.columns.downloads[doc]! += 1;
     this.orders.downloads.move(doc);
   }
 

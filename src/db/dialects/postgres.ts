@@ -34,6 +34,12 @@ export const postgresDialect: SqlDialect = {
       FOR EACH ROW EXECUTE FUNCTION log_sound_change()`.execute(db);
   },
 
+  // Writers run side by side, without a lock: a count's version is its transaction's id, and the
+  // oldest transaction still running (the snapshot's xmin) bounds what a reader may pass. Ids are
+  // handed out in order, so a version below it belongs to a transaction that has ended.
+  downloadsVersion: sql<number>`CAST(CAST(pg_current_xact_id() AS text) AS bigint)`,
+  settledDownloadsVersion: sql<number>`CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint)`,
+
   async describeChangeLog(db: Kysely<Database>): Promise<void> {
     // The same function, now also writing the sound's id, the kind of change and the time. The
     // clock's time, not the transaction's start: a log row's time is when the change was made.

@@ -52,6 +52,11 @@ export const sqliteDialect: SqlDialect = {
     END`.execute(db);
   },
 
+  // One writer at a time: the next number after the largest is taken under the write lock, so
+  // versions are committed in order and every committed one is settled.
+  downloadsVersion: sql<number>`(SELECT coalesce(max(version), 0) + 1 FROM sound_downloads)`,
+  settledDownloadsVersion: sql<number>`${sql.lit(Number.MAX_SAFE_INTEGER)}`,
+
   async describeChangeLog(db: Kysely<Database>): Promise<void> {
     const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
     const triggers = [

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /**
@@ -28,4 +28,14 @@ export interface SqlDialect {
    * reads from GET /api/v1/changes (migration 011).
    */
   describeChangeLog(db: Kysely<Database>): Promise<void>;
+  /**
+   * The version a transaction gives the download counts it writes (catalog/download-counts.ts):
+   * greater than the version of every count already committed.
+   */
+  downloadsVersion: RawBuilder<number>;
+  /**
+   * Versions below this one are settled: no transaction still running writes one, so a reader
+   * that has read every count below it misses none by going on from there.
+   */
+  settledDownloadsVersion: RawBuilder<number>;
 }

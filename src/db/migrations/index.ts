@@ -13,6 +13,7 @@ import * as secrets from './010_secrets.ts';
 import * as changeKinds from './011_change_kinds.ts';
 import * as renditionClaims from './012_rendition_claims.ts';
 import * as descriptorsV3 from './013_descriptors_v3.ts';
+import * as downloadCounts from './014_download_counts.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '011_change_kinds': changeKinds,
   '012_rendition_claims': renditionClaims,
   '013_descriptors_v3': descriptorsV3,
+  '014_download_counts': downloadCounts,
 };
