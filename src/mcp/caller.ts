@@ -8,8 +8,8 @@ import type { ApiServices } from '../services.ts';
  * Who is calling /mcp, settled at the HTTP level before any MCP message is read: a missing or
  * invalid x-api-key is a 401 and a plan without API access a 403, with the REST bodies. Only
  * x-api-key is read, so `Authorization: Bearer` alone is a 401 here too. Unknown keys are limited
- * per client address as on REST (429 before the lookup). Nothing is counted yet: only tool calls
- * and resource reads spend quota (request-quota.ts).
+ * per client address as on REST (429 before the lookup). Nothing is counted yet: only tool calls,
+ * resource reads and pages of resources/list spend quota (request-quota.ts).
  */
 export async function authenticateMcpCaller(request: FastifyRequest, services: ApiServices): Promise<void> {
   const header = request.headers['x-api-key'];

@@ -1,15 +1,20 @@
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * JSON-RPC error bodies for failures that happen before the MCP transport sees a message. A
  * client of /mcp reads JSON-RPC, so body problems are answered in its terms, as the transport
- * itself would (same status, error code, `id: null`).
+ * itself would (same status, error code, `id: null`). `id` names the one request refused, when
+ * there is one.
  */
-export function jsonRpcError(code: number, message: string) {
-  return { jsonrpc: '2.0' as const, error: { code, message }, id: null };
+export function jsonRpcError(code: number, message: string, id: RequestId | null = null) {
+  return { jsonrpc: '2.0' as const, error: { code, message }, id };
 }
 
+export type JsonRpcError = ReturnType<typeof jsonRpcError>;
+
 export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
 export const SERVER_ERROR = -32000;
 export const INTERNAL_ERROR = -32603;
 

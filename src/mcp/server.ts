@@ -5,7 +5,7 @@ import { DomainError } from '../errors.ts';
 import { SERVER_INSTRUCTIONS } from './field-guide.ts';
 import { soundPrompts } from './prompts/index.ts';
 import { registerSoundResources } from './resources/sound-resource.ts';
-import type { SoundTool, ToolContext } from './tool.ts';
+import type { CallContext, SoundTool, ToolContext } from './tool.ts';
 import { errorResult, INTERNAL_ERROR_MESSAGE, quotaExceededResult, successResult, withRateLimit } from './tool-result.ts';
 import { soundTools } from './tools/index.ts';
 
@@ -30,7 +30,10 @@ export function buildMcpServer(context: ToolContext): McpServer {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
-    }, async (args, extra) => withRateLimit(await callTool(tool, args, extra.requestId, context), await context.quota.decisionFor(extra.requestId)));
+    }, async (args, extra) => {
+      const decision = context.quota.decisionFor(extra.requestId);
+      return withRateLimit(await callTool(tool, args, { ...context, decision }), decision);
+    });
   }
   registerSoundResources(server, context);
   for (const prompt of soundPrompts) {
@@ -42,9 +45,8 @@ export function buildMcpServer(context: ToolContext): McpServer {
   return server;
 }
 
-async function callTool(tool: SoundTool, args: unknown, requestId: string | number, context: ToolContext): Promise<CallToolResult> {
-  const decision = await context.quota.decisionFor(requestId);
-  if (!decision.allowed) return quotaExceededResult(decision);
+async function callTool(tool: SoundTool, args: unknown, context: CallContext): Promise<CallToolResult> {
+  if (!context.decision.allowed) return quotaExceededResult(context.decision);
   try {
     return successResult(await tool.run(args as Parameters<SoundTool['run']>[0], context));
   } catch (error) {

@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../shapes/answers.ts';
 import type { McpServices } from '../services.ts';
+import { refuseBatch } from './batch.ts';
 import { callerOf } from './caller.ts';
 import { INTERNAL_ERROR, jsonRpcError } from './json-rpc.ts';
 import { buildMcpServer } from './server.ts';
@@ -14,25 +15,32 @@ import { refuseInvalidParams } from './request-params.ts';
  * Fastify already parsed. Responses are plain JSON rather than an SSE stream: no tool sends
  * progress, and plain JSON is what curl and simple clients read most easily.
  */
-export async function serveMcpPost(request: FastifyRequest, reply: FastifyReply, services: McpServices): Promise<void> {
+export async function serveMcpPost(
+  request: FastifyRequest, reply: FastifyReply, services: McpServices,
+): Promise<FastifyReply | void> {
+  const refusal = refuseBatch(request.body);
+  if (refusal !== null) return reply.code(400).send(refusal);
   const owner = callerOf(request);
-  const quota = await RequestQuota.count(request.body, owner, services);
+  const response = reply.raw;
+  // Hijacked replies skip Fastify's hooks; these headers are set here and kept by the transport.
+  // The answer is written once every request of the body has its decision, so the headers show
+  // the last one.
+  const quota = new RequestQuota(services, owner, (decision) => {
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.setHeader(name, value);
+  });
   const server = buildMcpServer({ services, owner, quota, log: request.log });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 
   reply.hijack();
-  const response = reply.raw;
-  // Hijacked replies skip Fastify's hooks; these headers are set here and kept by the transport.
   response.setHeader('x-request-id', request.id);
-  if (quota.latest) {
-    for (const [name, value] of Object.entries(rateLimitHeaders(quota.latest))) response.setHeader(name, value);
-  }
   response.on('close', () => {
     server.close().catch((error: unknown) => request.log.warn({ err: error }, 'closing an MCP server failed'));
   });
   try {
     await server.connect(transport);
     refuseInvalidParams(transport, request.log);
+    quota.meter(transport, request.log);
     await transport.handleRequest(request.raw, response, request.body);
   } catch (error) {
     request.log.error({ err: error }, 'MCP request failed');

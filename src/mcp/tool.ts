@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AudioContent, ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
+import type { QuotaDecision } from '../quota/quota.ts';
 import type { ExactBody } from '../shapes/exact-body.ts';
 import type { McpServices } from '../services.ts';
 import type { RequestQuota } from './request-quota.ts';
@@ -13,6 +14,11 @@ export interface ToolContext {
   owner: KeyOwner;
   quota: RequestQuota;
   log: FastifyBaseLogger;
+}
+
+/** What one tool call may use: the request's context and the quota decision made for this call. */
+export interface CallContext extends ToolContext {
+  decision: QuotaDecision;
 }
 
 /**
@@ -40,7 +46,7 @@ export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   inputSchema: I;
   outputSchema: O;
   annotations: ToolAnnotations;
-  run(args: z.output<I>, context: ToolContext): Promise<R>;
+  run(args: z.output<I>, context: CallContext): Promise<R>;
 }
 
 /**

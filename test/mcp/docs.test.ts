@@ -64,7 +64,7 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
     assert.deepEqual(answer.result.structuredContent.data.map((sound) => sound.name), ['Laser Zap']);
   });
 
-  it('the session with resources, a preview and a prompt, replayed request by request, answers as shown and spends the thirteen requests it says', async () => {
+  it('the session with resources, a preview and a prompt, replayed request by request, answers as shown and spends the fifteen requests it says', async () => {
     const session = markdown.slice(markdown.indexOf('### A session with resources'));
     // Each request block and the abbreviated answer block after it.
     const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)]
@@ -95,7 +95,8 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
     const loudness = (preview!.structuredContent as { preview: { loudness: { integrated_lufs: number } } }).preview.loudness;
     assert.ok(Math.abs(loudness.integrated_lufs - -16) <= 1);
     assert.deepEqual((read!.contents as Array<{ mimeType: string }>).map((content) => content.mimeType), ['application/json', 'audio/mpeg']);
-    // One each for the search, the preview and the read; ten for making the preview (its first time).
-    assert.equal((await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0], 13);
+    // One each for the search, the preview, the read and the two pages of resources; ten for making
+    // the preview (its first time).
+    assert.equal((await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0], 15);
   });
 });

@@ -87,7 +87,7 @@ describe('mcp.quota: each tool call is one request of the daily quota', () => {
   });
 });
 
-describe('mcp.quota: resource reads and previews count like tool calls; listing resources and prompts is free', () => {
+describe('mcp.quota: resource reads, resource pages and previews count like tool calls; describing is free', () => {
   let server: TestServer;
   let account: Account;
   let key: string;
@@ -107,8 +107,7 @@ describe('mcp.quota: resource reads and previews count like tool calls; listing 
 
   const usedToday = async () => (await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0] ?? 0;
 
-  it('resources/list, resources/templates/list, prompts/list and prompts/get are free', async () => {
-    await client.listResources();
+  it('resources/templates/list, prompts/list and prompts/get are free', async () => {
     await client.listResourceTemplates();
     await client.listPrompts();
     await client.getPrompt({ name: 'build_ui_sound_set', arguments: { style: 'soft' } });
@@ -116,39 +115,51 @@ describe('mcp.quota: resource reads and previews count like tool calls; listing 
     assert.equal(await usedToday(), 0);
   });
 
-  it('each resources/read counts one, an unknown sound included; each preview_sound counts one, plus ten the first time its preview is made', async () => {
-    await client.readResource({ uri: `sound://${id}` });
+  it('each page of resources/list counts one, as a REST search does, a refused cursor included', async () => {
+    const { resources } = await client.listResources();
+    assert.equal(resources.length, 1);
     assert.equal(await usedToday(), 1);
-    await assert.rejects(client.readResource({ uri: 'sound://no-such-sound' }));
+    await assert.rejects(client.listResources({ cursor: 'not-a-cursor' }));
     assert.equal(await usedToday(), 2);
+  });
+
+  it('each resources/read counts one, an unknown sound included; each preview_sound counts one, plus ten the first time its preview is made', async () => {
+    const before = await usedToday();
+    await client.readResource({ uri: `sound://${id}` });
+    assert.equal(await usedToday(), before + 1);
+    await assert.rejects(client.readResource({ uri: 'sound://no-such-sound' }));
+    assert.equal(await usedToday(), before + 2);
     await callTool(client, 'preview_sound', { id });
-    assert.equal(await usedToday(), 13, 'the call, and ten for making the preview');
+    assert.equal(await usedToday(), before + 13, 'the call, and ten for making the preview');
     await callTool(client, 'preview_sound', { id });
-    assert.equal(await usedToday(), 14, 'a stored preview costs only the call');
+    assert.equal(await usedToday(), before + 14, 'a stored preview costs only the call');
     const read = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'resources/read', params: { uri: `sound://${id}` } });
     const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], { 'x-api-key': key });
     assert.equal(response.status, 200);
-    assert.equal(await usedToday(), 16);
-    assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 16));
+    assert.equal(await usedToday(), before + 17, 'two reads and a page of the list');
+    assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - before - 17));
   });
 
-  it('over quota, a read is a JSON-RPC error with the tools\' message and the reset time, a preview an error result; neither is counted', async () => {
+  it('over quota, a read or a page of the list is a JSON-RPC error with the tools\' message and the reset time, '
+    + 'a preview an error result; none is counted', async () => {
     const { quota, clock } = server.services;
     for (let used = await usedToday(); used < 2500; used += 1) await quota.consume(account.id, 'spend-it', account.plan.dailyQuota, clock());
     const reset = Date.parse('2026-06-16T00:00:00Z') / 1000;
-    await assert.rejects(client.readResource({ uri: `sound://${id}` }), (error: unknown) => {
+    const quotaExceeded = (error: unknown) => {
       assert.ok(error instanceof McpError);
       assert.equal(error.code, QUOTA_EXCEEDED);
       assert.match(error.message, /Daily quota of 2500 requests exceeded\. It resets at 2026-06-16T00:00:00\.000Z/);
       assert.deepEqual(error.data, { limit: 2500, reset });
       return true;
-    });
+    };
+    await assert.rejects(client.readResource({ uri: `sound://${id}` }), quotaExceeded);
+    await assert.rejects(client.listResources(), quotaExceeded);
     const preview = await callTool(client, 'preview_sound', { id });
     assert.equal(preview.isError, true);
     assert.match(textOf(preview), new RegExp(`Daily quota of 2500 requests exceeded.*Unix time ${reset}`));
     assert.equal(preview.content.length, 1, 'no audio, no links');
     assert.equal(await usedToday(), 2500);
-    assert.ok((await client.listResources()).resources.length > 0, 'listing still works');
+    assert.equal((await client.listResourceTemplates()).resourceTemplates.length, 1, 'describing still works');
     assert.equal((await client.listPrompts()).prompts.length, 2);
   });
 });

@@ -1,7 +1,10 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { withoutApiKeys } from '../../accounts/api-key.ts';
+import type { QuotaDecision } from '../../quota/quota.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { QUOTA_EXCEEDED } from '../json-rpc.ts';
 import { SOUND_URI_TEMPLATE } from '../sound-links.ts';
@@ -23,8 +26,9 @@ export const MAX_BLOB_SECONDS = 30;
 
 /**
  * `sound://{id}`: the sound's metadata as JSON (what GET /api/v1/sounds/{id} gives as `data`)
- * and, for a sound of at most MAX_BLOB_SECONDS, its MP3 as a base64 blob. A read counts one
- * request of the quota (request-quota.ts); listing is free.
+ * and, for a sound of at most MAX_BLOB_SECONDS, its MP3 as a base64 blob. A read and a page of
+ * resources/list each count one request of the quota (request-quota.ts), as REST's sound and
+ * search requests do.
  */
 export function registerSoundResources(server: McpServer, context: ToolContext): void {
   server.registerResource('sound', new ResourceTemplate(SOUND_URI_TEMPLATE, { list: undefined }), {
@@ -34,15 +38,24 @@ export function registerSoundResources(server: McpServer, context: ToolContext):
   }, (uri, variables, extra) => guarded(context, () => readSound(uri, String(variables.id), extra.requestId, context)));
   // The SDK's resources/list ignores cursors; this one pages through the catalog. Replacing a
   // handler is how the SDK's Server is meant to be extended (setRequestHandler replaces).
-  server.server.setRequestHandler(ListSoundsRequestSchema, (request) =>
-    guarded(context, () => listSoundResources(request.params?.cursor, context.services)));
+  server.server.setRequestHandler(ListSoundsRequestSchema, (request, extra) => guarded(context, async () => {
+    refuseOverQuota(context.quota.decisionFor(extra.requestId));
+    return listSoundResources(request.params?.cursor, context.services);
+  }));
 }
 
-async function readSound(uri: URL, id: string, requestId: string | number, context: ToolContext): Promise<ReadResourceResult> {
-  const decision = await context.quota.decisionFor(requestId);
+/** A read or a page of the list past the quota: a JSON-RPC error, as a REST 429 with its `limit` and `reset`. */
+function refuseOverQuota(decision: QuotaDecision): void {
   if (!decision.allowed) {
-    throw new McpError(QUOTA_EXCEEDED, quotaExceededMessage(decision), { limit: decision.limit, reset: decision.reset });
+    const { limit, reset } = decision;
+    throw new McpError(QUOTA_EXCEEDED, quotaExceededMessage(decision), { limit, reset });
   }
+}
+
+async function readSound(
+  uri: URL, id: string, requestId: RequestId, context: ToolContext,
+): Promise<ReadResourceResult> {
+  refuseOverQuota(context.quota.decisionFor(requestId));
   const { catalog, signer, files } = context.services;
   const stored = await catalog.findById(id);
   if (!stored) throw new McpError(ErrorCode.InvalidParams, withoutApiKeys(`Sound ${id} not found`));

@@ -18,10 +18,9 @@ export const getQuotaTool = defineTool({
     max_keys: z.int().describe('Keys the plan allows.'),
   }),
   annotations: readOnly({ title: 'Get my quota', idempotent: true }),
-  async run(_args, { services, owner, quota }) {
+  async run(_args, { services, owner, decision }) {
     const { account } = owner;
-    // Counted as a call of cost 0 by request-quota.ts: the decision states the quota and spends none.
-    const decision = quota.latest ?? await services.quota.consume(account.id, owner.keyId, account.plan.dailyQuota, services.clock(), 0);
+    // This call's own decision, counted at cost 0 by request-quota.ts: it states the quota and spends none.
     const keys = await services.accounts.listKeys(account.id);
     const structured = {
       plan: account.plan.name,
