@@ -60,10 +60,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.header('x-request-id', request.id);
   });
   // Each part gets the services it uses and no others.
-  const { catalog, accounts, quota, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
+  const { catalog, accounts, quota, meter, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
   // A pack reads the catalog's files and renditions and is paid from the quota: one service for REST, MCP, the dashboard and its route.
   const packs = new PackService({ catalog, quota, signer, renditions, files, clock });
-  const api = { catalog, accounts, quota, signer, clock, baseUrl, packs };
+  const api = { catalog, accounts, meter, signer, clock, baseUrl, packs };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
   registerHealth(app, () => services.ready());
@@ -82,7 +82,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);
   await registerDocs(app);
   registerMcp(app, { ...api, files, renditions });
-  registerDashboard(app, { catalog, accounts, quota, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl, packs });
+  registerDashboard(app, { catalog, accounts, meter, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl, packs });
   return app;
 }
 

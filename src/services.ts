@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import type { RenditionService } from './media/renditions.ts';
 import type { MediaSigner } from './media/signing.ts';
 import type { MediaStore } from './media/store.ts';
+import type { Meter } from './metering/meter.ts';
 import type { PackService } from './packs/service.ts';
 import type { QuotaCounter } from './quota/quota.ts';
 import type { UsageHistory } from './quota/usage-history.ts';
@@ -22,8 +23,10 @@ export interface Services {
   catalog: CatalogService;
   catalogWriter: CatalogWriter;
   accounts: AccountService;
-  /** The daily quota: checked and counted on every API request and tool call. */
+  /** The daily quota's counter; entry points charge it through `meter`, never directly. */
   quota: QuotaCounter;
+  /** What every entry point charges through: the daily quota and the downloads served. */
+  meter: Meter;
   /** Requests per account and key per day, for the dashboard. */
   usageHistory: UsageHistory;
   signer: MediaSigner;
@@ -55,7 +58,7 @@ export class NotReadyError extends Error {
 }
 
 /** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */
-export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'clock' | 'baseUrl'> & {
+export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'signer' | 'clock' | 'baseUrl'> & {
   /** Packs of sounds in one ZIP (issue 30), built in app.ts from the services above and the media ones. */
   packs: PackService;
 };
@@ -68,5 +71,5 @@ export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'ren
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,
-  'catalog' | 'accounts' | 'quota' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>
+  'catalog' | 'accounts' | 'meter' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>
   & Pick<ApiServices, 'packs'>;

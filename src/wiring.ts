@@ -12,6 +12,7 @@ import { FolderStore } from './media/folder-store.ts';
 import { RenditionService } from './media/renditions.ts';
 import { RenditionStore } from './media/rendition-store.ts';
 import { MediaSigner } from './media/signing.ts';
+import { Meter } from './metering/meter.ts';
 import { S3Store } from './media/s3-store.ts';
 import type { MediaStore } from './media/store.ts';
 import { SessionStore } from './dashboard/sessions/session-store.ts';
@@ -79,6 +80,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
     accounts: new AccountService(accountStore, clock),
     quota,
+    meter: new Meter(quota, catalog, clock),
     usageHistory,
     signer,
     csrfSecret,

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
 import { DomainError } from '../errors.ts';
+import { payerOf } from '../metering/meter.ts';
 import type { ApiServices } from '../services.ts';
 import { HttpError, rateLimitHeaders, upgradeUrl } from '../shapes/answers.ts';
 
@@ -26,7 +27,7 @@ export async function authenticateAndCount(request: FastifyRequest, reply: Fasti
     }
     throw error;
   }
-  const decision = await services.quota.consume(owner.account.id, owner.keyId, owner.account.plan.dailyQuota, services.clock());
+  const decision = await services.meter.charge(payerOf(owner));
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     const retryAfter = Math.max(1, decision.reset - Math.floor(services.clock() / 1000));

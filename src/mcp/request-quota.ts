@@ -4,6 +4,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
+import { payerOf } from '../metering/meter.ts';
 import type { QuotaDecision } from '../quota/quota.ts';
 import type { ApiServices } from '../services.ts';
 import { INTERNAL_ERROR, INVALID_REQUEST } from './json-rpc.ts';
@@ -24,13 +25,9 @@ export function costOf(request: JSONRPCRequest): number | null {
   return request.method === 'tools/call' && FREE_TOOLS.has(String(request.params?.name)) ? 0 : 1;
 }
 
-/**
- * The one place MCP spends an account's quota, for the key that called. A refused spend is not
- * counted (QuotaCounter.consume).
- */
+/** The one place MCP spends an account's quota, through the meter, for the key that called; a refused spend is not counted. */
 function charge(services: ApiServices, owner: KeyOwner, cost: number): Promise<QuotaDecision> {
-  const { account, keyId } = owner;
-  return services.quota.consume(account.id, keyId, account.plan.dailyQuota, services.clock(), cost);
+  return services.meter.charge(payerOf(owner), cost);
 }
 
 /**

@@ -72,7 +72,7 @@ export const downloadSound = defineEndpoint({
   responses: responsesWith('Signed download URL.', z.object({ data: downloadResultSchema })),
   async handler({ params, query, services, owner }) {
     // Counting finds the sound too: one statement, where a read and then a write were two.
-    const sound = await services.catalog.countDownload(params.id);
+    const sound = await services.meter.countDownload(params.id);
     if (!sound) throw notFound(`Sound ${params.id} not found`);
     const signed = services.signer.sign(sound.id, 'download', renditionChoiceOf(query), owner!.account.id);
     return { data: { id: sound.id, name: sound.name, download_url: signed.url, expires_in: SIGNED_URL_TTL_SECONDS } };

@@ -123,7 +123,7 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     await spendQuota(dashboard, account, reply);
     const choice = renditionQuery.safeParse(normalize(request.body ?? {}));
     if (!choice.success) throw new PageError(400, 'That download did not work', 'Choose a loudness from the list and try again.');
-    if (!(await services.catalog.countDownload(request.params.id))) {
+    if (!(await services.meter.countDownload(request.params.id))) {
       throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
     }
     return reply.redirect(services.signer.sign(request.params.id, 'download', renditionChoiceOf(choice.data), account.id).url, 303);

@@ -10,9 +10,9 @@ import { PageError } from './page-errors.ts';
  * API key spent it), and adds the quota headers the API sends. Past the quota: a 429 page with
  * Retry-After, and nothing counted.
  */
-export async function spendQuota(dashboard: Pick<Dashboard, 'quota' | 'clock'>, account: Account, reply: FastifyReply): Promise<void> {
+export async function spendQuota(dashboard: Pick<Dashboard, 'meter' | 'clock'>, account: Account, reply: FastifyReply): Promise<void> {
   const now = dashboard.clock();
-  const decision = await dashboard.quota.consume(account.id, null, account.plan.dailyQuota, now);
+  const decision = await dashboard.meter.charge({ accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota });
   const headers = rateLimitHeaders(decision);
   if (decision.allowed) {
     reply.headers(headers);

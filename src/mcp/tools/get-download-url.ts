@@ -22,7 +22,7 @@ export const getDownloadUrlTool = defineTool({
   annotations: readOnly({ title: 'Get a download URL', idempotent: false }),
   async run({ id, ...rendition }, { services, owner }) {
     const sound = await requireSound(services, id);
-    if (!(await services.catalog.countDownload(sound.id))) throw notFound(`Sound ${id} not found`);
+    if (!(await services.meter.countDownload(sound.id))) throw notFound(`Sound ${id} not found`);
     const download = {
       id: sound.id,
       name: sound.name,

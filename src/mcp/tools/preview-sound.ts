@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { payerOf } from '../../metering/meter.ts';
 import { loudnessSchema, soundSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
@@ -44,8 +45,7 @@ export const previewSoundTool = defineTool({
     // A preview is a rendition like any other: one not stored yet costs the caller's account what
     // a new rendition costs, and waits in the same bounded line for a thread.
     const pay = async () => {
-      const { account } = owner;
-      const decision = await services.quota.consume(account.id, null, account.plan.dailyQuota, services.clock(), RENDITION_COST);
+      const decision = await services.meter.charge(payerOf(owner), RENDITION_COST);
       if (!decision.allowed) throw limitReached(`a preview not made before costs ${RENDITION_COST} requests of the daily quota, more than is left today`);
     };
     const { fileKey, facts } = await services.renditions.get(stored, PREVIEW, { pay }).catch((error: unknown) => {
