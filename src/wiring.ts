@@ -38,7 +38,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let listeningUrl = `http://${config.host}:${config.port}`;
   const baseUrl = () => config.publicUrl ?? listeningUrl;
   // Checked before anything else is opened: a missing bucket or refused credentials stop the start in one line.
-  const files: MediaStore = config.s3 ? new S3Store(config.s3, config.dataDir, config.mediaRedirect) : new FolderStore(config.dataDir);
+  const files: MediaStore = config.s3
+    ? new S3Store(config.s3, config.dataDir, config.mediaRedirect, { streamSockets: config.maxConnections })
+    : new FolderStore(config.dataDir);
   try {
     await files.ready();
   } catch (error) {

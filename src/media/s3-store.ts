@@ -5,19 +5,18 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException,
+  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.ts';
 import { ScratchFolder } from './folder-store.ts';
+import { S3_BOUNDS, s3Pools, type S3Bounds, type S3Pools } from './s3-pools.ts';
 import { FORMATS } from '../audio/encode/output-format.ts';
 import {
   MediaMissingError, MediaStoreError, MediaUnavailableError, type ByteRange, type LocalCopy, type MediaStat, type MediaStore,
 } from './store.ts';
 
-/** A store that has not connected in this long is taken as down (503), not waited for. */
-const CONNECT_TIMEOUT_MS = 3_000;
 /** The longest a presigned URL may live: S3's own limit for SigV4 (7 days). */
 const MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
 
@@ -25,37 +24,30 @@ const MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
  * Media files in an S3 bucket (AWS S3 or a compatible store), under S3_PREFIX. Credentials come
  * from the AWS SDK's standard chain. Each object carries the MD5 of its bytes in its metadata:
  * the ETag is the MD5 only for single-part uploads, and `media copy` verifies every object.
+ * Requests go through three bounded pools of sockets, by whose pace they go at (s3-pools.ts).
  */
 export class S3Store implements MediaStore {
   readonly description: string;
-  private readonly client: S3Client;
+  private readonly pools: S3Pools;
   private readonly bucket: string;
   private readonly prefix: string;
   private readonly scratch: ScratchFolder;
 
-  /** With `redirect` (MEDIA_REDIRECT), media URLs answer 302 to a presigned GET of the object. */
-  constructor(settings: S3Config, dataDir: string, private readonly redirect = false) {
+  /**
+   * With `redirect` (MEDIA_REDIRECT), media URLs answer 302 to a presigned GET of the object.
+   * `bounds` changes the pools' defaults (S3_BOUNDS): serve gives MAX_CONNECTIONS stream sockets.
+   */
+  constructor(settings: S3Config, dataDir: string, private readonly redirect = false, bounds: Partial<S3Bounds> = {}) {
     this.bucket = settings.bucket;
     this.prefix = settings.prefix;
     this.description = `S3 bucket ${settings.bucket}${settings.endpoint ? ` at ${settings.endpoint}` : ''}`;
-    this.client = new S3Client({
-      region: settings.region,
-      ...(settings.endpoint && { endpoint: settings.endpoint }),
-      forcePathStyle: settings.forcePathStyle,
-      ...(settings.credentials && { credentials: settings.credentials }),
-      // Plain bodies: compatible stores (Swift, older MinIO) refuse the SDK's aws-chunked uploads with trailing checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      // One retry: a store that is down answers 503 at once rather than after several back-offs.
-      maxAttempts: 2,
-      requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS },
-    });
+    this.pools = s3Pools(settings, { ...S3_BOUNDS, ...bounds });
     this.scratch = new ScratchFolder(path.join(dataDir, 'audio', '.tmp'));
   }
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const md5 = createHash('md5').update(bytes);
-    await this.call(this.client.send(new PutObjectCommand({
+    await this.call(this.pools.uploads.send(new PutObjectCommand({
       Bucket: this.bucket, Key: this.objectKey(key), Body: bytes, ContentType: contentTypeOfKey(key),
       // The store checks the bytes it received against this and refuses a damaged upload.
       ContentMD5: md5.copy().digest('base64'),
@@ -67,7 +59,7 @@ export class S3Store implements MediaStore {
   async putFile(key: string, sourcePath: string, move: boolean): Promise<void> {
     const md5 = await md5OfFile(sourcePath);
     const upload = new Upload({
-      client: this.client,
+      client: this.pools.uploads,
       params: { Bucket: this.bucket, Key: this.objectKey(key), Body: createReadStream(sourcePath), ContentType: contentTypeOfKey(key), Metadata: { md5 } },
     });
     await this.call(upload.done());
@@ -84,7 +76,7 @@ export class S3Store implements MediaStore {
 
   async stat(key: string): Promise<MediaStat | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const head = await this.pools.control.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0), md5: head.Metadata?.md5 ?? md5OfEtag(head.ETag) };
     } catch (error) {
       if (statusOf(error) === 404) return null;
@@ -98,7 +90,7 @@ export class S3Store implements MediaStore {
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
     try {
-      const answer = await this.client.send(new GetObjectCommand({
+      const answer = await this.pools.streams.send(new GetObjectCommand({
         Bucket: this.bucket, Key: this.objectKey(key), ...(range && { Range: `bytes=${range.start}-${range.end}` }),
       }));
       return answer.Body as Readable;
@@ -122,7 +114,7 @@ export class S3Store implements MediaStore {
   }
 
   async remove(key: string): Promise<void> {
-    await this.call(this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) })));
+    await this.call(this.pools.control.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) })));
   }
 
   async redirectUrl(key: string, expiresInSeconds: number, disposition?: string): Promise<string | null> {
@@ -131,15 +123,15 @@ export class S3Store implements MediaStore {
       Bucket: this.bucket, Key: this.objectKey(key), ResponseContentType: contentTypeOfKey(key),
       ...(disposition !== undefined && { ResponseContentDisposition: disposition }),
     });
-    return getSignedUrl(this.client, command, { expiresIn: Math.min(MAX_PRESIGNED_SECONDS, Math.max(1, Math.floor(expiresInSeconds))) });
+    return getSignedUrl(this.pools.control, command, { expiresIn: Math.min(MAX_PRESIGNED_SECONDS, Math.max(1, Math.floor(expiresInSeconds))) });
   }
 
   async ready(): Promise<void> {
-    await this.call(this.client.send(new HeadBucketCommand({ Bucket: this.bucket })));
+    await this.call(this.pools.control.send(new HeadBucketCommand({ Bucket: this.bucket })));
   }
 
   close(): void {
-    this.client.destroy();
+    for (const client of Object.values(this.pools)) client.destroy();
   }
 
   private objectKey(key: string): string {

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyLookupGuard } from '../accounts/service.ts';
+import { clientGroupOf } from '../net/client-group.ts';
 import { HttpError, rateLimitHeaders } from '../shapes/answers.ts';
 
 /**
@@ -22,9 +23,9 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 /**
  * Counts unknown keys per client address with @fastify/rate-limit (its in-memory store: a count
  * per process, at most 5,000 addresses, the least recent dropped first). The address is
- * request.ip, the client's behind a trusted proxy (TRUST_PROXY); IPv6 addresses count by /64, as
- * one client holds a whole /64. Only an unknown key is counted: known keys never are, and a
- * throttled address is told so before its key is looked up.
+ * request.ip, the client's behind a trusted proxy (TRUST_PROXY), counted by its group
+ * (clientGroupOf: IPv6 addresses by /64, as one client holds a whole /64). Only an unknown key
+ * is counted: known keys never are, and a throttled address is told so before its key is looked up.
  */
 export class UnknownKeyThrottle {
   constructor(
@@ -62,7 +63,9 @@ export async function addUnknownKeyThrottle(app: FastifyInstance, clock: () => n
   let limiter: Limiter | undefined;
   await app.register(async (scope) => {
     await scope.register(rateLimit, { global: false });
-    limiter = scope.createRateLimit({ max: UNKNOWN_KEY_RULE.keys, timeWindow: UNKNOWN_KEY_RULE.windowMs });
+    limiter = scope.createRateLimit({
+      max: UNKNOWN_KEY_RULE.keys, timeWindow: UNKNOWN_KEY_RULE.windowMs, keyGenerator: (request) => clientGroupOf(request.ip),
+    });
   });
   app.decorate('unknownApiKeys', new UnknownKeyThrottle(limiter!, clock));
 }

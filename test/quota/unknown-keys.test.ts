@@ -106,6 +106,14 @@ describe('quota.unknown-keys behind a proxy', () => {
     assert.equal((await call(server, '/api/v1/sounds', { key: known, forwardedFor: '198.51.100.8' })).status, 200);
     assert.equal((await call(server, '/api/v1/sounds', { key: generateApiKey().key, forwardedFor: '198.51.100.8' })).status, 401);
   });
+
+  test('unknown-keys.ipv6: unknown keys from many addresses of one IPv6 /64 count together; another /64 is not refused', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      assert.equal((await call(server, '/api/v1/sounds', { key: generateApiKey().key, forwardedFor: `2001:db8:5:1::${(i + 1).toString(16)}` })).status, 401);
+    }
+    assert.equal((await call(server, '/api/v1/sounds', { key: generateApiKey().key, forwardedFor: '2001:db8:5:1:abcd::9' })).status, 429);
+    assert.equal((await call(server, '/api/v1/sounds', { key: generateApiKey().key, forwardedFor: '2001:db8:5:2::1' })).status, 401);
+  });
 });
 
 /**

@@ -4,19 +4,21 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../../accounts/store.ts';
 import type { Db } from '../../db/index.ts';
 import { storable } from '../../db/text.ts';
+import { clientGroupOf } from '../../net/client-group.ts';
 
 /**
  * 10 failed sign-ins per 15 minutes, counted separately per client address and per email (an
- * attempt counts as failed from before its password is checked until it turns out right).
+ * attempt counts as failed from before its password is checked until it turns out right). A
+ * client address is counted by its group (clientGroupOf): an IPv6 client by its /64.
  */
 export const SIGN_IN_RULE = { failures: 10, windowMs: 15 * 60 * 1000 };
-/** 10 sign-ups an hour per client address: each one runs a password hash and makes an account. */
+/** 10 sign-ups an hour per client address (its group, as above): each runs a password hash and makes an account. */
 export const SIGN_UP_RULE = { signUps: 10, windowMs: 60 * 60 * 1000 };
 
 type Done = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /**
- * Attempts per subject (`address:<ip>`, `email:<email>`, `sign-up:<ip>`), kept in the database so
+ * Attempts per subject (`address:<group>`, `email:<email>`, `sign-up:<group>`), kept in the database so
  * every instance counts the same ones: the store behind @fastify/rate-limit for the sign-in and
  * sign-up forms. A sliding window: an attempt is allowed when, counted with every attempt already
  * in the window, it is one of the first `max`; `ttl` says when enough of them will have left it.
@@ -125,7 +127,8 @@ export async function addSignInThrottle(scope: FastifyInstance, failures: Failur
   const addressLimiter = scope.createRateLimit({ ...signIn, keyGenerator: addressKey });
   const emailLimiter = scope.createRateLimit({ ...signIn, keyGenerator: (request) => emailKey(emailOf(request)) });
   const signUpLimiter = scope.createRateLimit({
-    max: SIGN_UP_RULE.signUps, timeWindow: SIGN_UP_RULE.windowMs, keyGenerator: (request) => `sign-up:${request.ip}`,
+    max: SIGN_UP_RULE.signUps, timeWindow: SIGN_UP_RULE.windowMs,
+    keyGenerator: (request) => `sign-up:${clientGroupOf(request.ip)}`,
   });
 
   return {
@@ -154,7 +157,7 @@ function admissionOf(status: LimiterStatus): Admission {
 }
 
 function addressKey(request: FastifyRequest): string {
-  return `address:${request.ip}`;
+  return `address:${clientGroupOf(request.ip)}`;
 }
 
 function emailOf(request: FastifyRequest): string {
