@@ -62,7 +62,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Each part gets the services it uses and no others.
   const { catalog, accounts, quota, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
   // A pack reads the catalog's files and renditions and is paid from the quota: one service for REST, MCP, the dashboard and its route.
-  const packs = new PackService({ catalog, quota, signer, renditions, files, clock });
+  const packs = new PackService({ catalog, accounts, quota, signer, renditions, files, clock });
   const api = { catalog, accounts, quota, signer, clock, baseUrl, packs };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
@@ -76,7 +76,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await registerCors(crossOrigin);
     registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);
     registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, accounts, quota, clock });
-    registerPackRoute(crossOrigin, { packs, signer });
+    registerPackRoute(crossOrigin, { packs, signer, clock });
     registerDocument(crossOrigin);
   });
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);

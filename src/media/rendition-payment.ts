@@ -1,0 +1,60 @@
+import type { QuotaCounter, QuotaDecision } from '../quota/quota.ts';
+import type { RenditionPayment } from './renditions.ts';
+
+/** Who pays for a rendition: the account (a signed URL names it) and the key that spent, if any. */
+export interface RenditionPayer {
+  accountId: string;
+  keyId: string | null;
+  dailyQuota: number;
+}
+
+/** The payer's daily quota cannot cover the price: nothing was counted. */
+export class RenditionQuotaError extends Error {
+  constructor(readonly decision: QuotaDecision, readonly price: number) {
+    super(`making this costs ${price} requests of the daily quota, more than is left today`);
+  }
+}
+
+/**
+ * Requests taken from a payer's daily quota for renditions, and given back (to the day they were
+ * taken from) for what is not made after all: whole, or in parts when one charge paid for several
+ * (a pack's). Never more is given back than was taken.
+ */
+export class RenditionCharge implements RenditionPayment {
+  private left: number;
+
+  private constructor(private readonly quota: QuotaCounter, private readonly payer: RenditionPayer, private readonly chargedAt: number, price: number) {
+    this.left = price;
+  }
+
+  /**
+   * The one way renditions are paid for, whichever door asked (media URL, pack, preview): `price`
+   * requests of the payer's day, or RenditionQuotaError when fewer are left.
+   */
+  static async take(quota: QuotaCounter, clock: () => number, payer: RenditionPayer, price: number): Promise<RenditionCharge> {
+    const chargedAt = clock();
+    const decision = await quota.consume(payer.accountId, payer.keyId, payer.dailyQuota, chargedAt, price);
+    if (!decision.allowed) throw new RenditionQuotaError(decision, price);
+    return new RenditionCharge(quota, payer, chargedAt, price);
+  }
+
+  /** Gives back `cost` of what is left of the charge (all of it by default). */
+  async refund(cost = this.left): Promise<void> {
+    const back = Math.min(cost, this.left);
+    if (back <= 0) return;
+    this.left -= back;
+    await this.quota.refund(this.payer.accountId, this.payer.keyId, this.chargedAt, back);
+  }
+
+  /** A part of the charge that pays for one rendition: its refund gives back that part, once. */
+  part(cost: number): RenditionPayment {
+    let refunded = false;
+    return {
+      refund: async () => {
+        if (refunded) return;
+        refunded = true;
+        await this.refund(cost);
+      },
+    };
+  }
+}
