@@ -23,7 +23,9 @@ export class RenditionQuotaError extends Error {
 export class RenditionCharge implements RenditionPayment {
   private left: number;
 
-  private constructor(private readonly quota: QuotaCounter, private readonly payer: RenditionPayer, private readonly chargedAt: number, price: number) {
+  private constructor(
+    private readonly quota: QuotaCounter, private readonly payer: RenditionPayer, private readonly chargedAt: number, price: number,
+  ) {
     this.left = price;
   }
 
@@ -31,7 +33,9 @@ export class RenditionCharge implements RenditionPayment {
    * The one way renditions are paid for, whichever door asked (media URL, pack, preview): `price`
    * requests of the payer's day, or RenditionQuotaError when fewer are left.
    */
-  static async take(quota: QuotaCounter, clock: () => number, payer: RenditionPayer, price: number): Promise<RenditionCharge> {
+  static async take(
+    quota: QuotaCounter, clock: () => number, payer: RenditionPayer, price: number,
+  ): Promise<RenditionCharge> {
     const chargedAt = clock();
     const decision = await quota.consume(payer.accountId, payer.keyId, payer.dailyQuota, chargedAt, price);
     if (!decision.allowed) throw new RenditionQuotaError(decision, price);

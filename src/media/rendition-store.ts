@@ -7,7 +7,7 @@ export interface StoredRendition {
   bytes: number;
 }
 
-/** A rendition's record: stored (with what its file measures), or claimed by the job making it (and the bytes it reserves). */
+/** A rendition's record: stored (with what its file measures), or claimed by the job making it. */
 export type RenditionState = { kind: 'stored'; facts: RenditionFacts } | { kind: 'claimed'; expiresAt: number };
 
 /**
@@ -50,7 +50,9 @@ export class RenditionStore {
     const bytes = Math.min(Math.ceil(reserveBytes), 2 ** 31 - 1);
     const claim = { claimed_by: owner, claim_expires_at: expiresAt.toISOString(), bytes };
     const row = await this.db.insertInto('renditions')
-      .values({ file_key: fileKey, duration: 0, integrated_lufs: null, true_peak_db: null, made_at: at, last_served_at: at, ...claim })
+      .values({
+        file_key: fileKey, duration: 0, integrated_lufs: null, true_peak_db: null, made_at: at, last_served_at: at, ...claim,
+      })
       .onConflict((oc) => oc.column('file_key').doUpdateSet({ ...claim, made_at: at, last_served_at: at }).where('renditions.claim_expires_at', '<', at))
       .returning('claimed_by')
       .executeTakeFirst();

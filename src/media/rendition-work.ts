@@ -9,7 +9,7 @@ import type { RenditionChoice } from './renditions.ts';
  * of decoding, resampling, measuring and encoding grows with the samples written.
  */
 
-/** Requests of the daily quota per started RENDITION_PRICE_SECONDS of output, at the default rate, channels and depth. */
+/** Requests of the daily quota per started RENDITION_PRICE_SECONDS of output, at the default rate, channels, depth. */
 export const RENDITION_PRICE = 10;
 export const RENDITION_PRICE_SECONDS = 600;
 
@@ -31,7 +31,7 @@ export const RATE_WEIGHTS: ReadonlyArray<{ upTo: number; weight: number }> = [
 export const CHANNEL_WEIGHTS = { 1: 0.5, 2: 1 } as const;
 export const DEPTH_WEIGHTS = { 16: 1, 24: 1.5 } as const;
 
-/** How long a render job may run on its thread before it is stopped: a floor, and more per weighted second of output. */
+/** How long a render job may run on its thread before it is stopped: a floor, and more per weighted output second. */
 export interface RenderTimeLimit {
   floorMs: number;
   msPerWeightedSecond: number;
@@ -43,7 +43,8 @@ export const DEFAULT_RENDER_TIME_LIMIT: RenderTimeLimit = { floorMs: 60_000, msP
 /** Seconds of the rendition's output: all the sound, or onset to tail when trimmed, cut at `maxSeconds`. */
 export function outputSeconds(sound: StoredSound, choice: RenditionChoice): number {
   const { onset_ms: onset, tail_ms: tail } = sound.timing;
-  const kept = choice.trim && onset !== null && tail !== null && tail > onset ? (tail - onset) / 1000 : Math.max(0, sound.duration);
+  const trimmed = choice.trim && onset !== null && tail !== null && tail > onset;
+  const kept = trimmed ? (tail! - onset!) / 1000 : Math.max(0, sound.duration);
   return Math.min(kept, choice.maxSeconds ?? kept);
 }
 
@@ -106,7 +107,8 @@ export function estimateRenditionBytes(sound: StoredSound, choice: RenditionChoi
 /** The price rule in words, from the tables above: what the API's and the tools' descriptions say. */
 export function renditionPriceText(): string {
   const rates = RATE_WEIGHTS.map((step) => `x${step.weight} up to ${step.upTo / 1000} kHz`).join(', ');
-  return `${RENDITION_PRICE} requests per started ${RENDITION_PRICE_SECONDS / 60} minutes of output, weighted by its rate (${rates}; `
+  return `${RENDITION_PRICE} requests per started ${RENDITION_PRICE_SECONDS / 60} minutes of output, `
+    + `weighted by its rate (${rates}; `
     + `the source's own counts as ${USUAL_RATE / 1000} kHz, Opus as 48), channels (x${CHANNEL_WEIGHTS[1]} for mono) `
     + `and depth (x${DEPTH_WEIGHTS[24]} for 24 bits), rounded up`;
 }

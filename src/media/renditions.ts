@@ -8,7 +8,9 @@ import type { StoredSound } from '../catalog/sound.ts';
 import type { MediaStore } from './store.ts';
 import { RenderPool, RenderQueueFullError, RenderTimeoutError } from './render-pool.ts';
 import type { RenditionStore } from './rendition-store.ts';
-import { DEFAULT_RENDER_TIME_LIMIT, estimateRenditionBytes, renderTimeLimitMs, renditionPrice, type RenderTimeLimit } from './rendition-work.ts';
+import {
+  DEFAULT_RENDER_TIME_LIMIT, estimateRenditionBytes, renderTimeLimitMs, renditionPrice, type RenderTimeLimit,
+} from './rendition-work.ts';
 
 /** The bounds of `loudness` on the stream and download endpoints (clamped, never refused). */
 export const RENDITION_LOUDNESS = { min: -40, max: -5 } as const;
@@ -236,7 +238,8 @@ export class RenditionService {
     const flight: Flight = { done: Promise.resolve(null!), pay, unpaid: false, clients: 0, controller: new AbortController() };
     flight.done = (async () => {
       const owner = randomUUID();
-      const madeElsewhere = await this.claimOrAwait(fileKey, owner, estimateRenditionBytes(sound, choice), flight.controller.signal);
+      const reserve = estimateRenditionBytes(sound, choice);
+      const madeElsewhere = await this.claimOrAwait(fileKey, owner, reserve, flight.controller.signal);
       if (madeElsewhere) return madeElsewhere;
       // Paid only once claimed: the request whose instance makes the rendition is the one charged.
       const renewing = setInterval(() => {
@@ -277,7 +280,9 @@ export class RenditionService {
    * stored it. A claim given up or expired is taken over; after CLAIM_WAIT_MS of waiting the
    * request is answered "busy", and `signal` (every client gone) stops the wait.
    */
-  private async claimOrAwait(fileKey: string, owner: string, reserveBytes: number, signal: AbortSignal): Promise<RenditionFacts | null> {
+  private async claimOrAwait(
+    fileKey: string, owner: string, reserveBytes: number, signal: AbortSignal,
+  ): Promise<RenditionFacts | null> {
     const deadline = performance.now() + CLAIM_WAIT_MS;
     for (let pause: number = CLAIM_POLL_MS.first; ; pause = Math.min(2 * pause, CLAIM_POLL_MS.longest)) {
       signal.throwIfAborted();
@@ -340,7 +345,7 @@ export class RenditionService {
   }
 
   /**
-   * Removes the least recently served renditions until the stored ones and the claims' reservations fit under the bound:
+   * Removes the least recently served renditions until they and the claims' reservations fit under the bound:
    * the record first, then the file, so no instance serves a record whose file is going. A
    * request that finds the file gone under it makes the rendition again.
    */

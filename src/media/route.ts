@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
 import { rateLimitHeaders } from '../shapes/answers.ts';
 import {
-  contentTypeOf, extensionOf, isRendition, RenditionsBusyError, RenditionTimeoutError, type RenditionChoice, type RenditionFacts,
+  contentTypeOf, extensionOf, isRendition, RenditionsBusyError, RenditionTimeoutError,
+  type RenditionChoice, type RenditionFacts,
 } from './renditions.ts';
 import { RenditionCharge, RenditionQuotaError } from './rendition-payment.ts';
 import type { MediaQuery, Verdict } from './signing.ts';
@@ -62,7 +63,8 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
   const pay = async (price: number) => {
     const account = accountId === null ? null : await services.accounts.findById(accountId);
     if (!account) throw new NoPayerError();
-    return RenditionCharge.take(services.quota, services.clock, { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota }, price);
+    const payer = { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota };
+    return RenditionCharge.take(services.quota, services.clock, payer, price);
   };
   const gone = new AbortController();
   reply.raw.once('close', () => gone.abort());
@@ -75,7 +77,9 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       if (error instanceof RenditionsBusyError) {
         return reply.code(503).headers({ 'retry-after': String(BUSY_RETRY_SECONDS), 'cache-control': 'no-store' }).send({ error: 'Too many renditions are being made; try again shortly' });
       }
-      if (error instanceof NoPayerError) return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+      if (error instanceof NoPayerError) {
+        return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+      }
       if (error instanceof RenditionQuotaError) return quotaRefused(reply, error, services.clock(), 'this rendition');
       if (error instanceof RenditionTimeoutError) {
         request.log.warn({ err: error, sound: sound.id }, 'rendition stopped at its time limit');
@@ -104,9 +108,12 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
 export function quotaRefused(reply: FastifyReply, error: RenditionQuotaError, now: number, what: string) {
   const { decision, price } = error;
   return reply.code(429).headers({
-    ...rateLimitHeaders(decision), 'retry-after': String(Math.max(1, decision.reset - Math.floor(now / 1000))), 'cache-control': 'no-store',
+    ...rateLimitHeaders(decision),
+    'retry-after': String(Math.max(1, decision.reset - Math.floor(now / 1000))),
+    'cache-control': 'no-store',
   }).send({
-    error: `Making ${what} costs ${price} requests, more than the account's daily quota has left (${decision.remaining})`,
+    error: `Making ${what} costs ${price} requests, more than the account's daily quota has left `
+      + `(${decision.remaining})`,
     limit: decision.limit, reset: decision.reset,
   });
 }

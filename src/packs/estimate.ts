@@ -17,7 +17,8 @@ const NAME_BYTES = 48;
 /**
  * The ZIP's size, estimated before anything is made. The catalog's files are their stored size,
  * a rendition's follows its format (media/rendition-work.ts). The entries' overhead and the
- * manifests are added at a typical row's size. An estimate to show a user, not a promise (the ZIP streams without a Content-Length).
+ * manifests are added at a typical row's size. An estimate to show a user, not a promise (the ZIP
+ * streams without a Content-Length).
  */
 export function estimatePackBytes(sounds: StoredSound[], choice: RenditionChoice): number {
   let total = ZIP_END_OVERHEAD + 3 * ZIP_ENTRY_OVERHEAD + Buffer.byteLength(LICENSE_TEXT);

@@ -63,9 +63,12 @@ export class PackPayment {
     private readonly charge: RenditionCharge | null, private readonly prepaid: Map<string, number>,
   ) {}
 
-  static async open(services: PackPaymentServices, payer: RenditionPayer, sounds: StoredSound[], choice: RenditionChoice): Promise<PackPayment> {
+  static async open(
+    services: PackPaymentServices, payer: RenditionPayer, sounds: StoredSound[], choice: RenditionChoice,
+  ): Promise<PackPayment> {
     const stored = await Promise.all(sounds.map((sound) => services.renditions.has(sound, choice)));
-    const prepaid = new Map(sounds.filter((_sound, index) => !stored[index]).map((sound) => [sound.id, renditionPrice(sound, choice)]));
+    const missing = sounds.filter((_sound, index) => !stored[index]);
+    const prepaid = new Map(missing.map((sound) => [sound.id, renditionPrice(sound, choice)]));
     const total = [...prepaid.values()].reduce((sum, price) => sum + price, 0);
     const charge = total > 0 ? await RenditionCharge.take(services.quota, services.clock, payer, total) : null;
     return new PackPayment(services, payer, charge, prepaid);
@@ -84,7 +87,7 @@ export class PackPayment {
     };
   }
 
-  /** Gives back what was paid for renditions this fetch did not make; called once its ZIP has ended or its client left. */
+  /** Gives back what was paid for renditions this fetch did not make; once its ZIP has ended or its client left. */
   async settle(): Promise<void> {
     if (this.settled) return;
     this.settled = true;

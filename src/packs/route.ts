@@ -60,10 +60,15 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
   } catch (error) {
     if (error instanceof PackFetchesBusyError) {
       return reply.code(429).headers({ 'retry-after': String(PACK_FETCH_RETRY_SECONDS), 'cache-control': 'no-store' })
-        .send({ error: `This account is downloading ${error.limit} packs already, as many as it may at once; try again when one has ended` });
+        .send({ error: `This account is downloading ${error.limit} packs already, as many as it may at once; `
+          + 'try again when one has ended' });
     }
-    if (error instanceof RenditionQuotaError) return quotaRefused(reply, error, services.clock(), 'the renditions of this pack not stored yet');
-    if (error instanceof PackPayerGoneError) return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+    if (error instanceof RenditionQuotaError) {
+      return quotaRefused(reply, error, services.clock(), 'the renditions of this pack not stored yet');
+    }
+    if (error instanceof PackPayerGoneError) {
+      return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+    }
     if (error instanceof MediaStoreError) return storeDown(reply);
     throw error;
   }

@@ -35,7 +35,9 @@ export class PackQuotaError extends Error {
   }
 }
 
-export type PackServices = Pick<Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'renditions' | 'files' | 'clock'>;
+export type PackServices = Pick<
+  Services, 'catalog' | 'accounts' | 'quota' | 'signer' | 'renditions' | 'files' | 'clock'
+>;
 
 /** Who asks for a pack: the account that pays and the key that spent (null from the dashboard). */
 export interface PackCaller {
@@ -83,7 +85,8 @@ export class PackService {
     const signed = this.services.signer.signPack(ids, choice, caller.accountId);
     return {
       downloadUrl: signed.url, expiresAt: signed.expiresAt, sounds: sounds.length, items: sounds.map(({ id, name }) => ({ id, name })),
-      estimatedBytes: estimatePackBytes(sounds, choice), cost, renditionsCost: await this.renditionsCost(sounds, choice), decision,
+      estimatedBytes: estimatePackBytes(sounds, choice), cost, decision,
+      renditionsCost: await this.renditionsCost(sounds, choice),
     };
   }
 
@@ -92,14 +95,17 @@ export class PackService {
    * none is free), then, for a pack of renditions, their charge to the account the URL names
    * (RenditionQuotaError when its quota cannot cover them; PackPayerGoneError when it is gone).
    */
-  async startFetch(holder: string, accountId: string | null, sounds: StoredSound[], choice: RenditionChoice): Promise<PackFetch> {
+  async startFetch(
+    holder: string, accountId: string | null, sounds: StoredSound[], choice: RenditionChoice,
+  ): Promise<PackFetch> {
     const leave = this.fetches.enter(holder);
     let payment: PackPayment | null = null;
     try {
       if (isRendition(choice)) {
         const account = accountId === null ? null : await this.services.accounts.findById(accountId);
         if (!account) throw new PackPayerGoneError('the account this pack URL names is gone');
-        payment = await PackPayment.open(this.services, { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota }, sounds, choice);
+        const payer = { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota };
+        payment = await PackPayment.open(this.services, payer, sounds, choice);
       }
     } catch (error) {
       leave();
@@ -122,9 +128,10 @@ export class PackService {
     return found as StoredSound[];
   }
 
-  /** The ZIP of sounds found by `findAll`, written as it is read, its renditions paid by `fetch`; aborting `signal` stops the work. */
+  /** The ZIP of sounds found by `findAll`, written as it is read, paid by `fetch`; aborting `signal` stops the work. */
   stream(sounds: StoredSound[], choice: RenditionChoice, fetch: PackFetch, signal: AbortSignal): Readable {
-    return streamPack(sounds, choice, this.services, signal, { pay: fetch.payment ? (sound) => fetch.payment!.payFor(sound) : undefined });
+    const { payment } = fetch;
+    return streamPack(sounds, choice, this.services, signal, { pay: payment ? (sound) => payment.payFor(sound) : undefined });
   }
 
   /** The price of the renditions not stored at this moment: what a fetch now would pay. */

@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseBuffer } from 'music-metadata';
 import yazl from 'yazl';
 import type { Loudness, StoredSound } from '../catalog/sound.ts';
-import { extensionOf, isRendition, RenditionsBusyError, type RenditionChoice, type RenditionRequest } from '../media/renditions.ts';
+import {
+  extensionOf, isRendition, RenditionsBusyError, type RenditionChoice, type RenditionRequest,
+} from '../media/renditions.ts';
 import { MediaMissingError } from '../media/store.ts';
 import type { Services } from '../services.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
@@ -89,8 +91,9 @@ export function streamPack(
 
 
 /** The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be) and what they measure. */
-async function openDelivered(sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal, pay: RenditionRequest['pay']):
-  Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
+async function openDelivered(
+  sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal, pay: RenditionRequest['pay'],
+): Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
   if (!isRendition(choice)) return { stream: await services.files.read(sound.fileKey), duration: sound.duration, loudness: sound.loudness };
   for (let attempt = 1; ; attempt++) {
     try {

@@ -157,8 +157,9 @@ export const renditionQuery = z.object({
       + 'then rounded to a whole LU: -16.4 and -16 give the same URL and file), true peak at or under -1 dBTP. '
       + 'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not stored yet '
       + `costs the account the URL names, when the URL is fetched, ${renditionPriceText()} `
-      + '(429 with the quota body and X-RateLimit headers when the quota cannot cover it; 503 with Retry-After while too many renditions '
-      + 'are being made, or when one ran past its time limit and was stopped, which is not charged); serving a stored one costs nothing.').meta(EXTENSION),
+      + '(429 with the quota body and X-RateLimit headers when the quota cannot cover it; 503 with Retry-After '
+      + 'while too many renditions are being made, or when one ran past its time limit and was stopped, which '
+      + 'is not charged); serving a stored one costs nothing.').meta(EXTENSION),
   trim: z.enum(['true', 'false']).optional().catch(undefined)
     .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).').meta(EXTENSION),
 });

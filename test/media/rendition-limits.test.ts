@@ -64,13 +64,13 @@ describe('renditions.limits.disk: a rendition being made reserves its estimated 
   let small: string;
   let large: string;
   let stored: number;
-  const bound = 40_000_000;
+  const bound = 10_000_000;
 
   before(async () => {
     server = await startServer({ env: { RENDITIONS_MAX_BYTES: String(bound) } });
     ({ key } = await server.account('enterprise'));
     small = (await addRealSound(server.services, tone(2, 0.1, 330), 'Short Tone')).id;
-    large = (await addRealSound(server.services, tone(60, 0.1, 440), 'Long Tone')).id;
+    large = (await addRealSound(server.services, tone(30, 0.1, 440), 'Long Tone')).id;
   });
   after(() => server.close());
 
@@ -80,15 +80,17 @@ describe('renditions.limits.disk: a rendition being made reserves its estimated 
     await first.arrayBuffer();
     stored = (await server.services.renditions.stats()).bytes;
     assert.ok(stored > 0);
-    // 60 s at 192 kHz, stereo, 24 bits: about 69 MB estimated, more than the bound with the stored one.
-    const choice = { format: 'wav', sampleRate: 192_000, channels: 2, bitDepth: 24 } as const;
+    // 30 s at 96 kHz, stereo, 24 bits: about 17 MB estimated, more than the bound with the stored one.
+    const choice = { format: 'wav', sampleRate: 96_000, channels: 2, bitDepth: 24 } as const;
     const estimate = Math.ceil(estimateRenditionBytes((await server.services.catalog.findById(large))!, choice));
     assert.ok(estimate > bound);
-    const making = fetch(await signedUrl(server, key, large, 'download', '?format=wav&sample_rate=192000&channels=2&bit_depth=24'));
+    const url = await signedUrl(server, key, large, 'download', '?format=wav&sample_rate=96000&channels=2&bit_depth=24');
+    const making = fetch(url);
     const smallSound = (await server.services.catalog.findById(small))!;
     const largeSound = (await server.services.catalog.findById(large))!;
-    // While the large one is being made (not stored yet), the small one is already gone, and the total is the reservation.
-    await eventually(() => server.services.renditions.has(smallSound, { loudness: -20 }), (has) => !has, 20_000, 'the stored one removed to make room');
+    // While the large one is being made (not stored yet), the small one is already gone; the total is the reservation.
+    const hasSmall = () => server.services.renditions.has(smallSound, { loudness: -20 });
+    await eventually(hasSmall, (has) => !has, 20_000, 'the stored one removed to make room');
     assert.equal(await server.services.renditions.has(largeSound, choice), false, 'before the large one was stored');
     assert.equal((await server.services.renditions.stats()).bytes, estimate, 'the total holds the reservation');
     const response = await making;

@@ -29,7 +29,8 @@ export const previewSoundTool = defineTool({
     + `starting where the sound starts (leading silence cut), faded out if cut short, and loudness-normalized to ${PREVIEW_LUFS} LUFS `
     + '(true peak at or under -1 dBTP), so previews of different sounds compare like with like. '
     + 'The answer also gives the sound\'s full metadata (its original loudness and duration) and what the preview measures. '
-    + `A preview nobody asked for before costs ${RENDITION_PRICE} requests of the daily quota (it is made then); one made before costs only the call. `
+    + `A preview nobody asked for before costs ${RENDITION_PRICE} requests of the daily quota (it is made then); `
+    + 'one made before costs only the call. '
     + 'Use it to judge a sound by ear before get_download_url.',
   inputSchema: z.strictObject({ id: soundId }),
   outputSchema: z.object({
@@ -46,12 +47,16 @@ export const previewSoundTool = defineTool({
     // A preview is a rendition like any other: one not stored yet costs the caller's account its
     // price (given back if it fails), and waits in the same bounded line for a thread.
     const { account } = owner;
-    const pay = (price: number) => RenditionCharge.take(services.quota, services.clock, { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota }, price);
+    const payer = { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota };
+    const pay = (price: number) => RenditionCharge.take(services.quota, services.clock, payer, price);
     const { fileKey, facts } = await services.renditions.get(stored, PREVIEW, { pay }).catch((error: unknown) => {
       if (error instanceof RenditionQuotaError) {
-        throw limitReached(`a preview not made before costs ${error.price} requests of the daily quota, more than is left today`);
+        throw limitReached(`a preview not made before costs ${error.price} requests of the daily quota, `
+          + 'more than is left today');
       }
-      if (error instanceof RenditionTimeoutError) throw limitReached(`${error.message}; nothing was charged (previews are made like renditions)`);
+      if (error instanceof RenditionTimeoutError) {
+        throw limitReached(`${error.message}; nothing was charged (previews are made like renditions)`);
+      }
       throw error instanceof RenditionsBusyError ? limitReached(`${error.message} (previews are made like renditions)`) : error;
     });
     const sound = toSound(stored, services.signer);
