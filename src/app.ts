@@ -60,9 +60,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.header('x-request-id', request.id);
   });
   // Each part gets the services it uses and no others.
-  const { catalog, accounts, quota, meter, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
-  // A pack reads the catalog's files and renditions and is paid from the quota: one service for REST, MCP, the dashboard and its route.
-  const packs = new PackService({ catalog, quota, signer, renditions, files, clock });
+  const { catalog, accounts, meter, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
+  // A pack reads the catalog's files and renditions and is paid through the meter: one service for REST, MCP, the dashboard and its route.
+  const packs = new PackService({ catalog, accounts, meter, signer, renditions, files, clock });
   const api = { catalog, accounts, meter, signer, clock, baseUrl, packs };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
@@ -75,8 +75,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(async (crossOrigin) => {
     await registerCors(crossOrigin);
     registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);
-    registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, accounts, quota, clock });
-    registerPackRoute(crossOrigin, { packs, signer });
+    registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, accounts, meter, clock });
+    registerPackRoute(crossOrigin, { packs, signer, clock });
     registerDocument(crossOrigin);
   });
   registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);

@@ -67,7 +67,7 @@ export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'sig
 export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
 
 /** The signed media route: the signature, the sound's file, and the quota a new rendition is paid from. */
-export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'accounts' | 'quota' | 'clock'>;
+export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'accounts' | 'meter' | 'clock'>;
 
 /** The dashboard's pages and forms. */
 export type DashboardServices = Pick<Services,

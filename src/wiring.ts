@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
 import { FolderStore } from './media/folder-store.ts';
 import { RenditionService } from './media/renditions.ts';
+import type { RenderTimeLimit } from './media/rendition-work.ts';
 import { RenditionStore } from './media/rendition-store.ts';
 import { MediaSigner } from './media/signing.ts';
 import { Meter } from './metering/meter.ts';
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   clock?: () => number;
   /** Where failures of background work (following the catalog's changes) are reported. */
   onError?: (error: unknown) => void;
+  /** How long a rendition's job may run (media/rendition-work.ts's default when absent). */
+  renderTimeLimit?: RenderTimeLimit;
 }
 
 /** The composition root of the services: picks each backend from config. */
@@ -72,6 +75,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   }
   const renditions = new RenditionService(files, new RenditionStore(database.db), {
     maxBytes: config.renditionsMaxBytes, concurrency: config.renditionsConcurrency, clock, onError: options.onError,
+    ...(options.renderTimeLimit && { timeLimit: options.renderTimeLimit }),
   });
   const downloads = new DownloadCounts(database.db, database.dialect);
   const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), downloads, options.onError);

@@ -14,7 +14,8 @@ export type RenditionState = { kind: 'stored'; facts: RenditionFacts } | { kind:
  * The record of stored renditions, in the shared database: each file's size and facts, when it
  * was made and last served. Every instance reads the same total and the same order, so several
  * instances sharing one file store keep it under one bound together. A rendition being made has
- * a claim row first (no file, no size), so that one instance makes it and the others wait.
+ * a claim row first, so that one instance makes it and the others wait; its `bytes` reserve the
+ * output's estimated size, so scratch files count within the bound until the file is stored.
  */
 export class RenditionStore {
   constructor(private readonly db: Db) {}
@@ -40,14 +41,18 @@ export class RenditionStore {
    * Claims the making of a rendition for `owner` until `expiresAt`: true when this call got it,
    * of every instance's. It gets it when there is no row, or when the row is a claim that expired
    * by `now` (its maker died or hangs); never over a stored rendition or a live claim. One
-   * statement, so two instances claiming at once cannot both win.
+   * statement, so two instances claiming at once cannot both win. `reserveBytes` count in the
+   * total until the claim is given up or turned into the record.
    */
-  async claim(fileKey: string, owner: string, now: Date, expiresAt: Date): Promise<boolean> {
+  async claim(fileKey: string, owner: string, now: Date, expiresAt: Date, reserveBytes = 0): Promise<boolean> {
     const at = now.toISOString();
-    const claim = { claimed_by: owner, claim_expires_at: expiresAt.toISOString() };
-    // A claim has no file yet: it weighs nothing in the total, and eviction never picks it.
+    // Whole bytes, within the column's 32-bit integer (PostgreSQL); eviction never picks a claim.
+    const bytes = Math.min(Math.ceil(reserveBytes), 2 ** 31 - 1);
+    const claim = { claimed_by: owner, claim_expires_at: expiresAt.toISOString(), bytes };
     const row = await this.db.insertInto('renditions')
-      .values({ file_key: fileKey, bytes: 0, duration: 0, integrated_lufs: null, true_peak_db: null, made_at: at, last_served_at: at, ...claim })
+      .values({
+        file_key: fileKey, duration: 0, integrated_lufs: null, true_peak_db: null, made_at: at, last_served_at: at, ...claim,
+      })
       .onConflict((oc) => oc.column('file_key').doUpdateSet({ ...claim, made_at: at, last_served_at: at }).where('renditions.claim_expires_at', '<', at))
       .returning('claimed_by')
       .executeTakeFirst();
@@ -89,6 +94,7 @@ export class RenditionStore {
     }
   }
 
+  /** What stored renditions occupy and claims reserve, all instances together. */
   async totalBytes(): Promise<number> {
     const row = await this.db.selectFrom('renditions').select((eb) => eb.fn.sum<number | string | null>('bytes').as('total')).executeTakeFirst();
     return Number(row?.total ?? 0);

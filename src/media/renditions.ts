@@ -6,14 +6,14 @@ import { type BitDepth, FORMATS, OPUS_RATE, type OutputFormat } from '../audio/e
 import type { Loudness } from '../audio/types.ts';
 import type { StoredSound } from '../catalog/sound.ts';
 import type { MediaStore } from './store.ts';
-import { isQueueFull, RenderPool } from './render-pool.ts';
+import { RenderPool, RenderQueueFullError, RenderTimeoutError } from './render-pool.ts';
 import type { RenditionStore } from './rendition-store.ts';
+import {
+  DEFAULT_RENDER_TIME_LIMIT, estimateRenditionBytes, renderTimeLimitMs, renditionPrice, type RenderTimeLimit,
+} from './rendition-work.ts';
 
 /** The bounds of `loudness` on the stream and download endpoints (clamped, never refused). */
 export const RENDITION_LOUDNESS = { min: -40, max: -5 } as const;
-
-/** What making a new rendition costs the account named in its URL, in requests of its daily quota (serving a stored one: nothing). */
-export const RENDITION_COST = 10;
 
 /** Renditions waiting for a thread at most; past that a new one is refused (503) rather than queued. */
 export const RENDITIONS_MAX_WAITING = 64;
@@ -73,18 +73,32 @@ export interface RenditionStats {
   made: number;
   /** Removed by this process since it started, to stay under the bound. */
   removed: number;
-  /** What every stored rendition occupies, all instances together. */
+  /** What every stored rendition occupies and the ones being made reserve, all instances together. */
   bytes: number;
+}
+
+/** What a rendition's maker paid: given back when the rendition is not made after all. */
+export interface RenditionPayment {
+  refund(): Promise<void>;
 }
 
 export interface RenditionRequest {
   /**
    * Called once, before a rendition that does not exist yet is made, by the request whose job it
-   * is (the others for the same rendition wait for that one): it throws to refuse (quota).
+   * is (the others for the same rendition wait for that one), with its price (rendition-work.ts):
+   * it throws to refuse (quota). Its payment is refunded when the making fails, runs past its time
+   * limit or is dropped after it was paid.
    */
-  pay?: () => Promise<void>;
+  pay?: (price: number) => Promise<RenditionPayment>;
   /** Aborted when the client is gone: a job whose every client is gone is dropped before it starts. */
   signal?: AbortSignal;
+}
+
+/** The rendition's job ran past its time limit and was stopped (its payment given back). */
+export class RenditionTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`making the rendition took longer than its limit of ${Math.round(limitMs / 1000)} s`);
+  }
 }
 
 /** Too many renditions are being made and waiting: try again shortly. */
@@ -108,8 +122,10 @@ export interface RenditionOptions {
   maxBytes: number;
   concurrency: number;
   clock: () => number;
-  /** Failures of background work (writing served-times, removing files). */
+  /** Failures of background work (writing served-times, removing files, refunds). */
   onError?: (error: unknown) => void;
+  /** How long a job may run on its thread (DEFAULT_RENDER_TIME_LIMIT when absent). */
+  timeLimit?: RenderTimeLimit;
 }
 
 /**
@@ -118,7 +134,9 @@ export interface RenditionOptions {
  * record in the database (rendition-store.ts), written after its file, so a rendition with a
  * record is whole; the records give every instance the same total and the same
  * least-recently-served order. Bounded in every resource: at most `concurrency` made at once and
- * RENDITIONS_MAX_WAITING waiting (more are refused), at most `maxBytes` kept (the least recently
+ * RENDITIONS_MAX_WAITING waiting (more are refused), each job for at most its time limit
+ * (rendition-work.ts), at most `maxBytes` kept, scratch files included: a claim reserves its
+ * output's estimated size in the record until the file is stored or given up (the least recently
  * served go first, and are made again on their next request). Requests for a rendition being
  * made wait for that one job: in this process its flight, across instances its claim in the
  * record, which one instance holds while it pays for and makes it and the others poll until its
@@ -220,16 +238,18 @@ export class RenditionService {
     const flight: Flight = { done: Promise.resolve(null!), pay, unpaid: false, clients: 0, controller: new AbortController() };
     flight.done = (async () => {
       const owner = randomUUID();
-      const madeElsewhere = await this.claimOrAwait(fileKey, owner, flight.controller.signal);
+      const reserve = estimateRenditionBytes(sound, choice);
+      const madeElsewhere = await this.claimOrAwait(fileKey, owner, reserve, flight.controller.signal);
       if (madeElsewhere) return madeElsewhere;
       // Paid only once claimed: the request whose instance makes the rendition is the one charged.
       const renewing = setInterval(() => {
         this.store.renew(fileKey, owner, new Date(this.options.clock() + CLAIM_MS)).catch((error) => this.options.onError?.(error));
       }, CLAIM_RENEW_MS);
       renewing.unref();
+      let payment: RenditionPayment | undefined;
       try {
         try {
-          await pay?.();
+          payment = await pay?.(renditionPrice(sound, choice));
         } catch (error) {
           flight.unpaid = true;
           throw error;
@@ -241,6 +261,8 @@ export class RenditionService {
           this.submitted.delete(flight);
         }
       } catch (error) {
+        // Paid and not made (failed, stopped at its limit, or dropped before it started): the payer gets it back.
+        await payment?.refund().catch((refundError: unknown) => this.options.onError?.(refundError));
         // Refused, dropped or failed: another request, here or on another instance, may claim it at once.
         await this.store.release(fileKey, owner).catch((releaseError) => this.options.onError?.(releaseError));
         throw error;
@@ -258,7 +280,9 @@ export class RenditionService {
    * stored it. A claim given up or expired is taken over; after CLAIM_WAIT_MS of waiting the
    * request is answered "busy", and `signal` (every client gone) stops the wait.
    */
-  private async claimOrAwait(fileKey: string, owner: string, signal: AbortSignal): Promise<RenditionFacts | null> {
+  private async claimOrAwait(
+    fileKey: string, owner: string, reserveBytes: number, signal: AbortSignal,
+  ): Promise<RenditionFacts | null> {
     const deadline = performance.now() + CLAIM_WAIT_MS;
     for (let pause: number = CLAIM_POLL_MS.first; ; pause = Math.min(2 * pause, CLAIM_POLL_MS.longest)) {
       signal.throwIfAborted();
@@ -270,7 +294,7 @@ export class RenditionService {
       }
       const now = this.options.clock();
       if (record?.kind !== 'claimed' || record.expiresAt < now) {
-        if (await this.store.claim(fileKey, owner, new Date(now), new Date(now + CLAIM_MS))) return null;
+        if (await this.store.claim(fileKey, owner, new Date(now), new Date(now + CLAIM_MS), reserveBytes)) return null;
       }
       if (performance.now() > deadline) throw new RenditionsBusyError();
       await sleep(pause, undefined, { signal });
@@ -286,13 +310,19 @@ export class RenditionService {
 
   private async make(fileKey: string, sound: StoredSound, choice: RenditionChoice, signal: AbortSignal): Promise<RenditionFacts> {
     this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
+    // The claim reserved the output's size: room is made for it before a scratch file is written.
+    await this.makeRoom(fileKey);
     // The stored MP3 itself for a folder, a download for a bucket: released once the job is over.
     const source = await this.files.localCopy(sound.fileKey);
     const outputPath = this.files.temporaryPath();
-    const result = await this.pool.run({ kind: 'render', sourcePath: source.path, outputPath, spec: specOf(sound, choice) }, signal).catch(async (error: unknown) => {
-      // A job refused, dropped or failed leaves no scratch file behind.
+    const job = { kind: 'render' as const, sourcePath: source.path, outputPath, spec: specOf(sound, choice) };
+    const limitMs = renderTimeLimitMs(sound, choice, this.options.timeLimit ?? DEFAULT_RENDER_TIME_LIMIT);
+    const result = await this.pool.run(job, signal, limitMs).catch(async (error: unknown) => {
+      // A job refused, dropped, failed or stopped leaves no scratch file behind.
       await rm(outputPath, { force: true });
-      throw isQueueFull(error) ? new RenditionsBusyError() : error;
+      if (error instanceof RenderQueueFullError) throw new RenditionsBusyError();
+      if (error instanceof RenderTimeoutError) throw new RenditionTimeoutError(error.limitMs);
+      throw error;
     }).finally(() => source.release());
     if (!result.ok) {
       await rm(outputPath, { force: true });
@@ -303,14 +333,19 @@ export class RenditionService {
     await this.files.putFile(fileKey, outputPath, true);
     await this.store.add(fileKey, (await this.files.size(fileKey)) ?? 0, facts, new Date(this.options.clock()));
     this.made++;
-    // One eviction at a time in this process; the one just made is what its request serves.
-    this.evicting = this.evicting.then(() => this.evict(fileKey)).catch((error) => this.options.onError?.(error));
-    await this.evicting;
+    // The one just made is what its request serves.
+    await this.makeRoom(fileKey);
     return facts;
   }
 
+  /** One eviction at a time in this process. */
+  private makeRoom(keep: string): Promise<void> {
+    this.evicting = this.evicting.then(() => this.evict(keep)).catch((error) => this.options.onError?.(error));
+    return this.evicting;
+  }
+
   /**
-   * Removes the least recently served renditions until the stored ones fit under the bound:
+   * Removes the least recently served renditions until they and the claims' reservations fit under the bound:
    * the record first, then the file, so no instance serves a record whose file is going. A
    * request that finds the file gone under it makes the rendition again.
    */

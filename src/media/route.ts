@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaServices } from '../services.ts';
 import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
-import { contentTypeOf, extensionOf, isRendition, RENDITION_COST, RenditionsBusyError, type RenditionChoice, type RenditionFacts } from './renditions.ts';
+import { rateLimitHeaders } from '../shapes/answers.ts';
+import {
+  contentTypeOf, extensionOf, isRendition, RenditionsBusyError, RenditionTimeoutError,
+  type RenditionChoice, type RenditionFacts,
+} from './renditions.ts';
+import { RenditionCharge, RenditionQuotaError } from './rendition-payment.ts';
 import type { MediaQuery, Verdict } from './signing.ts';
 import { MediaMissingError, MediaStoreError } from './store.ts';
 
@@ -15,13 +20,11 @@ interface MediaRequest {
 const BUSY_RETRY_SECONDS = 5;
 /** Seconds a client is asked to wait when the media store does not answer. */
 const STORE_RETRY_SECONDS = 10;
+/** Seconds a client whose rendition ran past its time limit is asked to wait: the machine may be less busy then. */
+const TIMEOUT_RETRY_SECONDS = 60;
 
-/** The account in a rendition URL cannot pay for making it: the seconds until its quota resets. */
-class QuotaRefusedError extends Error {
-  constructor(readonly retryAfter: number) {
-    super('the daily quota cannot cover a new rendition');
-  }
-}
+/** The account a rendition URL names is gone: nobody can pay for it. */
+class NoPayerError extends Error {}
 
 /**
  * Serves the MP3 behind a signed URL. The signature is checked before anything else is looked
@@ -56,13 +59,12 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
   if (!isRendition(verdict.choice)) return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt, {});
 
   const { accountId, choice } = verdict;
-  // Paid once per rendition made, by the request whose job it is; one already stored costs nothing.
-  const pay = async () => {
+  // Paid once per rendition made, by the request whose job it is, at its price; one already stored costs nothing.
+  const pay = async (price: number) => {
     const account = accountId === null ? null : await services.accounts.findById(accountId);
-    if (!account) throw new QuotaRefusedError(0);
-    const now = services.clock();
-    const decision = await services.quota.consume(account.id, null, account.plan.dailyQuota, now, RENDITION_COST);
-    if (!decision.allowed) throw new QuotaRefusedError(Math.max(1, decision.reset - Math.floor(now / 1000)));
+    if (!account) throw new NoPayerError();
+    const payer = { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota };
+    return RenditionCharge.take(services.meter, services.clock, payer, price);
   };
   const gone = new AbortController();
   reply.raw.once('close', () => gone.abort());
@@ -75,10 +77,14 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       if (error instanceof RenditionsBusyError) {
         return reply.code(503).headers({ 'retry-after': String(BUSY_RETRY_SECONDS), 'cache-control': 'no-store' }).send({ error: 'Too many renditions are being made; try again shortly' });
       }
-      if (error instanceof QuotaRefusedError) {
-        if (error.retryAfter === 0) return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
-        return reply.code(429).headers({ 'retry-after': String(error.retryAfter), 'cache-control': 'no-store' })
-          .send({ error: `Making this rendition costs ${RENDITION_COST} requests, more than the account's daily quota has left` });
+      if (error instanceof NoPayerError) {
+        return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+      }
+      if (error instanceof RenditionQuotaError) return quotaRefused(reply, error, services.clock(), 'this rendition');
+      if (error instanceof RenditionTimeoutError) {
+        request.log.warn({ err: error, sound: sound.id }, 'rendition stopped at its time limit');
+        return reply.code(503).headers({ 'retry-after': String(TIMEOUT_RETRY_SECONDS), 'cache-control': 'no-store' })
+          .send({ error: 'Making this rendition took too long and was stopped; nothing was charged. Try again later' });
       }
       // The client left before its rendition started: nobody is there to answer.
       if (gone.signal.aborted) return reply.code(499).send({ error: 'Client closed the request' });
@@ -93,6 +99,23 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
     const sent = await sendFile(request, reply, services, rendition.fileKey, sound.name, verdict.expiresAt, choice, attempt === 1);
     if (sent !== FILE_GONE) return sent;
   }
+}
+
+/**
+ * 429 for a rendition (or a pack's renditions) its account cannot pay for: the API's quota body
+ * and rate-limit headers, and Retry-After until the reset.
+ */
+export function quotaRefused(reply: FastifyReply, error: RenditionQuotaError, now: number, what: string) {
+  const { decision, price } = error;
+  return reply.code(429).headers({
+    ...rateLimitHeaders(decision),
+    'retry-after': String(Math.max(1, decision.reset - Math.floor(now / 1000))),
+    'cache-control': 'no-store',
+  }).send({
+    error: `Making ${what} costs ${price} requests, more than the account's daily quota has left `
+      + `(${decision.remaining})`,
+    limit: decision.limit, reset: decision.reset,
+  });
 }
 
 /** The query string as the client sent it, undecoded. */

@@ -28,14 +28,22 @@ export class Meter {
     private readonly clock: () => number,
   ) {}
 
-  /** Spends `cost` requests of the payer's day; refused (nothing spent) when fewer are left. */
-  charge(payer: Payer, cost = 1): Promise<QuotaDecision> {
-    return this.quota.consume(payer.accountId, payer.keyId, payer.dailyQuota, this.clock(), cost);
+  /** Spends `cost` requests of the payer's day (the day of `at`); refused (nothing spent) when fewer are left. */
+  charge(payer: Payer, cost = 1, at = this.clock()): Promise<QuotaDecision> {
+    return this.quota.consume(payer.accountId, payer.keyId, payer.dailyQuota, at, cost);
   }
 
   /** The payer's day as it stands, spending nothing. */
   state(payer: Payer): Promise<QuotaDecision> {
     return this.charge(payer, 0);
+  }
+
+  /**
+   * Gives back `cost` requests charged at `chargedAt` for work that then was not done (a rendition
+   * that failed or ran out of time), to the day they were taken from.
+   */
+  async refund(payer: Payer, cost: number, chargedAt: number): Promise<void> {
+    if (cost > 0) await this.quota.refund(payer.accountId, payer.keyId, chargedAt, cost);
   }
 
   /**

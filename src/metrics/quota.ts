@@ -32,6 +32,14 @@ export function countDecisions(quota: QuotaCounter, registry: Registry): QuotaCo
         throw error;
       }
     },
+    async refund(...args) {
+      try {
+        await quota.refund(...args);
+      } catch (error) {
+        failures.inc();
+        throw error;
+      }
+    },
     ready: () => quota.ready(),
     close: () => quota.close(),
   };

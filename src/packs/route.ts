@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
+import { RenditionQuotaError } from '../media/rendition-payment.ts';
+import { quotaRefused } from '../media/route.ts';
 import { PACK_FILE, type MediaSigner, type PackQuery, type PackVerdict } from '../media/signing.ts';
 import { MediaStoreError } from '../media/store.ts';
-import type { PackService } from './service.ts';
+import { PACK_FETCH_RETRY_SECONDS, PackFetchesBusyError } from './fetch.ts';
+import { PackPayerGoneError, type PackFetch, type PackService } from './service.ts';
 
 interface PackRequest {
   Params: { file: string };
@@ -14,15 +17,19 @@ const STORE_RETRY_SECONDS = 10;
 
 /**
  * Serves the ZIP behind a signed pack URL, beside the media route: the signature first, then the
- * sounds (a sound removed since the URL was made is a 404 naming it), then the ZIP as it is
- * written. Everything was paid and counted when the URL was made. A GET only: a HEAD would have
- * to build the ZIP to know its headers.
+ * sounds (a sound removed since the URL was made is a 404 naming it), then a place among the
+ * account's fetches (429 past PACK_FETCHES_PER_ACCOUNT at once) and the price of the renditions
+ * this fetch will make (429 with the quota's body and headers when the account cannot pay, before
+ * anything is made), then the ZIP as it is written. A GET only: a HEAD would have to build the ZIP
+ * to know its headers.
  */
-export function registerPackRoute(app: FastifyInstance, services: { packs: PackService; signer: MediaSigner }): void {
+export function registerPackRoute(app: FastifyInstance, services: PackRouteServices): void {
   app.get<PackRequest>('/media/packs/:file', { exposeHeadRoute: false }, (request, reply) => servePack(request, reply, services));
 }
 
-async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyReply, services: { packs: PackService; signer: MediaSigner }) {
+type PackRouteServices = { packs: PackService; signer: MediaSigner; clock: () => number };
+
+async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyReply, services: PackRouteServices) {
   let verdict: PackVerdict = request.params.file === PACK_FILE ? services.signer.verifyPack(request.query) : { ok: false, reason: 'invalid' };
   // Only the query `signPack` wrote is served, as on the media route.
   if (verdict.ok && rawQueryOf(request.raw.url) !== verdict.canonicalQuery) verdict = { ok: false, reason: 'invalid' };
@@ -30,6 +37,13 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     const message = verdict.reason === 'expired' ? 'This link has expired' : 'This link is not valid';
     return reply.code(403).header('cache-control', 'no-store').send({ error: message });
   }
+  const gone = new AbortController();
+  let fetch: PackFetch | undefined;
+  // The ZIP has ended or the client left (before its end: stop reading and making files): the fetch ends.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+    fetch?.end().catch((error: unknown) => request.log.error({ err: error }, 'ending a pack fetch failed'));
+  });
   let sounds;
   try {
     sounds = await services.packs.findAll(verdict.ids);
@@ -38,12 +52,32 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     if (error instanceof MediaStoreError) return storeDown(reply);
     throw error;
   }
-  const gone = new AbortController();
-  // The client left before the ZIP's end: stop reading and making files.
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
-  const zip = services.packs.stream(sounds, verdict.choice, gone.signal);
+  // The account pays for the renditions and holds the place; a pack of the catalog's own files names
+  // none (signing.ts signs the account with renditions only), so its URL's signature stands for it.
+  const holder = verdict.accountId ?? `url:${request.query.sig}`;
+  try {
+    fetch = await services.packs.startFetch(holder, verdict.accountId, sounds, verdict.choice);
+  } catch (error) {
+    if (error instanceof PackFetchesBusyError) {
+      return reply.code(429).headers({ 'retry-after': String(PACK_FETCH_RETRY_SECONDS), 'cache-control': 'no-store' })
+        .send({ error: `This account is downloading ${error.limit} packs already, as many as it may at once; `
+          + 'try again when one has ended' });
+    }
+    if (error instanceof RenditionQuotaError) {
+      return quotaRefused(reply, error, services.clock(), 'the renditions of this pack not stored yet');
+    }
+    if (error instanceof PackPayerGoneError) {
+      return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
+    }
+    if (error instanceof MediaStoreError) return storeDown(reply);
+    throw error;
+  }
+  if (gone.signal.aborted) {
+    // The client left while the fetch started: nobody is there to answer.
+    await fetch.end();
+    return reply.code(499).send({ error: 'Client closed the request' });
+  }
+  const zip = services.packs.stream(sounds, verdict.choice, fetch, gone.signal);
   zip.once('error', (error) => {
     // Headers are gone already: the connection is cut, so the client sees an incomplete download, never a short ZIP taken for whole.
     if (!gone.signal.aborted) request.log.error({ err: error }, 'pack failed while streaming');

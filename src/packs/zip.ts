@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseBuffer } from 'music-metadata';
 import yazl from 'yazl';
 import type { Loudness, StoredSound } from '../catalog/sound.ts';
-import { extensionOf, isRendition, RenditionsBusyError, type RenditionChoice } from '../media/renditions.ts';
+import {
+  extensionOf, isRendition, RenditionsBusyError, type RenditionChoice, type RenditionRequest,
+} from '../media/renditions.ts';
 import { MediaMissingError } from '../media/store.ts';
 import type { Services } from '../services.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
@@ -23,6 +25,8 @@ export interface PackZipOptions {
    * path a pack past 4 GiB or 65,535 entries takes, tested on a small pack (test/packs/zip64.test.ts).
    */
   forceZip64?: boolean;
+  /** Pays for a sound's rendition when this ZIP's request is the one making it (fetch.ts); absent, nothing is paid. */
+  pay?: (sound: StoredSound) => RenditionRequest['pay'];
 }
 
 /**
@@ -57,7 +61,7 @@ export function streamPack(
   for (const sound of sounds) {
     const file = packFileName(sound.name, sound.id, extension);
     zip.addReadStreamLazy(file, { compress: false, mtime: now, ...zip64 }, (callback) => {
-      openDelivered(sound, choice, services, signal).then(({ stream, duration, loudness }) => {
+      openDelivered(sound, choice, services, signal, options.pay?.(sound)).then(({ stream, duration, loudness }) => {
         // The client left while this file was being made or opened (yazl sends an entry's header
         // first): nothing will read it, and a paused stream would hold its file open.
         if (signal.aborted) {
@@ -87,13 +91,14 @@ export function streamPack(
 
 
 /** The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be) and what they measure. */
-async function openDelivered(sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal):
-  Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
+async function openDelivered(
+  sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal, pay: RenditionRequest['pay'],
+): Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
   if (!isRendition(choice)) return { stream: await services.files.read(sound.fileKey), duration: sound.duration, loudness: sound.loudness };
   for (let attempt = 1; ; attempt++) {
     try {
-      // Paid for when the pack was asked for (service.ts): no `pay` here.
-      const rendition = await services.renditions.get(sound, choice, { signal });
+      // Paid by this fetch (fetch.ts) when its request is the one making the rendition.
+      const rendition = await services.renditions.get(sound, choice, { ...(pay && { pay }), signal });
       return { stream: await services.files.read(rendition.fileKey), ...rendition.facts };
     } catch (error) {
       if (signal.aborted) throw error;

@@ -39,6 +39,16 @@ export class InProcessQuotaCounter implements QuotaCounter {
     return { allowed: true, limit, remaining, reset };
   }
 
+  async refund(accountId: string, keyId: string | null, chargedAt: number, cost: number): Promise<void> {
+    const day = utcDay(chargedAt);
+    // A day not loaded (past, or let go) starts from the history, where the refund is written.
+    const known = this.counts.get(day)?.get(accountId);
+    const entry = known instanceof Promise ? await known.catch(() => undefined) : known;
+    if (entry) entry.count -= cost;
+    this.history.add(accountId, keyId, day, -cost);
+    await this.history.committed();
+  }
+
   async ready(): Promise<void> {}
 
   async close(): Promise<void> {}

@@ -21,6 +21,12 @@ export interface QuotaCounter {
    * did (the dashboard, a signed media URL). Refused when fewer than `cost` are left.
    */
   consume(accountId: string, keyId: string | null, limit: number, now: number, cost?: number): Promise<QuotaDecision>;
+  /**
+   * Gives back `cost` requests that `consume` allowed at `chargedAt` (their day gets them back,
+   * also when it is over) because the work they paid for failed: a rendition that could not be
+   * made. Never more than was consumed; the usage history shows the net count.
+   */
+  refund(accountId: string, keyId: string | null, chargedAt: number, cost: number): Promise<void>;
   /** Resolves when the counter answers; rejects when its backend does not. */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -16,11 +16,19 @@ local count = tonumber(stored)
 if count + tonumber(ARGV[2]) > tonumber(ARGV[1]) then return -1 - count end
 return redis.call('INCRBY', KEYS[1], ARGV[2])`;
 
+/** Gives back ARGV[1] on a day's key that exists: a missing key is seeded from the history, which has the refund. */
+const REFUND = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+return redis.call('DECRBY', KEYS[1], ARGV[1])`;
+
 /** Never hang a request on Redis: a command gets this long, and none waits for a reconnection. */
 const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 2000;
 
-type QuotaRedis = Redis & { consumeQuota(key: string, limit: number, cost: number): Promise<number | null> };
+type QuotaRedis = Redis & {
+  consumeQuota(key: string, limit: number, cost: number): Promise<number | null>;
+  refundQuota(key: string, cost: number): Promise<number | null>;
+};
 
 /**
  * The daily counter shared by every instance (REDIS_URL): one key per account and UTC day. While
@@ -39,6 +47,7 @@ export class RedisQuotaCounter implements QuotaCounter {
 
   private constructor(redis: Redis, private readonly history: UsageHistory) {
     redis.defineCommand('consumeQuota', { numberOfKeys: 1, lua: CONSUME });
+    redis.defineCommand('refundQuota', { numberOfKeys: 1, lua: REFUND });
     this.redis = redis as QuotaRedis;
   }
 
@@ -77,6 +86,13 @@ export class RedisQuotaCounter implements QuotaCounter {
     this.history.add(accountId, keyId, day, cost);
     // The count this request's own script returned: what is left as of this request, whatever others did since.
     return { allowed: true, limit, remaining: Math.max(0, limit - count), reset };
+  }
+
+  async refund(accountId: string, keyId: string | null, chargedAt: number, cost: number): Promise<void> {
+    const day = utcDay(chargedAt);
+    // Not DECRBY alone: on a missing key it would make one below the history's count, never seeded.
+    await this.redis.refundQuota(`quota:${day}:${accountId}`, cost);
+    this.history.add(accountId, keyId, day, -cost);
   }
 
   /** Calls `listener` on each error the connection reports (metrics/ counts them); ioredis reconnects by itself. */

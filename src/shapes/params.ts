@@ -2,7 +2,8 @@ import { z } from 'zod';
 import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
-import { RENDITION_COST, RENDITION_LOUDNESS, renditionChoice, type OutputQuery, type RenditionChoice } from '../media/renditions.ts';
+import { renditionPriceText } from '../media/rendition-work.ts';
+import { RENDITION_LOUDNESS, renditionChoice, type OutputQuery, type RenditionChoice } from '../media/renditions.ts';
 import { BIT_DEPTHS, MP3_RATES, OPUS_RATE, OUTPUT_FORMATS, outputProblems, SAMPLE_RATE_RANGE } from '../audio/encode/output-format.ts';
 import { SEARCH_BOUNDS } from '../catalog/limits.ts';
 
@@ -155,8 +156,10 @@ export const renditionQuery = z.object({
     .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped, `
       + 'then rounded to a whole LU: -16.4 and -16 give the same URL and file), true peak at or under -1 dBTP. '
       + 'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not stored yet '
-      + `costs the account ${RENDITION_COST} requests of its daily quota when its URL is first fetched (429 when the quota cannot cover it; `
-      + '503 with Retry-After while too many renditions are being made); serving a stored one costs nothing.').meta(EXTENSION),
+      + `costs the account the URL names, when the URL is fetched, ${renditionPriceText()} `
+      + '(429 with the quota body and X-RateLimit headers when the quota cannot cover it; 503 with Retry-After '
+      + 'while too many renditions are being made, or when one ran past its time limit and was stopped, which '
+      + 'is not charged); serving a stored one costs nothing.').meta(EXTENSION),
   trim: z.enum(['true', 'false']).optional().catch(undefined)
     .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).').meta(EXTENSION),
 });

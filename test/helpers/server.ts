@@ -8,7 +8,7 @@ import type { Account } from '../../src/accounts/store.ts';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Services } from '../../src/services.ts';
-import { createServices } from '../../src/wiring.ts';
+import { createServices, type ServiceOptions } from '../../src/wiring.ts';
 import { backendEnv, prepareBackend, removeBackend } from './backend.ts';
 
 /** A clock the test moves by hand. */
@@ -38,12 +38,14 @@ export interface TestServer {
  * Starts the real app on a free port, over a fresh SQLite file in a temporary data folder, or
  * over the data folder of an earlier server (`dataDir`), as a restart would.
  */
-export async function startServer(options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string; app?: AppOptions } = {}): Promise<TestServer> {
+export async function startServer(options: {
+  env?: Record<string, string>; clock?: TestClock; dataDir?: string; app?: AppOptions; services?: Omit<ServiceOptions, 'clock'>;
+} = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
   const clock = options.clock ?? new TestClock();
   await prepareBackend(dataDir);
   const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...options.env });
-  const services = await createServices(config, { clock: clock.read });
+  const services = await createServices(config, { ...options.services, clock: clock.read });
   const app = await buildApp(services, options.app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   services.listeningAt(url);

@@ -33,13 +33,14 @@ async function decodes(file: string): Promise<string> {
 
 /**
  * Each format a pack can be asked in: the query, what ffprobe must read in every entry, and how
- * far the estimate may be from the ZIP (lossless sizes are arithmetic; lossy ones follow the encoder).
+ * far the estimate may be from the ZIP (lossless sizes are arithmetic; lossy ones follow the encoder), and
+ * each rendition's price: 10 per started 10 minutes, x0.5 up to 24 kHz, x0.5 mono, x1.5 for 24 bits, rounded up.
  */
 const CASES = [
-  { format: 'wav', query: 'format=wav&sample_rate=22050&channels=1&bit_depth=24', codec: 'pcm_s24le', rate: 22050, channels: 1, depth: 24, slack: 0.1 },
-  { format: 'flac', query: 'format=flac&sample_rate=48000&channels=2', codec: 'flac', rate: 48000, channels: 2, depth: 16, slack: 0.6 },
-  { format: 'ogg', query: 'format=ogg&sample_rate=32000&channels=1&loudness=-20', codec: 'vorbis', rate: 32000, channels: 1, depth: null, slack: 0.6 },
-  { format: 'opus', query: 'format=opus&channels=2&trim=true', codec: 'opus', rate: 48000, channels: 2, depth: null, slack: 0.6 },
+  { format: 'wav', query: 'format=wav&sample_rate=22050&channels=1&bit_depth=24', codec: 'pcm_s24le', rate: 22050, channels: 1, depth: 24, slack: 0.1, price: 4 },
+  { format: 'flac', query: 'format=flac&sample_rate=48000&channels=2', codec: 'flac', rate: 48000, channels: 2, depth: 16, slack: 0.6, price: 10 },
+  { format: 'ogg', query: 'format=ogg&sample_rate=32000&channels=1&loudness=-20', codec: 'vorbis', rate: 32000, channels: 1, depth: null, slack: 0.6, price: 5 },
+  { format: 'opus', query: 'format=opus&channels=2&trim=true', codec: 'opus', rate: 48000, channels: 2, depth: null, slack: 0.6, price: 10 },
 ] as const;
 
 describe('packs.formats: a pack in WAV, FLAC, Ogg Vorbis or Opus, every file decoded by ffmpeg at the rate and channels asked', () => {
@@ -61,8 +62,8 @@ describe('packs.formats: a pack in WAV, FLAC, Ogg Vorbis or Opus, every file dec
       const { key } = await server.account('pro');
       const response = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
       assert.equal(response.status, 200, await response.clone().text());
-      // Two sounds and two renditions not made yet: 2 + 2 x 10 requests.
-      assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 22));
+      // Two sounds: 2 requests; the renditions are paid when the URL is fetched.
+      assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 2));
       const { data } = (await response.json()) as PackBody;
       const url = new URL(data.download_url);
       for (const param of new URLSearchParams(wanted.query)) assert.equal(url.searchParams.get(param[0]), param[1], `the signed URL carries ${param[0]}`);
@@ -100,10 +101,15 @@ describe('packs.formats: a pack in WAV, FLAC, Ogg Vorbis or Opus, every file dec
         if (wanted.query.includes('loudness=-20')) assert.ok(Math.abs(row.integrated_lufs! + 20) <= 0.5, `${row.file}: ${row.integrated_lufs} LUFS`);
       }
 
-      // The same pack again: every rendition is stored now, so one request per sound.
+      // The same pack again: one request per sound; fetching it makes nothing and costs nothing, every rendition being stored.
       const again = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
       assert.equal(again.status, 200);
-      assert.equal(again.headers.get('x-ratelimit-remaining'), String(2500 - 22 - 2));
+      assert.equal(again.headers.get('x-ratelimit-remaining'), String(2500 - 2 - 2 * wanted.price - 2));
+      const refetched = await fetch(((await again.json()) as PackBody).data.download_url);
+      assert.equal(refetched.status, 200);
+      await refetched.arrayBuffer();
+      const after = await server.get('/api/v1/sounds/popular?limit=1', { key });
+      assert.equal(after.headers.get('x-ratelimit-remaining'), String(2500 - 2 - 2 * wanted.price - 2 - 1));
     });
   }
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { HttpError, rateLimitHeaders } from '../../shapes/answers.ts';
 import { EXTENSION, formatQuery, refineFormat, renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
-import { RENDITION_COST } from '../../media/renditions.ts';
+import { renditionPriceText } from '../../media/rendition-work.ts';
+import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { authErrors, errorResponses } from './responses.ts';
 
@@ -42,10 +43,11 @@ export const getPack = defineEndpoint({
     + 'manifest.json and manifest.csv (id, name, file, format, sample rate, channels, duration, loudness, true peak, timing, '
     + 'category, tags and the SHA-256 of each file as delivered) and LICENSE.txt (CC0 1.0). Every file is delivered alike: the '
     + 'catalog\'s MP3, or the rendition that loudness, trim and the format parameters ask for, with the same rules (and 400s) as '
-    + 'the download endpoint. The pack is paid for here, before '
-    + `anything is made: one request of the daily quota per sound (this call is the first of them), plus ${RENDITION_COST} for each `
-    + 'rendition not stored yet; 429 when the quota cannot cover it. Each sound counts one download. Fetching the '
-    + 'URL costs nothing more.',
+    + 'the download endpoint. This call costs one request of the daily quota per sound (it is the first of them; '
+    + '429 when the quota cannot cover them) and counts one download per sound. Each fetch of the URL pays for the '
+    + 'renditions it makes, before making any (429 with the quota body and X-RateLimit headers when the quota cannot '
+    + `cover them; stored ones cost nothing): ${renditionPriceText()}. An account fetches at most `
+    + `${PACK_FETCHES_PER_ACCOUNT} packs at once (429 with Retry-After past that).`,
   tag: 'extensions',
   security: 'apiKey',
   // The download endpoint's parameters and combination rules (shapes/params.ts), applied to every file.

@@ -1,5 +1,5 @@
 import { SEARCH_BOUNDS } from '../../catalog/limits.ts';
-import { RENDITION_COST } from '../../media/renditions.ts';
+import { RENDITION_PRICE, RENDITION_PRICE_SECONDS } from '../../media/rendition-work.ts';
 import { CATEGORIES, SEARCH_SORTS, type Category, type SearchSort } from '../../catalog/sound.ts';
 import { html, type Html } from '../html.ts';
 import type { Visitor } from '../sessions/visitor.ts';
@@ -99,7 +99,7 @@ function packForm(visitor: Visitor): Html {
 <select id="pack-${name}" name="${name}">${options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select></div>`;
   return html`<form id="pack-form" class="pack-form card" method="post" action="/dashboard/pack" aria-label="Download the ticked sounds as one pack">
 ${csrfField(visitor)}
-<p>Tick "Add to pack" on the sounds you want, then download them as one ZIP with a manifest and the CC0 licence (one request of your quota per sound, and ${RENDITION_COST} more for each file made in another format for the first time).</p>
+<p>Tick "Add to pack" on the sounds you want, then download them as one ZIP with a manifest and the CC0 licence (one request of your quota per sound, and, when it downloads, ${RENDITION_PRICE} more per started ${RENDITION_PRICE_SECONDS / 60} minutes of each file it makes in another format, more for high rates and 24 bits).</p>
 <div class="search-row">
 ${select('format', 'Format', PACK_FORMATS)}
 ${select('sample_rate', 'Sample rate', PACK_RATES)}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES, toList } from '../../catalog/sound.ts';
-import { RENDITION_COST, RENDITION_LOUDNESS } from '../../media/renditions.ts';
+import { RENDITION_LOUDNESS } from '../../media/renditions.ts';
+import { renditionPriceText } from '../../media/rendition-work.ts';
 
 /** Input pieces several tools share, described for an agent. */
 
@@ -44,6 +45,7 @@ export const renditionArguments = {
   loudness: z.number().min(RENDITION_LOUDNESS.min).max(RENDITION_LOUDNESS.max).optional()
     .describe(`Deliver the sound at this integrated loudness in LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}; `
       + '-16 suits podcasts and streaming, -23 broadcast; rounded to a whole LU), true peak at or under -1 dBTP, so sounds fit together without mixing. '
-      + `Making a rendition not stored yet costs ${RENDITION_COST} requests of the daily quota when its URL is first fetched; a stored one costs nothing.`),
+      + `Making a rendition not stored yet costs the daily quota ${renditionPriceText()}, when its URL is fetched; `
+      + 'a stored one costs nothing.'),
   trim: z.boolean().optional().describe('true cuts the silence before the sound starts (timing.onset_ms) and after it dies away (timing.tail_ms).'),
 };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { packResultSchema } from '../../api/sounds/packs.ts';
 import { DomainError } from '../../errors.ts';
-import { RENDITION_COST } from '../../media/renditions.ts';
+import { renditionPriceText } from '../../media/rendition-work.ts';
+import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
 import { formatArguments, refineFormat, renditionChoiceOf } from '../../shapes/params.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { soundLinks } from '../sound-links.ts';
@@ -14,7 +15,9 @@ export const getPackUrlTool = defineTool({
   description: `A signed URL (valid one hour, no header needed) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP: one file per `
     + 'sound named <name-slug>-<id>.<ext> (mp3 unless `format` says otherwise), manifest.json and manifest.csv (each file\'s id, name, format, sample rate, channels, duration, '
     + 'loudness, true peak, timing, category, tags and SHA-256) and LICENSE.txt (CC0 1.0). Costs one request of the daily quota per '
-    + `sound (this call is the first), plus ${RENDITION_COST} per rendition not stored yet, paid now; counts one download `
+    + 'sound (this call is the first); each fetch of the URL pays for the renditions it makes, before making them '
+    + `(stored ones cost nothing): ${renditionPriceText()}. At most ${PACK_FETCHES_PER_ACCOUNT} fetches per account at once. `
+    + 'Counts one download '
     + 'per sound. loudness, trim and the format arguments (format: wav, flac, ogg, opus; sample_rate, channels, bit_depth) apply to '
     + 'every file, as get_download_url takes them. Use it instead of get_download_url once per sound when an agent wants several.',
   inputSchema: z.strictObject({
@@ -41,9 +44,10 @@ export const getPackUrlTool = defineTool({
     const structured = {
       download_url: pack.downloadUrl, expires_at: new Date(pack.expiresAt * 1000).toISOString(), sounds: pack.sounds, estimated_bytes: pack.estimatedBytes,
     };
+    const renditionsCost = pack.renditionsCost > 0 ? `, and ${pack.renditionsCost} more for its renditions when fetched now` : '';
     return {
       structured,
-      text: `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests), `
+      text: `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), `
         + `download before ${structured.expires_at}: ${structured.download_url}`,
       links: soundLinks(pack.items),
     };

@@ -6,7 +6,9 @@ import { soundLinks } from '../sound-links.ts';
 import { soundDetailText } from '../sound-text.ts';
 import { storedMp3Base64 } from '../stored-audio.ts';
 import { limitReached } from '../../errors.ts';
-import { RENDITION_COST, RenditionsBusyError } from '../../media/renditions.ts';
+import { RenditionsBusyError, RenditionTimeoutError } from '../../media/renditions.ts';
+import { RenditionCharge, RenditionQuotaError } from '../../media/rendition-payment.ts';
+import { RENDITION_PRICE } from '../../media/rendition-work.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';
@@ -28,7 +30,8 @@ export const previewSoundTool = defineTool({
     + `starting where the sound starts (leading silence cut), faded out if cut short, and loudness-normalized to ${PREVIEW_LUFS} LUFS `
     + '(true peak at or under -1 dBTP), so previews of different sounds compare like with like. '
     + 'The answer also gives the sound\'s full metadata (its original loudness and duration) and what the preview measures. '
-    + `A preview nobody asked for before costs ${RENDITION_COST} requests of the daily quota (it is made then); one made before costs only the call. `
+    + `A preview nobody asked for before costs ${RENDITION_PRICE} requests of the daily quota (it is made then); `
+    + 'one made before costs only the call. '
     + 'Use it to judge a sound by ear before get_download_url.',
   inputSchema: z.strictObject({ id: soundId }),
   outputSchema: z.object({
@@ -42,13 +45,17 @@ export const previewSoundTool = defineTool({
   annotations: readOnly({ title: 'Hear a sound', idempotent: true }),
   async run({ id }, { services, owner }) {
     const stored = await requireSound(services, id);
-    // A preview is a rendition like any other: one not stored yet costs the caller's account what
-    // a new rendition costs, and waits in the same bounded line for a thread.
-    const pay = async () => {
-      const decision = await services.meter.charge(payerOf(owner), RENDITION_COST);
-      if (!decision.allowed) throw limitReached(`a preview not made before costs ${RENDITION_COST} requests of the daily quota, more than is left today`);
-    };
+    // A preview is a rendition like any other: one not stored yet costs the caller's account its
+    // price (given back if it fails), and waits in the same bounded line for a thread.
+    const pay = (price: number) => RenditionCharge.take(services.meter, services.clock, payerOf(owner), price);
     const { fileKey, facts } = await services.renditions.get(stored, PREVIEW, { pay }).catch((error: unknown) => {
+      if (error instanceof RenditionQuotaError) {
+        throw limitReached(`a preview not made before costs ${error.price} requests of the daily quota, `
+          + 'more than is left today');
+      }
+      if (error instanceof RenditionTimeoutError) {
+        throw limitReached(`${error.message}; nothing was charged (previews are made like renditions)`);
+      }
       throw error instanceof RenditionsBusyError ? limitReached(`${error.message} (previews are made like renditions)`) : error;
     });
     const sound = toSound(stored, services.signer);

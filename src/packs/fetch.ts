@@ -1,0 +1,98 @@
+import type { StoredSound } from '../catalog/sound.ts';
+import { RenditionCharge, type RenditionPayer } from '../media/rendition-payment.ts';
+import { renditionPrice } from '../media/rendition-work.ts';
+import type { RenditionChoice, RenditionPayment, RenditionRequest } from '../media/renditions.ts';
+import type { Services } from '../services.ts';
+
+/** Pack URLs one account may be fetching at once (on one instance). */
+export const PACK_FETCHES_PER_ACCOUNT = 2;
+/** Seconds a fetch refused for that is asked to wait: a small pack is done by then. */
+export const PACK_FETCH_RETRY_SECONDS = 10;
+
+/** The account is fetching as many packs as it may at once. */
+export class PackFetchesBusyError extends Error {
+  constructor(readonly limit: number) {
+    super(`at most ${limit} packs download at once for one account; try again when one of them has ended`);
+  }
+}
+
+/**
+ * The pack fetches under way, by who pays for them: at most `perAccount` each. A fetch holds its
+ * place from its start until its ZIP has ended or its client left. Counted in this process: with
+ * several instances an account may fetch `perAccount` packs on each of them (a shared count, in
+ * Redis, would hold across instances; what makes a pack costly, its renditions, is paid for and
+ * bounded per instance anyway).
+ */
+export class PackFetches {
+  private readonly active = new Map<string, number>();
+
+  constructor(private readonly perAccount = PACK_FETCHES_PER_ACCOUNT) {}
+
+  /** Takes a place for `payer`, or PackFetchesBusyError; the function returned gives it back (once). */
+  enter(payer: string): () => void {
+    const count = this.active.get(payer) ?? 0;
+    if (count >= this.perAccount) throw new PackFetchesBusyError(this.perAccount);
+    this.active.set(payer, count + 1);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const now = (this.active.get(payer) ?? 1) - 1;
+      if (now === 0) this.active.delete(payer);
+      else this.active.set(payer, now);
+    };
+  }
+}
+
+export type PackPaymentServices = Pick<Services, 'meter' | 'renditions' | 'clock'>;
+
+/**
+ * What one fetch of a pack of renditions pays, the one place it is charged and given back. At
+ * its start, before anything is made, the price of every rendition not stored then is taken in
+ * one charge (RenditionQuotaError when the quota cannot cover it). Each rendition this fetch's
+ * job then makes draws its price from that charge; one removed since (to stay under the bound)
+ * and made again is charged then, on its own. A rendition that fails gives its part back, and
+ * so does `settle` for every one this fetch did not make (another request made it, or the client
+ * left first). After `settle`, nothing more is paid.
+ */
+export class PackPayment {
+  private settled = false;
+
+  private constructor(
+    private readonly services: PackPaymentServices, private readonly payer: RenditionPayer,
+    private readonly charge: RenditionCharge | null, private readonly prepaid: Map<string, number>,
+  ) {}
+
+  static async open(
+    services: PackPaymentServices, payer: RenditionPayer, sounds: StoredSound[], choice: RenditionChoice,
+  ): Promise<PackPayment> {
+    const stored = await Promise.all(sounds.map((sound) => services.renditions.has(sound, choice)));
+    const missing = sounds.filter((_sound, index) => !stored[index]);
+    const prepaid = new Map(missing.map((sound) => [sound.id, renditionPrice(sound, choice)]));
+    const total = [...prepaid.values()].reduce((sum, price) => sum + price, 0);
+    const charge = total > 0 ? await RenditionCharge.take(services.meter, services.clock, payer, total) : null;
+    return new PackPayment(services, payer, charge, prepaid);
+  }
+
+  /** The `pay` of this sound's rendition request. */
+  payFor(sound: StoredSound): NonNullable<RenditionRequest['pay']> {
+    return async (price: number): Promise<RenditionPayment> => {
+      if (this.settled) throw new Error('the pack\'s fetch has ended');
+      const prepaid = this.prepaid.get(sound.id);
+      if (prepaid !== undefined && this.charge) {
+        this.prepaid.delete(sound.id);
+        return this.charge.part(prepaid);
+      }
+      return RenditionCharge.take(this.services.meter, this.services.clock, this.payer, price);
+    };
+  }
+
+  /** Gives back what was paid for renditions this fetch did not make; once its ZIP has ended or its client left. */
+  async settle(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    const unused = [...this.prepaid.values()].reduce((sum, price) => sum + price, 0);
+    this.prepaid.clear();
+    if (unused > 0) await this.charge?.refund(unused);
+  }
+}
