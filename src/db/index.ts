@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
-  Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationResultSet, type TableMetadata,
+  Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationResultSet,
+  type TableMetadata,
 } from 'kysely';
 import { ConfigError } from '../config.ts';
 import { openPostgres } from './dialects/postgres.ts';
@@ -88,7 +89,9 @@ async function reach(handle: DatabaseHandle): Promise<void> {
 export async function migrate(handle: DatabaseHandle, upTo?: string): Promise<string[]> {
   const migrator = await migratorOf(handle);
   const run = () => (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
-  const { error, results = [] } = handle.dialect.name === 'postgres' ? await run() : await inSqliteTransaction(handle.db, migrator, run);
+  // PostgreSQL's are in one transaction already: Kysely knows its DDL is transactional.
+  const outcome = handle.dialect.name === 'postgres' ? await run() : await inOneTransaction(handle.db, migrator, run);
+  const { error, results = [] } = outcome;
   if (error) throw error;
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
@@ -101,7 +104,7 @@ export async function migrate(handle: DatabaseHandle, upTo?: string): Promise<st
  * migrator reads what is applied, so a second process starting on the file waits and then finds
  * nothing to do; it is taken only when something is to be applied.
  */
-async function inSqliteTransaction(db: Db, migrator: Migrator, run: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+async function inOneTransaction(db: Db, migrator: Migrator, run: () => Promise<MigrationResultSet>) {
   if ((await migrator.getMigrations()).every((migration) => migration.executedAt !== undefined)) return run();
   await sql`BEGIN IMMEDIATE`.execute(db);
   let outcome: MigrationResultSet;
