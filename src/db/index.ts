@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type TableMetadata } from 'kysely';
+import {
+  Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationResultSet,
+  type TableMetadata,
+} from 'kysely';
 import { ConfigError } from '../config.ts';
 import { openPostgres } from './dialects/postgres.ts';
 import { openSqlite } from './dialects/sqlite.ts';
@@ -85,9 +88,34 @@ async function reach(handle: DatabaseHandle): Promise<void> {
  */
 export async function migrate(handle: DatabaseHandle, upTo?: string): Promise<string[]> {
   const migrator = await migratorOf(handle);
-  const { error, results = [] } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
+  const run = () => (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
+  // PostgreSQL's are in one transaction already: Kysely knows its DDL is transactional.
+  const outcome = handle.dialect.name === 'postgres' ? await run() : await inOneTransaction(handle.db, migrator, run);
+  const { error, results = [] } = outcome;
   if (error) throw error;
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/**
+ * Kysely's migrator runs SQLite's migrations outside any transaction (it takes SQLite's DDL as
+ * not transactional, which it is): a process killed between two statements of a migration left
+ * half of it, and every later start failed on it ("table sounds already exists"). In one
+ * transaction, a kill leaves the schema as it was. IMMEDIATE takes the write lock before the
+ * migrator reads what is applied, so a second process starting on the file waits and then finds
+ * nothing to do; it is taken only when something is to be applied.
+ */
+async function inOneTransaction(db: Db, migrator: Migrator, run: () => Promise<MigrationResultSet>) {
+  if ((await migrator.getMigrations()).every((migration) => migration.executedAt !== undefined)) return run();
+  await sql`BEGIN IMMEDIATE`.execute(db);
+  let outcome: MigrationResultSet;
+  try {
+    outcome = await run();
+  } catch (error) {
+    await sql`ROLLBACK`.execute(db);
+    throw error;
+  }
+  await sql.raw(outcome.error ? 'ROLLBACK' : 'COMMIT').execute(db);
+  return outcome;
 }
 
 async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
