@@ -2,18 +2,26 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Account } from '../../src/accounts/store.ts';
+import { synthesizeSound } from '../../src/audio/synth/index.ts';
+import { encodeAndMeasure } from '../../src/ingest/measure.ts';
+import { renditionPrice } from '../../src/media/rendition-work.ts';
 import type { Payer } from '../../src/metering/meter.ts';
+import { renditionChoiceOf } from '../../src/shapes/params.ts';
 import { signedIn } from '../dashboard/helpers/accounts.ts';
 import { csrfToken, type WebClient } from '../dashboard/helpers/web-client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { postMcp } from '../mcp/mcp-client.ts';
 
-/** What the ledger should hold: requests left today, and each sound's downloads. */
+/** What the ledger should hold: requests left today, each sound's downloads, and which sounds' rendition is stored. */
 interface Model {
   remaining: number;
   downloads: number[];
+  rendered: boolean[];
 }
+
+/** The rendition the Rendition step asks for: the catalog's MP3 at another loudness. */
+const RENDITION = renditionChoiceOf({ loudness: -20 });
 
 /** One account with two API keys and a dashboard session, and the sounds every run uses. */
 interface Real {
@@ -26,7 +34,7 @@ interface Real {
 }
 
 /** Left of the day when a run starts: small, so that every kind of step meets a refusal. */
-const LEFT_AT_START = 14;
+const LEFT_AT_START = 24;
 
 /** A step of a run: acts through one entry point, then checks the ledger against the model. */
 abstract class Step implements fc.AsyncCommand<Model, Real> {
@@ -166,10 +174,34 @@ class Pack extends Step {
   }
 }
 
+class Rendition extends Step {
+  constructor(readonly sound: number) {
+    super();
+  }
+
+  async act(model: Model, real: Real) {
+    const { services } = real.server;
+    const url = services.signer.sign(real.sounds[this.sound]!, 'download', RENDITION, real.payer.accountId).url;
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    // A stored rendition is served free; a new one costs its price, paid whole or refused.
+    const stored = await services.catalog.findById(real.sounds[this.sound]!);
+    const price = model.rendered[this.sound] ? 0 : renditionPrice(stored!, RENDITION);
+    if (price > model.remaining) return assert.equal(response.status, 429);
+    assert.equal(response.status, 200);
+    model.remaining -= price;
+    model.rendered[this.sound] = true;
+  }
+
+  override toString(): string {
+    return `rendition of ${this.sound} through its signed URL`;
+  }
+}
+
 /**
  * Every entry point charges the same meter: random sequences of REST searches and downloads, MCP
- * calls and batches (a repeated id among them), dashboard downloads and packs, over two keys of one
- * account, leave the day's quota and each sound's downloads exactly where a one-line model says.
+ * calls and batches (a repeated id among them), dashboard downloads, packs and renditions made
+ * through signed URLs, over two keys of one account, leave the day's quota and each sound's downloads exactly where a one-line model says.
  */
 describe('meter.model: every path charges the one meter, as a simple model says', () => {
   let server: TestServer;
@@ -178,7 +210,11 @@ describe('meter.model: every path charges the one meter, as a simple model says'
   before(async () => {
     server = await startServer();
     sounds = [];
-    for (const name of ['Brass Bell', 'Glass Bell', 'Cow Bell']) sounds.push((await addSound(server.services, { name, tags: ['bell'] })).id);
+    // Real MP3s, so that their renditions can be made.
+    for (const [n, name] of ['Brass Bell', 'Glass Bell', 'Cow Bell'].entries()) {
+      const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('model', n).audio);
+      sounds.push((await addSound(server.services, { name, tags: ['bell'], bytes: mp3, duration: measurements.duration })).id);
+    }
   });
   after(() => server.close());
 
@@ -207,12 +243,14 @@ describe('meter.model: every path charges the one meter, as a simple model says'
       fc.tuple(key, sound).map(([k, s]) => new RestDownload(k, s)),
       fc.tuple(key, fc.array(mcpMessage, { minLength: 1, maxLength: 4 }), fc.boolean()).map(([k, m, repeat]) => new McpBatch(k, m, repeat)),
       sound.map((s) => new DashboardDownload(s)),
+      sound.map((s) => new Rendition(s)),
       fc.tuple(key, fc.uniqueArray(sound, { minLength: 1, maxLength: 3 })).map(([k, s]) => new Pack(k, s)),
     ];
     await fc.assert(fc.asyncProperty(fc.commands(steps, { maxCommands: 18 }), async (commands) => {
       const real = await setUp();
       const downloads = await Promise.all(sounds.map(async (id) => (await server.services.catalog.findById(id))!.numDownloads));
-      const model: Model = { remaining: LEFT_AT_START, downloads };
+      const rendered = await Promise.all(sounds.map(async (id) => server.services.renditions.has((await server.services.catalog.findById(id))!, RENDITION)));
+      const model: Model = { remaining: LEFT_AT_START, downloads, rendered };
       await fc.asyncModelRun(() => ({ model, real }), commands);
     }), { numRuns: 20 });
   });
