@@ -8,6 +8,7 @@ import { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
 import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
+import { TurnCommit } from './db/turn-commit.ts';
 import { FolderStore } from './media/folder-store.ts';
 import { RenditionService } from './media/renditions.ts';
 import type { RenderTimeLimit } from './media/rendition-work.ts';
@@ -64,7 +65,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     throw error;
   }
   const accountStore = new AccountStore(database.db);
-  const usageHistory = new UsageHistory(database.db);
+  // One group commit for what is charged and what is served (db/turn-commit.ts).
+  const ledger = new TurnCommit(database.db);
+  const usageHistory = new UsageHistory(database.db, ledger);
   let quota: QuotaCounter;
   try {
     quota = config.redisUrl ? await RedisQuotaCounter.connect(config.redisUrl, usageHistory) : new InProcessQuotaCounter(usageHistory);
@@ -77,7 +80,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     maxBytes: config.renditionsMaxBytes, concurrency: config.renditionsConcurrency, clock, onError: options.onError,
     ...(options.renderTimeLimit && { timeLimit: options.renderTimeLimit }),
   });
-  const downloads = new DownloadCounts(database.db, database.dialect);
+  const downloads = new DownloadCounts(database.db, database.dialect, ledger);
   const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), downloads, options.onError);
   return {
     config,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { SqlDialect } from '../db/dialects/types.ts';
+import { TurnCommit, type TakenWrite } from '../db/turn-commit.ts';
 
 /** Past every sound's row key (a 32-bit integer on PostgreSQL): a cursor at it has read all of its version. */
 const PAST_EVERY_SOUND = 2 ** 31 - 1;
@@ -19,19 +20,20 @@ export interface SoundCount {
   count: number;
 }
 
-/** The downloads of one event-loop turn, written in one transaction. */
+/** The downloads gathered for one commit. */
 interface Batch {
   additions: Map<number, number>;
   /** Each sound's count as the commit left it; a sound missing here was removed meanwhile. */
   totals: Map<number, number>;
-  committed: Promise<void>;
+  /** Why the commit that took this batch failed: none of its downloads was counted. */
+  failure?: unknown;
 }
 
 /**
  * Every sound's download count, in `sound_downloads`: the durable record of what was downloaded.
- * A download is committed before it is answered, with the other downloads of the same
- * event-loop turn in one transaction (as the usage history commits the quota), so a process
- * killed outright has written every download it answered. The table is not `sounds`: a count is
+ * A download is committed before it is answered, in the ledger's commit of its event-loop turn
+ * (db/turn-commit.ts: one transaction with the turn's other downloads and the quota's usage), so
+ * a process killed outright has written every download it answered. The table is not `sounds`: a count is
  * no catalog change and never reaches the change log mirrors read.
  *
  * Each commit gives the rows it changes a version (db/dialects); other instances read the rows
@@ -39,10 +41,11 @@ interface Batch {
  */
 export class DownloadCounts {
   private batch: Batch | null = null;
-  /** Commits run one after another: a turn's batch waits for the one before. */
-  private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Db, private readonly dialect: SqlDialect) {}
+  /** `commits`: the group commit it shares with the usage history (db/turn-commit.ts). */
+  constructor(private readonly db: Db, private readonly dialect: SqlDialect, private readonly commits = new TurnCommit(db)) {
+    commits.join({ take: () => this.take() });
+  }
 
   /**
    * Counts `times` downloads of the sound; resolves once they are committed, with the sound's
@@ -50,9 +53,10 @@ export class DownloadCounts {
    * counted). Rejects when the commit fails: then nothing of its batch was counted.
    */
   async add(soundSeq: number, times = 1): Promise<number | null> {
-    const batch = (this.batch ??= this.open());
+    const batch: Batch = (this.batch ??= { additions: new Map(), totals: new Map() });
     batch.additions.set(soundSeq, (batch.additions.get(soundSeq) ?? 0) + times);
-    await batch.committed;
+    await this.commits.committed();
+    if (batch.failure !== undefined) throw batch.failure;
     return batch.totals.get(soundSeq) ?? null;
   }
 
@@ -88,59 +92,35 @@ export class DownloadCounts {
 
   /** Resolves once every download counted so far is committed (or failed). */
   async settled(): Promise<void> {
-    if (this.batch) await this.batch.committed.catch(() => {});
-    await this.writing.catch(() => {});
+    await this.commits.commitNow().catch(() => {});
   }
 
-  /**
-   * A new batch, written once the turn's I/O is handled (setImmediate): under load one commit
-   * carries many downloads, so durability costs a transaction per turn, not per download.
-   */
-  private open(): Batch {
-    const batch: Batch = { additions: new Map(), totals: new Map(), committed: Promise.resolve() };
-    batch.committed = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.batch = null;
-      this.writing = this.writing.catch(() => {}).then(() => this.write(batch));
-      return this.writing;
-    });
-    return batch;
+  /** This batch, for the ledger's next commit. A failed commit is not tried again: its downloads were answered as failed. */
+  private take(): TakenWrite | null {
+    const batch = this.batch;
+    if (batch === null) return null;
+    this.batch = null;
+    return {
+      write: (trx) => this.write(trx, batch),
+      failed: () => (batch.failure = new Error('the downloads could not be committed')),
+    };
   }
 
-  private async write(batch: Batch): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.writeOnce(batch);
-      } catch (error) {
-        // A sound removed between the join's read and the key's check (PostgreSQL reads what is
-        // committed as each statement starts): written again, the join no longer finds it.
-        if (attempt < 3 && isForeignKeyViolation(error)) continue;
-        throw error;
-      }
+  private async write(trx: Db, batch: Batch): Promise<void> {
+    const entries = [...batch.additions].sort(([a], [b]) => a - b);
+    for (let from = 0; from < entries.length; from += SOUNDS_PER_STATEMENT) {
+      const values = sql.join(entries.slice(from, from + SOUNDS_PER_STATEMENT)
+        .map(([seq, n]) => sql`(CAST(${seq} AS INTEGER), CAST(${n} AS INTEGER))`));
+      // VALUES' columns are column1, column2 on both engines. The join counts only sounds that
+      // still exist, and holds them until the commit (db/dialects); `WHERE true` lets SQLite parse
+      // ON CONFLICT after a SELECT.
+      const { rows } = await sql<{ sound_seq: number; count: number | string }>`
+        INSERT INTO sound_downloads (sound_seq, count, version)
+        SELECT sounds.seq, added.column2, ${this.dialect.downloadsVersion}
+        FROM (VALUES ${values}) AS added JOIN sounds ON sounds.seq = added.column1 WHERE true ${this.dialect.keepJoinedSounds}
+        ON CONFLICT (sound_seq) DO UPDATE SET count = sound_downloads.count + excluded.count, version = excluded.version
+        RETURNING sound_seq, count`.execute(trx);
+      for (const row of rows) batch.totals.set(Number(row.sound_seq), Number(row.count));
     }
   }
-
-  private async writeOnce(batch: Batch): Promise<void> {
-    batch.totals.clear();
-    const entries = [...batch.additions].sort(([a], [b]) => a - b);
-    await this.db.transaction().execute(async (trx) => {
-      for (let from = 0; from < entries.length; from += SOUNDS_PER_STATEMENT) {
-        const values = sql.join(entries.slice(from, from + SOUNDS_PER_STATEMENT)
-          .map(([seq, n]) => sql`(CAST(${seq} AS INTEGER), CAST(${n} AS INTEGER))`));
-        // VALUES' columns are column1, column2 on both engines. The join with sounds counts only
-        // sounds that still exist; `WHERE true` lets SQLite parse ON CONFLICT after a SELECT.
-        const { rows } = await sql<{ sound_seq: number; count: number | string }>`
-          INSERT INTO sound_downloads (sound_seq, count, version)
-          SELECT sounds.seq, added.column2, ${this.dialect.downloadsVersion}
-          FROM (VALUES ${values}) AS added JOIN sounds ON sounds.seq = added.column1 WHERE true
-          ON CONFLICT (sound_seq) DO UPDATE SET count = sound_downloads.count + excluded.count, version = excluded.version
-          RETURNING sound_seq, count`.execute(trx);
-        for (const row of rows) batch.totals.set(Number(row.sound_seq), Number(row.count));
-      }
-    });
-  }
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
+import { TurnCommit, type TakenWrite } from '../db/turn-commit.ts';
 
 /** How often counted requests are written to the database when nobody waits for them. */
 const FLUSH_INTERVAL_MS = 1000;
@@ -20,13 +21,11 @@ export class UsageHistory {
   /** Additions not yet written, by day, then account (or key). */
   private accounts = new Map<string, Map<string, number>>();
   private keys = new Map<string, Map<string, number>>();
-  /** Flushes run one after another, so waiting for the latest waits for all before it. */
-  private flushing: Promise<void> = Promise.resolve();
-  /** The write that takes this event-loop turn's additions, while one is due. */
-  private nextCommit: Promise<void> | undefined;
   private readonly flushTimer: NodeJS.Timeout;
 
-  constructor(private readonly db: Db) {
+  /** `commits`: the group commit it shares with the download counts (db/turn-commit.ts). */
+  constructor(private readonly db: Db, private readonly commits: TurnCommit = new TurnCommit(db)) {
+    commits.join({ take: () => this.take() });
     this.flushTimer = setInterval(() => void this.flush().catch(() => {}), FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
   }
@@ -38,16 +37,11 @@ export class UsageHistory {
   }
 
   /**
-   * Resolves once what was added so far is committed. The additions of one event-loop turn go in
-   * one transaction, written once the turn's I/O is handled (setImmediate): under load one commit
-   * carries many requests, so durability costs a transaction per turn, not per request.
+   * Resolves once what was added so far is committed: with everything else the ledger gathered in
+   * the same event-loop turn, in one transaction (db/turn-commit.ts).
    */
   committed(): Promise<void> {
-    this.nextCommit ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.nextCommit = undefined;
-      return this.flush();
-    });
-    return this.nextCommit;
+    return this.commits.committed();
   }
 
   /** Requests written for an account on each of the given days (YYYY-MM-DD), 0 where none. */
@@ -80,26 +74,26 @@ export class UsageHistory {
 
   /** Writes what was added since the last flush; on failure the additions wait for the next one. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.catch(() => {}).then(() => this.write());
-    return this.flushing;
+    return this.commits.commitNow();
   }
 
-  private async write(): Promise<void> {
+  /** The additions since the last commit, for the ledger's next one; put back when it fails. */
+  private take(): TakenWrite | null {
     const [accounts, keys] = [this.accounts, this.keys];
-    if (accounts.size === 0 && keys.size === 0) return;
+    if (accounts.size === 0 && keys.size === 0) return null;
     this.accounts = new Map();
     this.keys = new Map();
-    try {
-      await this.db.transaction().execute(async (trx) => {
+    return {
+      write: async (trx) => {
         await addCounts(trx, 'usage_daily', 'account_id', accounts);
         await addCounts(trx, 'key_usage_daily', 'key_id', keys);
-      });
-    } catch (error) {
-      // Nothing was written: put the additions back for the next flush.
-      for (const [day, ofDay] of accounts) for (const [id, count] of ofDay) addTo(this.accounts, day, id, count);
-      for (const [day, ofDay] of keys) for (const [id, count] of ofDay) addTo(this.keys, day, id, count);
-      throw error;
-    }
+      },
+      failed: () => {
+        // Nothing was written: the additions wait for the next commit.
+        for (const [day, ofDay] of accounts) for (const [id, count] of ofDay) addTo(this.accounts, day, id, count);
+        for (const [day, ofDay] of keys) for (const [id, count] of ofDay) addTo(this.keys, day, id, count);
+      },
+    };
   }
 }
 

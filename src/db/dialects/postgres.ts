@@ -39,6 +39,9 @@ export const postgresDialect: SqlDialect = {
   // handed out in order, so a version below it belongs to a transaction that has ended.
   downloadsVersion: sql<number>`CAST(CAST(pg_current_xact_id() AS text) AS bigint)`,
   settledDownloadsVersion: sql<number>`CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint)`,
+  // A sound removed after the statement's snapshot is skipped rather than counted against a key
+  // that is gone; one still there cannot be removed until the count commits.
+  keepJoinedSounds: sql`FOR KEY SHARE OF sounds`,
 
   async describeChangeLog(db: Kysely<Database>): Promise<void> {
     // The same function, now also writing the sound's id, the kind of change and the time. The

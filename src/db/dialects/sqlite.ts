@@ -56,6 +56,8 @@ export const sqliteDialect: SqlDialect = {
   // versions are committed in order and every committed one is settled.
   downloadsVersion: sql<number>`(SELECT coalesce(max(version), 0) + 1 FROM sound_downloads)`,
   settledDownloadsVersion: sql<number>`${sql.lit(Number.MAX_SAFE_INTEGER)}`,
+  // The writing transaction holds the database's one write lock: nothing is removed meanwhile.
+  keepJoinedSounds: sql``,
 
   async describeChangeLog(db: Kysely<Database>): Promise<void> {
     const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;

@@ -38,4 +38,9 @@ export interface SqlDialect {
    * that has read every count below it misses none by going on from there.
    */
   settledDownloadsVersion: RawBuilder<number>;
+  /**
+   * Ends the SELECT that counts downloads of the sounds it joins: keeps those sounds from being
+   * removed until the commit, so that a removal made meanwhile cannot fail the count's key check.
+   */
+  keepJoinedSounds: RawBuilder<unknown>;
 }

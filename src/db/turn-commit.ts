@@ -1,0 +1,62 @@
+import type { Db } from './index.ts';
+
+/** What one part of the ledger has waiting: how to write it in the turn's transaction, and what to do when that fails. */
+export interface TakenWrite {
+  write(trx: Db): Promise<void>;
+  /** The transaction rolled back: nothing of it was written. */
+  failed(): void;
+}
+
+/** A part of the ledger (the usage history, the download counts): hands over what waits, or null. */
+export interface LedgerPart {
+  take(): TakenWrite | null;
+}
+
+/**
+ * The one durable group commit of what the service served and charged: whatever the parts
+ * gathered during an event-loop turn (requests counted, downloads) is written in one transaction,
+ * once the turn's I/O is handled (setImmediate), and everyone who waits for it is answered after
+ * that commit. Under load one commit carries many requests and downloads, so durability costs a
+ * transaction per turn, not one per request nor one per kind of record.
+ */
+export class TurnCommit {
+  private readonly parts: LedgerPart[] = [];
+  /** The commit that takes this turn's additions, while one is due. */
+  private next: Promise<void> | undefined;
+  /** Commits run one after another, so waiting for the latest waits for all before it. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Db) {}
+
+  join(part: LedgerPart): void {
+    this.parts.push(part);
+  }
+
+  /** Resolves once everything added so far is committed; rejects when the commit carrying it failed. */
+  committed(): Promise<void> {
+    this.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.next = undefined;
+      return this.commitNow();
+    });
+    return this.next;
+  }
+
+  /** Commits what waits now, after the commit under way (a timer's flush, a read that wants it all written). */
+  commitNow(): Promise<void> {
+    this.chain = this.chain.catch(() => {}).then(() => this.write());
+    return this.chain;
+  }
+
+  private async write(): Promise<void> {
+    const taken = this.parts.map((part) => part.take()).filter((write) => write !== null);
+    if (taken.length === 0) return;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const write of taken) await write.write(trx);
+      });
+    } catch (error) {
+      for (const write of taken) write.failed();
+      throw error;
+    }
+  }
+}
