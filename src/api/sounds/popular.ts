@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { popularSoundSchema, searchPaginationSchema } from '../../shapes/schemas.ts';
-import { toCursorPagination, toPopularSound } from '../../shapes/mappers.ts';
+import { pageOrCursorPaginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
+import { toCursorPagination, toPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { EXTENSION, lenientInt } from '../../shapes/params.ts';
 import { authErrors } from './responses.ts';
 
@@ -37,14 +37,17 @@ export const listPopular = defineEndpoint({
       + 'is answered 400 with details naming it.').meta(EXTENSION),
   }),
   responses: {
-    200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: searchPaginationSchema }) },
+    200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: pageOrCursorPaginationSchema }) },
     ...authErrors,
   },
   async handler({ query, services }) {
     const page = await popularWalk((filters) => services.catalog.search(filters), query.cursor ?? null, query.limit);
     return {
       data: page.items.map((sound) => toPopularSound(sound, services.signer)),
-      pagination: toCursorPagination(1, query.limit, page.total, page.next && encodeRankCursor(page.next)),
+      // Without a cursor, the API document's answer; with one (even empty), a walk's, with its next_cursor.
+      pagination: query.cursor === undefined
+        ? toPagination(1, query.limit, page.total)
+        : toCursorPagination(1, query.limit, page.total, page.next && encodeRankCursor(page.next)),
     };
   },
 });
