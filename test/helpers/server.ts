@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Services } from '../../src/services.ts';
 import { createServices } from '../../src/wiring.ts';
 import { backendEnv, prepareBackend, removeBackend } from './backend.ts';
+import { checkAnswersOf, stopCheckingAnswersOf } from './openapi-answers.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -47,6 +48,8 @@ export async function startServer(options: { env?: Record<string, string>; clock
   const app = await buildApp(services, options.app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   services.listeningAt(url);
+  // Every answer the test receives from it is checked against the document it serves.
+  await checkAnswersOf(url, () => app.swagger());
   return {
     url,
     app,
@@ -64,6 +67,7 @@ export async function startServer(options: { env?: Record<string, string>; clock
       return { account: (await services.accounts.findById(account.id))!, key };
     },
     async close({ keepData = false } = {}) {
+      stopCheckingAnswersOf(url);
       await app.close();
       await services.close();
       if (!keepData) {
