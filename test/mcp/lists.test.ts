@@ -31,13 +31,13 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
     return (await response.json()) as { data: unknown[]; pagination: unknown; meta?: unknown };
   };
 
-  it('list_popular matches GET /api/v1/sounds/popular walked from its top (cursor=), most downloaded first', async () => {
+  it('list_popular matches GET /api/v1/sounds/popular walked from the top (cursor=), most downloaded first', async () => {
     const result = await callTool(client, 'list_popular', { limit: 2 });
     const rest = await restBody('/api/v1/sounds/popular?limit=2&cursor=', true);
     assert.deepEqual(result.structuredContent, { data: rest.data, pagination: rest.pagination });
     const { next_cursor: _cursor, ...asDocumented } = rest.pagination as { next_cursor: string };
-    assert.deepEqual(await restBody('/api/v1/sounds/popular?limit=2', true), { data: rest.data, pagination: asDocumented },
-      'without a cursor, REST answers the API document\'s shape');
+    const withoutCursor = await restBody('/api/v1/sounds/popular?limit=2', true);
+    assert.deepEqual(withoutCursor, { data: rest.data, pagination: asDocumented }, 'without a cursor, the API document\'s shape');
     assert.equal((rest.data[0] as { id: string }).id, popularId);
     assert.match(textOf(result), /^3 sounds in all; page 1 of 2, 2 shown \(2 per page\):\n- Power Up .* · 1 download$/m);
   });

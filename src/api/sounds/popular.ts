@@ -37,7 +37,10 @@ export const listPopular = defineEndpoint({
       + 'is answered 400 with details naming it.').meta(EXTENSION),
   }),
   responses: {
-    200: { description: 'Most downloaded sounds.', schema: z.object({ data: z.array(popularSoundSchema), pagination: pageOrCursorPaginationSchema }) },
+    200: {
+      description: 'Most downloaded sounds.',
+      schema: z.object({ data: z.array(popularSoundSchema), pagination: pageOrCursorPaginationSchema }),
+    },
     ...authErrors,
   },
   async handler({ query, services }) {

@@ -46,7 +46,9 @@ export const searchSounds = defineEndpoint({
   responses: {
     200: {
       description: 'Matching sounds.',
-      schema: z.object({ data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema, facets: facetsSchema.optional() }),
+      schema: z.object({
+        data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema, facets: facetsSchema.optional(),
+      }),
     },
     400: errorResponses[400],
     ...authErrors,

@@ -60,7 +60,9 @@ export const searchSoundsTool = defineTool({
     + 'and counts per category and tag when facets are asked for. '
     + `${SOUND_FIELD_GUIDE} Next steps: get_stream_url to listen, get_download_url to fetch the MP3.`,
   inputSchema,
-  outputSchema: z.object({ data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema, facets: facetsSchema.optional() }),
+  outputSchema: z.object({
+    data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema, facets: facetsSchema.optional(),
+  }),
   annotations: readOnly({ title: 'Search sounds', idempotent: true }),
   async run(args, { services }) {
     const after = args.cursor === undefined ? undefined : sameCursor.parse(args.cursor);
@@ -84,7 +86,9 @@ export const searchSoundsTool = defineTool({
     const data = page.items.map((sound) => toSound(sound, services.signer));
     const nextCursor = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
     // As REST search: only a walk's page has a next_cursor.
-    const pagination = walking ? toCursorPagination(1, args.limit, page.total, nextCursor) : toPagination(args.page, args.limit, page.total);
+    const pagination = walking
+      ? toCursorPagination(1, args.limit, page.total, nextCursor)
+      : toPagination(args.page, args.limit, page.total);
     const text = soundListText(data, pagination);
     const links = soundLinks(data);
     if (!page.facets) return { structured: { data, pagination }, text, links };
