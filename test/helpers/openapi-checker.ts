@@ -62,7 +62,8 @@ export class AnswerChecker {
 
   /** What is wrong with the answer, or null when it is one the document describes. */
   mismatch(answer: ReceivedAnswer): string | null {
-    const { pathname } = new URL(answer.url, 'http://localhost');
+    // The path as sent, as the router reads it: `/sounds/..` is the sound `..`, not `/`.
+    const pathname = answer.url.split('?')[0]!;
     const method = answer.method.toUpperCase();
     const mediaType = mediaTypeOf(answer.contentType);
     const said = `${method} ${answer.url} answered ${answer.status} ${answer.contentType ?? '(no content type)'}`;
@@ -135,10 +136,10 @@ export function isJson(mediaType: string): boolean {
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
-/** `/api/v1/sounds/{id}` as a pattern of the paths it names. */
+/** `/api/v1/sounds/{id}` as a pattern of the paths the router gives it (`/api/v1/sounds/` too, id ''). */
 function patternOf(path: string): RegExp {
   const literals = path.split(/\{[^}]+\}/).map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${literals.join('[^/]+')}$`);
+  return new RegExp(`^${literals.join('[^/]*')}$`);
 }
 
 /** ajv's errors, one a line, the most telling first: an anyOf's own line comes after its branches'. */
