@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { withoutApiKeys } from '../accounts/api-key.ts';
 import { DomainError } from '../errors.ts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -23,6 +23,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(STATUS_OF_KIND[error.kind]).send({ error: error.message });
     }
     const status = error.statusCode ?? 500;
+    // No route: 404 whatever the body, which the body parser may have refused first (400, 413) though
+    // nothing would have read it. The API's paths answer only the statuses their operations list.
+    if (request.is404 && status < 500) return reply.code(404).send(notFoundBody(request));
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply.code(500).send({ error: 'Internal server error' });
@@ -30,5 +33,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // Fastify's own client errors (malformed URL, body too large, ...): keep the status, our shape.
     return reply.code(status).send({ error: error.message });
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: withoutApiKeys(`Route ${request.method} ${request.url.split('?')[0]} not found`) }));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(notFoundBody(request)));
+}
+
+function notFoundBody(request: FastifyRequest): { error: string } {
+  return { error: withoutApiKeys(`Route ${request.method} ${request.url.split('?')[0]} not found`) };
 }

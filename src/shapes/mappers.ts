@@ -69,7 +69,7 @@ export function toPagination(page: number, limit: number, total: number): Pagina
   return { page, limit, total, totalPages: Math.ceil(total / limit) };
 }
 
-/** The pagination of a list that can be walked with a cursor: null when there is no next page. */
+/** The pagination of a page of a cursor walk: next_cursor is null when the walk ends with it. */
 export function toCursorPagination(page: number, limit: number, total: number, nextCursor: string | null): CursorPaginationBody {
   return { page, limit, total, totalPages: Math.ceil(total / limit), next_cursor: nextCursor };
 }

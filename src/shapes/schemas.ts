@@ -53,13 +53,17 @@ export const paginationSchema = z.object({
   totalPages: z.int(),
 }).register(components, { id: 'Pagination' });
 
-/** Extension: what a search's pagination adds to the API document's, the cursor that continues a walk of the catalog. */
-export const nextCursorSchema = z.object({
-  next_cursor: z.string().nullable().describe('In a cursor walk, the `cursor` of the next page; null at the end of the walk, and always null for pages asked by `page`.'),
-}).register(components, { id: 'NextCursor', 'x-extension': true });
+/**
+ * Extension: the pagination of a page of a cursor walk (search and popular with `cursor`, and the
+ * MCP tools that walk): the API document's, and the cursor that continues the walk. A page asked
+ * by `page`, or without a cursor, is paginated as the API document says and has no next_cursor.
+ */
+export const cursorPaginationSchema = paginationSchema.extend({
+  next_cursor: z.string().nullable().describe('The `cursor` of the next page of the walk; null at its end.'),
+}).register(components, { id: 'CursorPagination', 'x-extension': true });
 
-/** A search's pagination: the API document's, and the extension's cursor. */
-export const searchPaginationSchema = z.intersection(paginationSchema, nextCursorSchema);
+/** A list that can also be walked by cursor: Pagination for a page asked without one, CursorPagination in a walk. */
+export const pageOrCursorPaginationSchema = z.union([paginationSchema, cursorPaginationSchema]);
 
 /** Extension: one change of the catalog, as GET /api/v1/changes lists it. */
 export const catalogChangeSchema = z.object({
@@ -121,7 +125,7 @@ export type SoundBody = z.infer<typeof soundSchema>;
 export type PopularSoundBody = z.infer<typeof popularSoundSchema>;
 export type SimilarSoundBody = z.infer<typeof similarSoundSchema>;
 export type PaginationBody = z.infer<typeof paginationSchema>;
-export type CursorPaginationBody = z.infer<typeof searchPaginationSchema>;
+export type CursorPaginationBody = z.infer<typeof cursorPaginationSchema>;
 export type TimingBody = z.infer<typeof timingSchema>;
 export type LoudnessBody = z.infer<typeof loudnessSchema>;
 export type FacetsBody = z.infer<typeof facetsSchema>;

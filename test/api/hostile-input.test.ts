@@ -9,7 +9,9 @@ const HOSTILE = [
   '(', '%5C', '%0D%0Aset-cookie:x', '%26', '%3D', '[]', 'null', 'NaN', 'Infinity', '-1', '1e308', '0x10', '1.5',
   '99999999999999999999',
 ];
-const PARAMS = ['q', 'tags', 'category', 'min_duration', 'max_duration', 'sort', 'order', 'page', 'limit', 'q[]', '__proto__', 'constructor'];
+const PARAMS = [
+  'q', 'tags', 'category', 'min_duration', 'max_duration', 'sort', 'order', 'page', 'limit', 'cursor', 'q[]', '__proto__', 'constructor',
+];
 
 /**
  * Of the statuses each endpoint's section lists, those a caller with a valid Enterprise key can get

@@ -46,8 +46,9 @@ function withoutExtensions(document: any): any {
         const properties = response.content?.['application/json']?.schema?.properties ?? {};
         for (const [name, property] of Object.entries(properties) as Array<[string, any]>) {
           if (extensionComponents.has(property.$ref)) delete properties[name];
-          // A property extended by an addition (allOf: the original and the extension's fields) is the original.
-          const kept = property.allOf?.filter((part: any) => !extensionComponents.has(part.$ref));
+          // A property extended by an addition is the original: allOf, the original and the extension's
+          // fields; anyOf, the original or the extension's shape (a pagination with a cursor).
+          const kept = (property.allOf ?? property.anyOf)?.filter((part: any) => !extensionComponents.has(part.$ref));
           if (kept?.length === 1) properties[name] = kept[0];
         }
       }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { backendOf } from './backend.ts';
+import { checkAnswersOf, stopCheckingAnswersOf } from './openapi-answers.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/sound-catalog.js');
 
@@ -36,16 +37,19 @@ export async function startServe(env: Record<string, string>, timeoutMs = 120_00
       started = true;
       clearTimeout(timer);
       child.off('exit', onEarlyExit);
-      resolve({
+      const url = match[1]!;
+      child.once('exit', () => stopCheckingAnswersOf(url));
+      // Every answer the test receives from it is checked against the document it serves.
+      checkAnswersOf(url).then(() => resolve({
         child,
-        url: match[1]!,
+        url,
         stderr: () => stderr,
         stop: () => new Promise((done) => {
           if (child.exitCode !== null) return done(child.exitCode);
           child.once('exit', (code) => done(code));
           child.kill('SIGTERM');
         }),
-      });
+      }), reject);
     });
   });
 }

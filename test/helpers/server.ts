@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Services } from '../../src/services.ts';
 import { createServices, type ServiceOptions } from '../../src/wiring.ts';
 import { backendEnv, prepareBackend, removeBackend } from './backend.ts';
+import { checkAnswersIn } from './openapi-answers.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock {
@@ -47,6 +48,8 @@ export async function startServer(options: {
   const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...options.env });
   const services = await createServices(config, { ...options.services, clock: clock.read });
   const app = await buildApp(services, options.app);
+  // Every answer it sends is checked against the document it serves.
+  checkAnswersIn(app);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   services.listeningAt(url);
   return {

@@ -7,7 +7,7 @@ import { callTool, connectMcp, textOf } from './mcp-client.ts';
 
 interface SearchResult {
   data: Array<{ id: string; name: string; duration: number }>;
-  pagination: { page: number; limit: number; total: number; totalPages: number; next_cursor: string | null };
+  pagination: { page: number; limit: number; total: number; totalPages: number; next_cursor?: string | null };
   facets?: { category?: Record<string, number>; tags?: Array<{ tag: string; count: number }> };
 }
 
@@ -75,7 +75,7 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
     assert.deepEqual(shortestFirst.structured.data.map((sound) => sound.name), ['Coin Pickup', 'Laser Zap', 'Laser Beam Long', 'Rain On Roof']);
     const second = await search({ sort: 'duration', order: 'asc', limit: 1, page: 2 });
     assert.deepEqual(second.structured.data.map((sound) => sound.name), ['Laser Zap']);
-    assert.deepEqual(second.structured.pagination, { page: 2, limit: 1, total: 4, totalPages: 4, next_cursor: null });
+    assert.deepEqual(second.structured.pagination, { page: 2, limit: 1, total: 4, totalPages: 4 });
     assert.deepEqual(second.structured, await restSearch('sort=duration&order=asc&limit=1&page=2'));
   });
 
@@ -95,12 +95,12 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
     });
     assert.match(textOf(relevance.result), /\nby category: SFX 2, MUSIC 0, LOFI 0, AMBIENT 0\ntop tags: laser 2, sci-fi 1$/);
     const tight = await search({ max_onset_ms: 12 });
-    assert.deepEqual(tight.structured, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0, next_cursor: null } });
+    assert.deepEqual(tight.structured, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
   });
 
   it('says plainly when nothing matches', async () => {
     const { result, structured } = await search({ q: 'trombone' });
-    assert.deepEqual(structured, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0, next_cursor: null } });
+    assert.deepEqual(structured, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
     assert.match(textOf(result), /^No sounds match/);
   });
 

@@ -11,8 +11,10 @@ import type { StoredSound } from '../../src/catalog/sound.ts';
 import type { MediaSigner } from '../../src/media/signing.ts';
 import { defineTool, readOnly } from '../../src/mcp/tool.ts';
 import { HttpError } from '../../src/shapes/answers.ts';
-import { toPagination, toSound } from '../../src/shapes/mappers.ts';
-import { paginationSchema, soundSchema, streamResultSchema } from '../../src/shapes/schemas.ts';
+import { toCursorPagination, toPagination, toSound } from '../../src/shapes/mappers.ts';
+import {
+  pageOrCursorPaginationSchema, paginationSchema, soundSchema, streamResultSchema,
+} from '../../src/shapes/schemas.ts';
 
 const route = {
   method: 'GET', url: '/leak', operationId: 'leak', summary: 'leak', description: 'leak', tag: 'leak', security: 'apiKey', query: z.object({}),
@@ -64,6 +66,20 @@ export const leaks = [
     async handler({ services }) {
       const data = [stored].map((sound) => ({ ...toSound(sound, services.signer), numDownloads: sound.numDownloads }));
       return { data, pagination: toPagination(1, 20, data.length) };
+    },
+  }),
+  // A field too many in one branch of a union schema (a page, or a walk's page with next_cursor):
+  // the other branch, which lacks it, must not let it through. (A value of a subtype of the other
+  // branch's type, not a literal, is reduced away by TypeScript in a conditional; the suite's check
+  // of every answer against the OpenAPI document catches that one.)
+  defineEndpoint({
+    ...route,
+    responses: { 200: { description: 'A walk.', schema: z.object({ pagination: pageOrCursorPaginationSchema }) } },
+    // @ts-expect-error next_page is in neither Pagination nor CursorPagination
+    async handler({ request }) {
+      return {
+        pagination: request.url.includes('cursor=') ? { ...toCursorPagination(1, 20, 0, null), next_page: 2 } : toPagination(1, 20, 0),
+      };
     },
   }),
   // A mapper's result with an extra field.

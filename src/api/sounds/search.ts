@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE } from '../../catalog/limits.ts';
 import { defineEndpoint, invalidQuery } from '../endpoint.ts';
-import { facetsSchema, searchPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
-import { toCursorPagination, toSound } from '../../shapes/mappers.ts';
+import { facetsSchema, pageOrCursorPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { toCursorPagination, toPagination, toSound } from '../../shapes/mappers.ts';
 import {
   categoryList, contradictoryBounds, cursorOf, encodeCursor, EXTENSION, facetList, isoTime, lufs, milliseconds, searchFiltersOf, seconds,
   sortField, sortOrder, strictInt,
@@ -46,7 +46,9 @@ export const searchSounds = defineEndpoint({
   responses: {
     200: {
       description: 'Matching sounds.',
-      schema: z.object({ data: z.array(soundSchema), pagination: searchPaginationSchema, facets: facetsSchema.optional() }),
+      schema: z.object({
+        data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema, facets: facetsSchema.optional(),
+      }),
     },
     400: errorResponses[400],
     ...authErrors,
@@ -58,7 +60,10 @@ export const searchSounds = defineEndpoint({
     const next = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
     const answer = {
       data: page.items.map((sound) => toSound(sound, services.signer)),
-      pagination: toCursorPagination(query.cursor === undefined ? query.page : 1, query.limit, page.total, next),
+      // A page asked by number has the API document's pagination; only a walk's has a next_cursor.
+      pagination: query.cursor === undefined
+        ? toPagination(query.page, query.limit, page.total)
+        : toCursorPagination(1, query.limit, page.total, next),
     };
     return page.facets ? Object.assign(answer, { facets: page.facets }) : answer;
   },

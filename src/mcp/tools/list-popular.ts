@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
-import { popularSoundSchema, searchPaginationSchema } from '../../shapes/schemas.ts';
+import { cursorPaginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
 import { toCursorPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundLinks } from '../sound-links.ts';
@@ -24,7 +24,7 @@ export const listPopularTool = defineTool({
         + 'is listed exactly once; one downloaded during the walk until it climbs above that place is not listed again by it. '
         + 'To visit every sound exactly once, walk search_sounds by cursor instead (the catalog\'s own order).'),
   }),
-  outputSchema: z.object({ data: z.array(popularSoundSchema), pagination: searchPaginationSchema }),
+  outputSchema: z.object({ data: z.array(popularSoundSchema), pagination: cursorPaginationSchema }),
   annotations: readOnly({ title: 'List the most downloaded sounds', idempotent: true }),
   async run({ limit, cursor }, { services }) {
     const after = cursor === undefined ? null : decodeRankCursor(cursor)!;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
-import { searchPaginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
+import { cursorPaginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
 import { toCursorPagination, toSoundSummary } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
@@ -38,7 +38,7 @@ export const listSamplesTool = defineTool({
       .describe('The next page: each answer\'s pagination.next_cursor (null at the end; without cursor, or "", the first page). '
         + 'Samples are listed by id, so every sample present throughout is listed exactly once.'),
   }),
-  outputSchema: z.object({ data: z.array(soundSummarySchema), pagination: searchPaginationSchema }),
+  outputSchema: z.object({ data: z.array(soundSummarySchema), pagination: cursorPaginationSchema }),
   annotations: readOnly({ title: 'List the free sample sounds', idempotent: true }),
   async run(args, { services }) {
     const after = args.cursor === undefined ? null : decodeSampleCursor(args.cursor)!;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LIST_LIMITS, MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.ts';
-import { facetsSchema, searchPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
+import { facetsSchema, pageOrCursorPaginationSchema, soundSchema } from '../../shapes/schemas.ts';
 import { cursorOf, encodeCursor } from '../../shapes/params.ts';
-import { toCursorPagination, toSound } from '../../shapes/mappers.ts';
+import { toCursorPagination, toPagination, toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
@@ -60,7 +60,9 @@ export const searchSoundsTool = defineTool({
     + 'and counts per category and tag when facets are asked for. '
     + `${SOUND_FIELD_GUIDE} Next steps: get_stream_url to listen, get_download_url to fetch the MP3.`,
   inputSchema,
-  outputSchema: z.object({ data: z.array(soundSchema), pagination: searchPaginationSchema, facets: facetsSchema.optional() }),
+  outputSchema: z.object({
+    data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema, facets: facetsSchema.optional(),
+  }),
   annotations: readOnly({ title: 'Search sounds', idempotent: true }),
   async run(args, { services }) {
     const after = args.cursor === undefined ? undefined : sameCursor.parse(args.cursor);
@@ -83,7 +85,10 @@ export const searchSoundsTool = defineTool({
     });
     const data = page.items.map((sound) => toSound(sound, services.signer));
     const nextCursor = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
-    const pagination = toCursorPagination(walking ? 1 : args.page, args.limit, page.total, nextCursor);
+    // As REST search: only a walk's page has a next_cursor.
+    const pagination = walking
+      ? toCursorPagination(1, args.limit, page.total, nextCursor)
+      : toPagination(args.page, args.limit, page.total);
     const text = soundListText(data, pagination);
     const links = soundLinks(data);
     if (!page.facets) return { structured: { data, pagination }, text, links };
