@@ -68,7 +68,7 @@ export const pageOrCursorPaginationSchema = z.union([paginationSchema, cursorPag
 /** Extension: one change of the catalog, as GET /api/v1/changes lists it. */
 export const catalogChangeSchema = z.object({
   id: z.string().describe('The sound.'),
-  change: z.enum(['added', 'updated', 'removed']).describe('updated includes a change of the download count.'),
+  change: z.enum(['added', 'updated', 'removed']).describe('What changed in the record: download counts are not the record and never appear here.'),
   at: z.string().describe('When the change was made (ISO 8601, UTC).'),
 }).register(components, { id: 'CatalogChange', 'x-extension': true });
 
