@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { Meter } from '../metering/meter.ts';
 import type { QuotaCounter } from '../quota/quota.ts';
 import { RedisQuotaCounter } from '../quota/redis.ts';
 import type { Services } from '../services.ts';
@@ -33,9 +34,9 @@ export class Metrics {
     }
   }
 
-  /** The services as the app should see them: the same, with a quota counter that counts its decisions. */
-  observing<T extends Pick<Services, 'quota'>>(services: T): T {
-    return { ...services, quota: this.quota };
+  /** The services as the app should see them: the same, with a meter whose quota counter counts its decisions. */
+  observing(services: Services): Services {
+    return { ...services, quota: this.quota, meter: new Meter(this.quota, services.catalog, services.clock) };
   }
 
   /** Times the app's answers: called once by buildApp, before its routes. */

@@ -13,8 +13,9 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
   searchSounds: { path: '/api/v1/sounds', statuses: [200, 400, 401, 403, 429, 500] },
   listPopularSounds: { path: '/api/v1/sounds/popular', statuses: [200, 401, 403, 429, 500] },
   getSound: { path: '/api/v1/sounds/{id}', statuses: [200, 401, 403, 404, 429, 500] },
-  streamSound: { path: '/api/v1/sounds/{id}/stream', statuses: [200, 401, 403, 404, 429, 500] },
-  downloadSound: { path: '/api/v1/sounds/{id}/download', statuses: [200, 401, 403, 404, 429, 500] },
+  // With the 400 of a bad rendition or format parameter, which the operator contract fixes.
+  streamSound: { path: '/api/v1/sounds/{id}/stream', statuses: [200, 400, 401, 403, 404, 429, 500] },
+  downloadSound: { path: '/api/v1/sounds/{id}/download', statuses: [200, 400, 401, 403, 404, 429, 500] },
   // Extensions (tag `extensions`), with the statuses their issue fixes.
   findSimilarSounds: { path: '/api/v1/sounds/{id}/similar', statuses: [200, 401, 403, 404, 429, 500] },
   getSoundWaveform: { path: '/api/v1/sounds/{id}/waveform', statuses: [200, 401, 403, 404, 429, 500] },
