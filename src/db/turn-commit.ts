@@ -21,10 +21,10 @@ export interface LedgerPart {
  */
 export class TurnCommit {
   private readonly parts: LedgerPart[] = [];
-  /** The commit that takes this turn's additions, while one is due. */
+  /** The commit that will take what is added now, while one is due. */
   private next: Promise<void> | undefined;
-  /** Commits run one after another, so waiting for the latest waits for all before it. */
-  private chain: Promise<void> = Promise.resolve();
+  /** The commit under way: one at a time, so each one holds everything added before it started. */
+  private writing: Promise<void> | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -32,19 +32,33 @@ export class TurnCommit {
     this.parts.push(part);
   }
 
-  /** Resolves once everything added so far is committed; rejects when the commit carrying it failed. */
+  /**
+   * Resolves once everything added so far is committed; rejects when the commit carrying it failed.
+   * The commit starts once the turn's I/O is handled and the commit under way has ended: what is
+   * added meanwhile joins it, so a slow commit makes the next one larger, not the line longer.
+   */
   committed(): Promise<void> {
-    this.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.next = undefined;
-      return this.commitNow();
-    });
+    this.next ??= this.afterThisTurn();
     return this.next;
   }
 
-  /** Commits what waits now, after the commit under way (a timer's flush, a read that wants it all written). */
+  /** The same, for a timer's flush or a read that wants everything written. */
   commitNow(): Promise<void> {
-    this.chain = this.chain.catch(() => {}).then(() => this.write());
-    return this.chain;
+    return this.committed();
+  }
+
+  private async afterThisTurn(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.writing?.catch(() => {});
+    // From here on, additions wait for the commit after this one.
+    this.next = undefined;
+    const writing = this.write();
+    this.writing = writing;
+    try {
+      await writing;
+    } finally {
+      if (this.writing === writing) this.writing = undefined;
+    }
   }
 
   private async write(): Promise<void> {
