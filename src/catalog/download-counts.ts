@@ -92,7 +92,7 @@ export class DownloadCounts {
 
   /** Resolves once every download counted so far is committed (or failed). */
   async settled(): Promise<void> {
-    await this.commits.commitNow().catch(() => {});
+    await this.commits.committed().catch(() => {});
   }
 
   /** This batch, for the ledger's next commit. A failed commit is not tried again: its downloads were answered as failed. */

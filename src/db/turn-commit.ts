@@ -42,11 +42,6 @@ export class TurnCommit {
     return this.next;
   }
 
-  /** The same, for a timer's flush or a read that wants everything written. */
-  commitNow(): Promise<void> {
-    return this.committed();
-  }
-
   private async afterThisTurn(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     await this.writing?.catch(() => {});

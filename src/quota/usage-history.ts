@@ -74,7 +74,7 @@ export class UsageHistory {
 
   /** Writes what was added since the last flush; on failure the additions wait for the next one. */
   flush(): Promise<void> {
-    return this.commits.commitNow();
+    return this.commits.committed();
   }
 
   /** The additions since the last commit, for the ledger's next one; put back when it fails. */
