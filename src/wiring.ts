@@ -81,7 +81,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     ...(options.renderTimeLimit && { timeLimit: options.renderTimeLimit }),
   });
   const downloads = new DownloadCounts(database.db, database.dialect, ledger);
-  const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db), downloads, options.onError);
+  const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db, database.dialect), downloads, options.onError);
   return {
     config,
     database,

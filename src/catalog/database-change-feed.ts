@@ -1,4 +1,6 @@
+import type { SqlDialect } from '../db/dialects/types.ts';
 import type { Db } from '../db/index.ts';
+import { ChangeLogFrontier } from './change-log-frontier.ts';
 import type { CatalogChangeFeed, CatalogChanges, CatalogRecord, ChangeList } from './change-feed.ts';
 import { DOWNLOADS_COLUMN, SOUND_COLUMNS, soundOf, type SoundRow } from './rows.ts';
 
@@ -21,21 +23,24 @@ const RECORD_COLUMNS = ['seq', 'descriptors', 'updated_at', ...SOUND_COLUMNS, DO
 
 /**
  * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
- * (db/dialects); download counts are not in `sounds` and make no change. SQLite commits one writer at a time, so log numbers grow in commit order and a
- * reader that remembers the last number it read misses nothing. Polled: one indexed read of the
- * newest number every POLL_MS, whoever wrote.
+ * (db/dialects); download counts are not in `sounds` and make no change. Every reader reads the
+ * log up to its frontier only (catalog/change-log-frontier.ts), below which no number is still to
+ * come, so a reader that remembers the last number it read misses nothing. Polled: one indexed
+ * read past the frontier every POLL_MS, whoever wrote.
  */
 export class DatabaseChangeFeed implements CatalogChangeFeed {
   private readsSincePrune = 0;
   private readonly keepChanges: number;
+  private readonly frontier: ChangeLogFrontier;
 
-  constructor(private readonly db: Db, options: ChangeFeedOptions = {}) {
+  constructor(private readonly db: Db, dialect: SqlDialect, options: ChangeFeedOptions = {}) {
     this.keepChanges = options.keepChanges ?? KEEP_CHANGES;
+    this.frontier = new ChangeLogFrontier(db, dialect.changeLogSnapshot);
   }
 
   async loadAll(onPage: (records: CatalogRecord[]) => void): Promise<number> {
     // The cursor is taken first: a change made while the pages are read is read again after.
-    const cursor = await this.newest();
+    const cursor = await this.frontier.now();
     for (let after = 0; ;) {
       const rows = await this.sounds().select(RECORD_COLUMNS)
         .where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS).execute();
@@ -46,8 +51,9 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
   }
 
   async changesSince(cursor: number, limit: number): Promise<CatalogChanges | 'reload'> {
+    const until = await this.frontier.now();
     const log = await this.db.selectFrom('catalog_changes').select(['seq', 'sound_seq'])
-      .where('seq', '>', cursor).orderBy('seq').limit(limit).execute();
+      .where('seq', '>', cursor).where('seq', '<=', until).orderBy('seq').limit(limit).execute();
     if (log.length === 0) return { changed: [], removed: [], cursor };
     if (log[0]!.seq > cursor + 1 && (await this.pruned(cursor))) return 'reload';
     const seqs = [...new Set(log.map((row) => row.sound_seq))];
@@ -60,13 +66,14 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
   }
 
   async listChanges(after: number, limit: number): Promise<ChangeList> {
+    const until = await this.frontier.now();
     const log = await this.db.selectFrom('catalog_changes').select(['seq', 'sound_id', 'kind', 'changed_at'])
-      .where('seq', '>', after).orderBy('seq').limit(limit).execute();
+      .where('seq', '>', after).where('seq', '<=', until).orderBy('seq').limit(limit).execute();
     if (log.length === 0) return { changes: [], next: after };
     // A gap before the first row is either numbers never committed or rows pruned; only the log's
     // oldest row tells which. Rows written before migration 011 do not say what happened.
     const incomplete = (log[0]!.seq > after + 1 && (await this.pruned(after))) || log.some((row) => row.kind === null);
-    if (incomplete) return { gone: true, newest: await this.newest() };
+    if (incomplete) return { gone: true, newest: until };
     return {
       changes: log.map((row) => ({ id: row.sound_id!, change: row.kind!, at: row.changed_at! })),
       next: log[log.length - 1]!.seq,
@@ -79,7 +86,7 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     const timer = setInterval(() => {
       if (asking) return;
       asking = true;
-      this.newest().then((newest) => {
+      this.frontier.now().then((newest) => {
         if (newest !== seen) wake();
         seen = newest;
       }, () => {
@@ -98,11 +105,6 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     return this.db.selectFrom('sounds').leftJoin('sound_downloads', 'sound_downloads.sound_seq', 'sounds.seq');
   }
 
-  private async newest(): Promise<number> {
-    const row = await this.db.selectFrom('catalog_changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
-    return Number(row?.seq ?? 0);
-  }
-
   /** True when the log's oldest row is past `cursor + 1`: rows this reader has not read were pruned. */
   private async pruned(cursor: number): Promise<boolean> {
     const row = await this.db.selectFrom('catalog_changes').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirst();
@@ -111,7 +113,10 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
 
   private async prune(newest: number): Promise<void> {
     this.readsSincePrune = 0;
-    await this.db.deleteFrom('catalog_changes').where('seq', '<=', newest - this.keepChanges).execute();
+    const upto = newest - this.keepChanges;
+    // Said before the rows go: the numbers are at or below this reader's frontier, all settled.
+    await this.db.updateTable('catalog_changes_pruned').set({ upto }).where('upto', '<', upto).execute();
+    await this.db.deleteFrom('catalog_changes').where('seq', '<=', upto).execute();
   }
 }
 

@@ -7,6 +7,7 @@ import type { ColumnType, Generated } from 'kysely';
 export interface Database {
   sounds: SoundsTable;
   catalog_changes: CatalogChangesTable;
+  catalog_changes_pruned: CatalogChangesPrunedTable;
   sound_downloads: SoundDownloadsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -55,6 +56,15 @@ export interface CatalogChangesTable {
   sound_id: Generated<string | null>;
   kind: Generated<'added' | 'updated' | 'removed' | null>;
   changed_at: Generated<string | null>;
+}
+
+/**
+ * One row: every change log number up to `upto` is gone from the log or never came. Pruning
+ * raises it before deleting, so a reader tells pruned numbers from numbers still being written
+ * (catalog/change-log-frontier.ts).
+ */
+export interface CatalogChangesPrunedTable {
+  upto: number;
 }
 
 /**

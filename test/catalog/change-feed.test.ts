@@ -81,8 +81,8 @@ describe('catalog change feed', () => {
     const writer = await createServices(await configFor(dataDir));
     const { db, dialect } = writer.database;
     // A reader that keeps only 10 rows of log, and reads it as a busy instance would.
-    const pruning = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, { keepChanges: 10 }), new DownloadCounts(db, dialect));
-    const behind = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db), new DownloadCounts(db, dialect));
+    const pruning = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, dialect, { keepChanges: 10 }), new DownloadCounts(db, dialect));
+    const behind = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, dialect), new DownloadCounts(db, dialect));
     try {
       const first = await addSound(writer, { name: 'Prune First' });
       await pruning.start();
@@ -112,7 +112,7 @@ describe('catalog change feed', () => {
     const { db, dialect } = services.database;
     const errors: unknown[] = [];
     // The feed's next read fails once, as a read of a database that hiccups would.
-    const feed = new DatabaseChangeFeed(db);
+    const feed = new DatabaseChangeFeed(db, dialect);
     let failNextRead = false;
     const changesSince = feed.changesSince.bind(feed);
     feed.changesSince = async (cursor, limit) => {

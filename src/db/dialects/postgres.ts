@@ -42,6 +42,9 @@ export const postgresDialect: SqlDialect = {
   // A sound removed after the statement's snapshot is skipped rather than counted against a key
   // that is gone; one still there cannot be removed until the count commits.
   keepJoinedSounds: sql`FOR KEY SHARE OF sounds`,
+  // Writers of the change log run side by side: a number can become visible after a larger one.
+  // The feed reads the log only up to a frontier it settles with snapshots (no lock is shared).
+  changeLogSnapshot: sql<string>`CAST(pg_current_snapshot() AS text)`,
 
   async describeChangeLog(db: Kysely<Database>): Promise<void> {
     // The same function, now also writing the sound's id, the kind of change and the time. The

@@ -58,6 +58,8 @@ export const sqliteDialect: SqlDialect = {
   settledDownloadsVersion: sql<number>`${sql.lit(Number.MAX_SAFE_INTEGER)}`,
   // The writing transaction holds the database's one write lock: nothing is removed meanwhile.
   keepJoinedSounds: sql``,
+  // One writer at a time: log numbers become visible in the order they are taken.
+  changeLogSnapshot: null,
 
   async describeChangeLog(db: Kysely<Database>): Promise<void> {
     const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;

@@ -43,4 +43,11 @@ export interface SqlDialect {
    * removed until the commit, so that a removal made meanwhile cannot fail the count's key check.
    */
   keepJoinedSounds: RawBuilder<unknown>;
+  /**
+   * The statement's snapshot as `xmin:xmax:xip,...` (PostgreSQL's text form), or null where
+   * writers commit one at a time and log numbers are visible in order (SQLite). With it, the
+   * change feed tells a log number still being written from one rolled back
+   * (catalog/change-log-frontier.ts).
+   */
+  changeLogSnapshot: RawBuilder<string> | null;
 }

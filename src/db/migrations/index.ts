@@ -14,6 +14,7 @@ import * as changeKinds from './011_change_kinds.ts';
 import * as renditionClaims from './012_rendition_claims.ts';
 import * as descriptorsV3 from './013_descriptors_v3.ts';
 import * as downloadCounts from './014_download_counts.ts';
+import * as unlockedChangeLog from './015_unlocked_change_log.ts';
 
 export interface Migration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '012_rendition_claims': renditionClaims,
   '013_descriptors_v3': descriptorsV3,
   '014_download_counts': downloadCounts,
+  '015_unlocked_change_log': unlockedChangeLog,
 };
