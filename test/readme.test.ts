@@ -16,7 +16,10 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/sound-catalog.js');
 
-/** The README's `sh` blocks, run in order against a live server, so the documentation cannot drift. */
+/** The documents whose `sh` blocks are run, in order, against a live server, so they cannot drift. */
+const DOCUMENTS = ['README.md', 'docs/api-guide.md'];
+
+/** The README's and the API guide's `sh` blocks, run in order against a live server. */
 describe('readme', () => {
   let server: TestServer;
   let workdir: string;
@@ -24,8 +27,8 @@ describe('readme', () => {
   let env: Record<string, string>;
 
   before(async () => {
-    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
-    blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!)
+    const texts = await Promise.all(DOCUMENTS.map((document) => readFile(path.join(ROOT, document), 'utf8')));
+    blocks = texts.flatMap((text) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!))
       // Blocks that only set the reader's own key and address: the test provides those.
       .filter((block) => !block.trim().split('\n').every((line) => line.startsWith('export ')));
     server = await startServer();
@@ -44,18 +47,20 @@ describe('readme', () => {
     await rm(workdir, { recursive: true, force: true });
   });
 
-  test('readme.examples: every shell example runs and every JSON it prints parses', async () => {
-    assert.ok(blocks.length >= 6, `found ${blocks.length} runnable blocks`);
+  test('readme.examples: every shell example of the README and the API guide runs and every JSON it prints parses', async () => {
+    assert.ok(blocks.length >= 11, `found ${blocks.length} runnable blocks`);
     for (const block of blocks) {
       // `npx sound-catalog` is this package's bin; the test runs it from a scratch folder.
       const script = block.replaceAll('npx sound-catalog', `node ${BIN}`);
       const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: workdir, env, maxBuffer: 16 << 20 })
-        .catch((error) => assert.fail(`README block failed:\n${block}\n${error.stderr ?? error}`));
+        .catch((error) => assert.fail(`block failed:\n${block}\n${error.stderr ?? error}`));
       for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) {
         assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line.slice(0, 200)}`);
       }
     }
     assert.ok((await stat(path.join(workdir, 'sound.mp3'))).size > 0, 'the download example saved the MP3');
+    const pack = await readFile(path.join(workdir, 'pack.zip'));
+    assert.equal(pack.subarray(0, 4).toString('latin1'), 'PK\x03\x04', 'the pack example saved a ZIP');
     const ingested = () => server.services.catalog.search({ words: ['beep'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 5 });
     await eventually(ingested, (page) => page.total === 1, 1000, 'the ingest example imported the folder');
   });

@@ -93,7 +93,7 @@ export async function removeBucket(bucket: string): Promise<void> {
 
 /**
  * The tests of several instances and of outages always run on PostgreSQL and Redis: this run's if
- * it has them, otherwise the local servers (README, "Develop").
+ * it has them, otherwise the local servers (test/README.md).
  */
 export const SHARED = {
   databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',

@@ -65,7 +65,7 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
   });
 
   it('the session with resources, a preview and a prompt, replayed request by request, answers as shown and spends the fifteen requests it says', async () => {
-    const session = markdown.slice(markdown.indexOf('### A session with resources'));
+    const session = markdown.slice(markdown.indexOf('## A session with resources'));
     // Each request block and the abbreviated answer block after it.
     const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)]
       .map((match) => ({ request: match[1]!.trim(), answer: match[2] ?? '' }));

@@ -154,7 +154,7 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     const again = await fetch(await signedUrl(id, 'download', '?loudness=-23'));
     assert.deepEqual(new Uint8Array(await again.arrayBuffer()), bodies[0]);
     assert.equal((await server.services.renditions.stats()).made, made, 'not made again');
-    // An operator may empty the renditions folder (docs/deploy.md): a rendition whose file is gone is made again.
+    // An operator may empty the renditions folder (docs/operations.md, "Backups"): a rendition whose file is gone is made again.
     await server.services.files.remove(key);
     assert.deepEqual((await fetchMp3(urls[1]!)).bytes, bodies[0]);
     const range = await fetch(urls[0]!, { headers: { range: 'bytes=0-99' } });

@@ -31,7 +31,7 @@ function on(instance: ServeProcess, url: string): string {
 }
 
 /**
- * docs/deploy.md's deployment: instances with nothing on disk in common, on PostgreSQL + Redis +
+ * docs/operations.md's deployment: instances with nothing on disk in common, on PostgreSQL + Redis +
  * S3, no SIGNING_SECRET set. Each has a data folder of its own; the secrets come from the
  * database and every media file from the bucket.
  */
@@ -73,7 +73,7 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
     envB = { ...envA, SOUND_CATALOG_DATA: await folder('b') };
     const envAdmin = { ...envA, SOUND_CATALOG_DATA: await folder('admin') };
 
-    // The schema made once per release (docs/deploy.md, "Migrations"); the two instances then start at once.
+    // The schema made once per release (docs/operations.md, "Several instances"); the two instances then start at once.
     const migrated = await runCli(['migrate'], envA);
     assert.equal(migrated.status, 0, migrated.stderr);
     [a, b] = await Promise.all([startServe(envA), startServe(envB)]);
