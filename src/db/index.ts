@@ -129,7 +129,7 @@ async function migratorOf(handle: DatabaseHandle): Promise<Migrator> {
   const provider = {
     async getMigrations(): Promise<Record<string, KyselyMigration>> {
       return Object.fromEntries(
-        Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<any>) => migration.up(db, handle.dialect) }]),
+        Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<any>) => migration.up(db, handle.dialect.name) }]),
       );
     },
   };

@@ -98,7 +98,7 @@ describe('analyze --missing: descriptors for sounds stored without them', () => 
     const ids = [...measured.keys()];
     // Descriptors as the first version stored them: 38 numbers.
     await db.updateTable('sounds').set({ descriptors: JSON.stringify(Array.from({ length: 38 }, (_, i) => i / 10)) }).where('id', 'in', ids).execute();
-    await migrations['005_descriptors_v2']!.up(db, server.services.database.dialect);
+    await migrations['005_descriptors_v2']!.up(db, server.services.database.dialect.name);
     assert.ok((await descriptorRows()).every((row) => row.descriptors === null));
     await eventually(() => server.services.catalog.start(), (built) => built.described === 0, 1000, 'the index follows the cleared rows');
 

@@ -13,45 +13,6 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
-  autoIncrementType: 'integer',
-  bigAutoIncrementType: 'integer',
-  autoIncrementKey: (column) => column.primaryKey().autoIncrement(),
-
-  async createTextIndex(db: Kysely<Database>): Promise<void> {
-    // External-content FTS table over sounds.search_text, kept in step by triggers.
-    await sql`CREATE VIRTUAL TABLE sounds_fts USING fts5(
-      search_text, content='sounds', content_rowid='seq', tokenize='trigram')`.execute(db);
-    await sql`CREATE TRIGGER sounds_fts_insert AFTER INSERT ON sounds BEGIN
-      INSERT INTO sounds_fts(rowid, search_text) VALUES (new.seq, new.search_text);
-    END`.execute(db);
-    await sql`CREATE TRIGGER sounds_fts_delete AFTER DELETE ON sounds BEGIN
-      INSERT INTO sounds_fts(sounds_fts, rowid, search_text) VALUES ('delete', old.seq, old.search_text);
-    END`.execute(db);
-    await sql`CREATE TRIGGER sounds_fts_update AFTER UPDATE OF search_text ON sounds BEGIN
-      INSERT INTO sounds_fts(sounds_fts, rowid, search_text) VALUES ('delete', old.seq, old.search_text);
-      INSERT INTO sounds_fts(rowid, search_text) VALUES (new.seq, new.search_text);
-    END`.execute(db);
-  },
-
-  async dropTextIndex(db: Kysely<Database>): Promise<void> {
-    for (const trigger of ['sounds_fts_insert', 'sounds_fts_delete', 'sounds_fts_update']) {
-      await sql`DROP TRIGGER IF EXISTS ${sql.id(trigger)}`.execute(db);
-    }
-    await sql`DROP TABLE IF EXISTS sounds_fts`.execute(db);
-  },
-
-  async createChangeLog(db: Kysely<Database>): Promise<void> {
-    await sql`CREATE TRIGGER sounds_log_insert AFTER INSERT ON sounds BEGIN
-      INSERT INTO catalog_changes(sound_seq) VALUES (new.seq);
-    END`.execute(db);
-    await sql`CREATE TRIGGER sounds_log_update AFTER UPDATE ON sounds BEGIN
-      INSERT INTO catalog_changes(sound_seq) VALUES (new.seq);
-    END`.execute(db);
-    await sql`CREATE TRIGGER sounds_log_delete AFTER DELETE ON sounds BEGIN
-      INSERT INTO catalog_changes(sound_seq) VALUES (old.seq);
-    END`.execute(db);
-  },
-
   // One writer at a time: the next number after the largest is taken under the write lock, so
   // versions are committed in order and every committed one is settled.
   downloadsVersion: sql<number>`(SELECT coalesce(max(version), 0) + 1 FROM sound_downloads)`,
@@ -61,20 +22,6 @@ export const sqliteDialect: SqlDialect = {
   // One writer at a time: log numbers become visible in the order they are taken.
   changeLogSnapshot: null,
 
-  async describeChangeLog(db: Kysely<Database>): Promise<void> {
-    const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-    const triggers = [
-      { name: 'sounds_log_insert', event: sql`INSERT`, row: sql`new`, kind: 'added' },
-      { name: 'sounds_log_update', event: sql`UPDATE`, row: sql`new`, kind: 'updated' },
-      { name: 'sounds_log_delete', event: sql`DELETE`, row: sql`old`, kind: 'removed' },
-    ];
-    for (const { name, event, row, kind } of triggers) {
-      await sql`DROP TRIGGER IF EXISTS ${sql.id(name)}`.execute(db);
-      await sql`CREATE TRIGGER ${sql.id(name)} AFTER ${event} ON sounds BEGIN
-        INSERT INTO catalog_changes(sound_seq, sound_id, kind, changed_at) VALUES (${row}.seq, ${row}.id, ${sql.lit(kind)}, ${now});
-      END`.execute(db);
-    }
-  },
 };
 
 /** The embedded database: one SQLite file in the data folder, in WAL mode, and its dialect. */

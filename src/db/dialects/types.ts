@@ -1,5 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { RawBuilder } from 'kysely';
 
 /**
  * What differs between database engines, in one place per engine. Services and stores call
@@ -7,27 +6,6 @@ import type { Database } from '../schema.ts';
  */
 export interface SqlDialect {
   name: 'sqlite' | 'postgres';
-  /** Column type for an auto-incrementing integer primary key. */
-  autoIncrementType: 'integer' | 'serial';
-  /** The same for a key that may pass 2^31 (the change log: a row per download). */
-  bigAutoIncrementType: 'integer' | 'bigserial';
-  /** Makes a column of either type the auto-numbered primary key. */
-  autoIncrementKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
-  /** The text index the first migration made (searches went to the database then). */
-  createTextIndex(db: Kysely<Database>): Promise<void>;
-  /** Removes it again (migration 003: the in-memory index answers searches). */
-  dropTextIndex(db: Kysely<Database>): Promise<void>;
-  /**
-   * Makes every insert, update and delete of `sounds`, by any connection, append the row's `seq`
-   * to `catalog_changes` in the same transaction: what the catalog change feed reads.
-   */
-  createChangeLog(db: Kysely<Database>): Promise<void>;
-  /**
-   * Makes the change log's triggers write, beside the row's `seq`, the sound's id, what happened
-   * (`added`, `updated` or `removed`) and when (ISO 8601, UTC, milliseconds): what a mirror
-   * reads from GET /api/v1/changes (migration 011).
-   */
-  describeChangeLog(db: Kysely<Database>): Promise<void>;
   /**
    * The version a transaction gives the download counts it writes (catalog/download-counts.ts):
    * greater than the version of every count already committed.

@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { SqlDialect } from '../dialects/types.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from './index.ts';
 
-export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+/** The first schema. Frozen: written out in full for each engine, never calling code that may change later. */
+export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('sounds')
-    .addColumn('seq', dialect.autoIncrementType, (c) => dialect.autoIncrementKey(c))
+    .addColumn('seq', engine === 'sqlite' ? 'integer' : 'serial', (c) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text')
@@ -41,7 +42,23 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addPrimaryKeyConstraint('sound_tags_pk', ['tag', 'sound_seq'])
     .execute();
   await db.schema.createIndex('sound_tags_by_sound').on('sound_tags').column('sound_seq').execute();
-  await dialect.createTextIndex(db);
+  // Searches went to the database then. SQLite: an external-content FTS table over
+  // sounds.search_text, kept in step by triggers. PostgreSQL never had one: by the time it was
+  // supported, the in-memory index answered searches.
+  if (engine === 'sqlite') {
+    await sql`CREATE VIRTUAL TABLE sounds_fts USING fts5(
+      search_text, content='sounds', content_rowid='seq', tokenize='trigram')`.execute(db);
+    await sql`CREATE TRIGGER sounds_fts_insert AFTER INSERT ON sounds BEGIN
+      INSERT INTO sounds_fts(rowid, search_text) VALUES (new.seq, new.search_text);
+    END`.execute(db);
+    await sql`CREATE TRIGGER sounds_fts_delete AFTER DELETE ON sounds BEGIN
+      INSERT INTO sounds_fts(sounds_fts, rowid, search_text) VALUES ('delete', old.seq, old.search_text);
+    END`.execute(db);
+    await sql`CREATE TRIGGER sounds_fts_update AFTER UPDATE OF search_text ON sounds BEGIN
+      INSERT INTO sounds_fts(sounds_fts, rowid, search_text) VALUES ('delete', old.seq, old.search_text);
+      INSERT INTO sounds_fts(rowid, search_text) VALUES (new.seq, new.search_text);
+    END`.execute(db);
+  }
 
   await db.schema
     .createTable('accounts')

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { SqlDialect } from '../dialects/types.ts';
+import type { Engine } from './index.ts';
 
 /**
  * PostgreSQL's change log trigger no longer takes one advisory lock for every writer: readers
@@ -12,10 +12,10 @@ import type { SqlDialect } from '../dialects/types.ts';
  *
  * Frozen: written out in full, never calling code that may change later.
  */
-export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema.createTable('catalog_changes_pruned').addColumn('upto', 'bigint', (c) => c.notNull()).execute();
   await sql`INSERT INTO catalog_changes_pruned (upto) SELECT coalesce(min(seq), 1) - 1 FROM catalog_changes`.execute(db);
-  if (dialect.name !== 'postgres') return;
+  if (engine !== 'postgres') return;
   await sql`CREATE OR REPLACE FUNCTION log_sound_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO catalog_changes(sound_seq, sound_id, kind, changed_at) VALUES (
