@@ -14,7 +14,7 @@ export const postgresDialect: SqlDialect = {
   autoIncrementKey: (column) => column.primaryKey(),
 
   // Searches were never answered by PostgreSQL: by the time it was supported, the in-memory index
-  // (catalog/index/) answered them. Migration 001 asks for the text index SQLite had; there is none.
+  // (@sound-catalog/catalog-index) answered them. Migration 001 asks for the text index SQLite had; there is none.
   async createTextIndex(): Promise<void> {},
   async dropTextIndex(): Promise<void> {},
 
