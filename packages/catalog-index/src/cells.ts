@@ -23,23 +23,19 @@ import { grown } from './posting.ts';
  * added after the build join the fine cell nearest to them, their rows staying where they are.
  */
 
-/** Vectors listed under their coarse cell, or rows moved, per step of a build: short enough not to hold up requests. */
+// Tuned constants: the package's README says why each has its value.
+/** Vectors listed under their coarse cell, or rows moved, per step of a build. */
 const STEP_VECTORS = 1000;
 /** Rows k-means is trained on: at least 8 per centroid. */
 const SAMPLE_PER_CELL = 8;
 const MIN_SAMPLE = 2048;
 const ROUNDS = 4;
-/**
- * Coarse cells: about √(n / 4), at most MAX_COARSE. Each is split into fine cells of about
- * FINE_SIZE vectors, so the fine cells a query ranks (those of the few coarse cells nearest to it)
- * stay a few hundred even at 1,000,000 sounds.
- */
+/** Coarse cells: about √(n / 4), at most MAX_COARSE. Each is split into fine cells of about FINE_SIZE vectors. */
 const MAX_COARSE = 256;
 const FINE_SIZE = 128;
 /**
  * A coarse cell's fine cells are ranked when its centroid is at most this many times as far
- * (squared) as the nearest coarse centroid, and at most MAX_COARSE_PROBES of them: neighbours of a
- * vector near a border lie in the cell across it, while far cells (other kinds of sound) hold none.
+ * (squared) as the nearest coarse centroid, and at most MAX_COARSE_PROBES of them.
  */
 const COARSE_REACH = 1.5;
 const MAX_COARSE_PROBES = 32;

@@ -1,7 +1,7 @@
 import type { BitmapPool } from './bitmap-pool.ts';
 import { BitmapSet, grown, popcount, type DocSet } from './posting.ts';
 
-/** How many duration bounds the catalog is cut at. */
+/** How many bounds the catalog's values are cut at (tuned: the package's README). */
 const BUCKETS = 128;
 
 /**

@@ -1,9 +1,8 @@
 /**
  * The set of sounds (by their index position, a small integer) that contain one piece of text or
  * carry one tag. A sparse set is a sorted array of positions; once it holds more than one sound in
- * BITS_THRESHOLD of the catalog's positions it becomes a bitmap, which is then smaller (a position
- * is 32 bits in the array, 1 in the bitmap) and answers `has` in one step. Sets only ever grow
- * into bitmaps, never back: a set that was that common once stays common.
+ * BITS_THRESHOLD of the catalog's positions it becomes a bitmap (tuned: the package's README).
+ * Sets only ever grow into bitmaps, never back: a set that was that common once stays common.
  */
 const BITS_THRESHOLD = 32;
 

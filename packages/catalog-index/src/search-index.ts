@@ -13,25 +13,17 @@ import { byText, SortOrder } from './sort-order.ts';
 import { searchText, SoundColumns } from './sound-columns.ts';
 import { NAME, TAGS, TextIndex } from './text-index.ts';
 
+// Tuned constants: the package's README says why each has its value.
 /** More new sounds than this in one batch are sorted in from scratch rather than one by one. */
 const REBUILD_BATCH = 256;
-/**
- * Up to this many words, a relevance sort scores sets of sounds (relevance.ts levelsOf); with more,
- * the groups of scores to combine multiply, while the sounds holding every word are few: each is
- * scored from its text.
- */
+/** Up to this many words, relevance scores sets of sounds (relevance.ts levelsOf); past it, each sound's text. */
 const MOST_WORDS_SCORED_BY_SETS = 3;
 /**
  * Counting tags over matches one sound at a time costs about this many words of a bitmap per
- * sound (its tags read from their column); counting them tag by tag costs a word per 32 sounds of
- * a common tag and a step per sound of a rare one, whatever the matches.
+ * sound; tag by tag, a word per 32 sounds of a common tag and a step per sound of a rare one.
  */
 const TAG_READ_COST = 8;
-/**
- * Making a range's bitmap (duration-index.ts within) costs about this many words of an
- * intersection per word of the catalog. Checking a walked sound's value instead reads it from a
- * column in a random place: in a large catalog, a miss of the processor's caches each.
- */
+/** Making a range's bitmap (duration-index.ts within) costs about this many words per word of the catalog. */
 const RANGE_WORDS = 1;
 /** Visiting one sound of a set costs about this many words of a bitmap intersection. */
 const WALK_COST = 10;

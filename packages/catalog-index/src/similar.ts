@@ -17,6 +17,7 @@ export interface Neighbour {
 }
 
 const MIN_ROOT = 1e-6;
+// Tuned constants: the package's README says why each has its value.
 /** Below this many described sounds every one is read; from it on, cells are built. */
 const CELLS_FROM = 20_000;
 /** Vectors a query reads from the nearest cells (cells.ts): VISITS_PER_ROOT × √n, at least MIN_VISITS. */

@@ -1,6 +1,6 @@
 import { forEachBit, grown } from './posting.ts';
 
-/** Bytes of strings no sound holds any more, past which a column is written out again. */
+/** Bytes of strings no sound holds any more, past which a column is written out again (tuned: the package's README). */
 const COMPACT_AFTER_BYTES = 1 << 20;
 
 /**
