@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Runs every test file with node's test runner and ends with the plain line `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { notAllowed } from './allowed-skips.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const files = only.length > 0 ? only : findTests(path.join(root, 'test'));
+// The service's tests, and each workspace package's (packages/*/test/).
+const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory());
+const suites = [path.join(root, 'test'), ...packages.map((entry) => path.join(root, 'packages', entry.name, 'test'))];
+const files = only.length > 0 ? only : suites.flatMap((folder) => findTests(folder));
 const output = path.join(root, 'test-output');
 mkdirSync(output, { recursive: true });
 rmSync(path.join(output, 'counts.json'), { force: true });
@@ -45,6 +49,7 @@ console.log(summary);
 process.exit(result.status === 0 && failed === 0 ? 0 : 1);
 
 function findTests(folder) {
+  if (!existsSync(folder)) return [];
   return readdirSync(folder, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))

@@ -6,7 +6,7 @@
  * - Held-out real recordings (data.ts HELD_OUT_SOURCES): every held-out sound is asked for its 5
  *   nearest among the held-out sounds of the other sources (another kit or font: a font's
  *   velocities of one key are nearly one recording, and a catalog's uploaders differ), through the index the service uses
- *   (catalog/index/similar.ts) over our descriptors; precision is the share in the sound's own
+ *   (@sound-catalog/catalog-index's SimilarityIndex) over our descriptors; precision is the share in the sound's own
  *   family. Beside it, the same question answered by a plain nearest-neighbour search over
  *   ffmpeg's spectral statistics (aspectralstats: the mean and deviation over frames of each
  *   statistic, each z-scored over the catalog searched, Euclidean distance).
@@ -17,9 +17,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SimilarityIndex } from '@sound-catalog/catalog-index';
+import { DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
-import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { DRUM_FAMILIES, isHeldOut, readRecordings, readWav } from './data.ts';
 
@@ -94,7 +95,7 @@ function precision(sounds: Labelled[], vector: (sound: Labelled) => number[], se
 }
 
 function serviceNearest(sounds: Labelled[], vectors: number[][]): (i: number) => number[] {
-  const index = new SimilarityIndex();
+  const index = new SimilarityIndex(DESCRIPTOR_WEIGHTS);
   vectors.forEach((vector, doc) => index.set(doc, vector));
   // Below 20,000 sounds the index reads every one: asking for all of them is exact search.
   return (i) => index.nearest(i, sounds.length).map(({ doc }) => doc).filter((doc) => sounds[doc]!.source !== sounds[i]!.source).slice(0, K);

@@ -1,15 +1,10 @@
-import type { Sound } from './sound.ts';
+import type { CatalogRecord } from '@sound-catalog/catalog-index';
 
-/** One sound as the search index holds it: what lists show, and what they sort and filter by. */
-export interface CatalogRecord extends Sound {
-  /** The database's own key for the row: what the change feed names. */
-  seq: number;
-  createdAt: string;
-  /** When the record last changed (ISO 8601); the creation time when absent. */
-  updatedAt?: string;
-  /** The audio descriptors similar sounds are found by; null (or absent) until measured. */
-  descriptors?: number[] | null;
-}
+/**
+ * One sound as the search index holds it (the engine's own shape); its `seq` is the database's
+ * key for the row, what the change feed names.
+ */
+export type { CatalogRecord };
 
 /** What changed after a cursor: the rows as they are now, and those that are gone. */
 export interface CatalogChanges {

@@ -1,5 +1,6 @@
+import { SearchIndex } from '@sound-catalog/catalog-index';
+import { DESCRIPTOR_WEIGHTS } from '../audio/analyze/descriptors.ts';
 import type { CatalogChangeFeed, ChangeList } from './change-feed.ts';
-import { SearchIndex } from './index/search-index.ts';
 import type { CountsCursor, DownloadCounts } from './download-counts.ts';
 import type { Page, SampleFilters, SearchFilters, SearchPage, Sound, StoredSound } from './sound.ts';
 import type { CatalogStore } from './store.ts';
@@ -176,7 +177,7 @@ export class CatalogService {
     // Where counts are followed from is taken first: a count committed while the rows load is
     // read again after (the index keeps the larger of two counts).
     this.countsCursor = await this.downloads.cursorNow();
-    const index = new SearchIndex();
+    const index = new SearchIndex({ descriptorWeights: DESCRIPTOR_WEIGHTS });
     index.expect(await this.store.size());
     this.cursor = await this.feed.loadAll((records) => index.load(records));
     index.loaded();

@@ -9,7 +9,7 @@ const STORED_COLUMNS = [...SOUND_COLUMNS, 'file_key', 'file_size', 'content_hash
 
 /**
  * The catalog's rows: one sound by id (with its download count: catalog/download-counts.ts), the
- * sample flags. Lists are not read here but from the search index (catalog/index/); writes that
+ * sample flags. Lists are not read here but from the search index (@sound-catalog/catalog-index); writes that
  * come with ingest live in writer.ts.
  */
 export class CatalogStore {

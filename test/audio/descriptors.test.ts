@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { analyzeAudio } from '../../src/audio/analyze/index.ts';
 import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES, DESCRIPTOR_WEIGHTS, MEASURE_NAMES } from '../../src/audio/analyze/descriptors.ts';
 import { PROJECTION } from '../../src/audio/analyze/similar-projection.ts';
 import type { PcmAudio } from '../../src/audio/types.ts';
-import { SimilarityIndex } from '../../src/catalog/index/similar.ts';
 import { seededRandom as random } from './helpers/signals.ts';
 
 const RATE = 44_100;
@@ -108,7 +108,7 @@ describe('audio descriptors', () => {
   test('descriptors.kinds: a kick\'s nearest sounds are kicks, a snare\'s snares, a hat\'s hats, a pad\'s pads', () => {
     const next = random(11);
     const sounds = Object.entries(KINDS).flatMap(([kind, make]) => Array.from({ length: 8 }, () => ({ kind, vector: descriptorsOf(make(next)) })));
-    const index = new SimilarityIndex();
+    const index = new SimilarityIndex(DESCRIPTOR_WEIGHTS);
     sounds.forEach((sound, doc) => index.set(doc, sound.vector));
     for (const kind of Object.keys(KINDS)) {
       const own = sounds.flatMap((sound, doc) => (sound.kind === kind ? [doc] : []));

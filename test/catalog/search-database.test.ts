@@ -7,7 +7,9 @@ import { configFor, otherConnection } from '../helpers/backend.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
-import { filtersArb, recordArb, referenceSamples, referenceSearch, sampleFiltersArb } from './helpers/reference.ts';
+import {
+  filtersArb, recordArb, referenceSamples, referenceSearch, sampleFiltersArb,
+} from '../../packages/catalog-index/test/helpers/reference.ts';
 
 /**
  * The search index as another instance builds it from the database this run uses (SQLite, or

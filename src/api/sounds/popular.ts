@@ -1,6 +1,6 @@
+import { decodeRankCursor, encodeRankCursor, popularWalk } from '@sound-catalog/catalog-index';
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
-import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { pageOrCursorPaginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
 import { toCursorPagination, toPagination, toPopularSound } from '../../shapes/mappers.ts';

@@ -25,7 +25,7 @@
  * analysis over several drum kits and soundfonts), followed by the measures themselves.
  * docs/similar-sounds.md says how it is evaluated on recordings it was not learned on. Times and
  * frequencies are kept as logarithms, as they are heard. The catalog normalises each number over
- * all sounds before comparing (catalog/index/similar.ts), so the units here only need to be
+ * all sounds before comparing (the search index's SimilarityIndex), so the units here only need to be
  * consistent.
  */
 

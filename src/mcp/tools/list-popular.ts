@@ -1,6 +1,6 @@
+import { decodeRankCursor, encodeRankCursor, popularWalk } from '@sound-catalog/catalog-index';
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
-import { decodeRankCursor, encodeRankCursor, popularWalk } from '../../catalog/index/popular-walk.ts';
 import { cursorPaginationSchema, popularSoundSchema } from '../../shapes/schemas.ts';
 import { toCursorPagination, toPopularSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';

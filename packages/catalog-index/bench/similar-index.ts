@@ -1,0 +1,98 @@
+/**
+ * The similar-sounds index alone, in process:
+ *   node --expose-gc --import tsx bench/similar-index.ts [SIZES...]      (default 100000 1000000)
+ * Vectors of as many numbers as a real descriptor (the tests' weights) around 300 centres drawn
+ * with Zipf frequencies (as synthetic.ts makes them); 200 queries of limits 5 to 50 from random
+ * sounds once the cells are built; recall at 10 against the exact answer for 50 of them. Each
+ * query's time is given as wall time and as this process's CPU time: on a shared machine the wall
+ * time of a millisecond's work moves with other work, its CPU time much less. The index's memory
+ * is what it added to the heap and outside it (array buffers, WebAssembly memory), with
+ * --expose-gc, after a collection.
+ */
+import { SimilarityIndex } from '../src/similar.ts';
+import type { VectorRows } from '../src/vector-rows.ts';
+import { WEIGHTS } from '../test/helpers/vectors.ts';
+import { generator } from './synthetic.ts';
+
+const D = WEIGHTS.length;
+
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const heldMb = () => {
+  collect();
+  const usage = process.memoryUsage();
+  return (usage.heapUsed + usage.external) / 2 ** 20;
+};
+const cpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
+  const random = generator(3);
+  const centres = Array.from({ length: 300 }, () => Array.from({ length: D }, () => (random.next() - 0.5) * 6));
+  const before = heldMb();
+  const index = new SimilarityIndex(WEIGHTS);
+  index.reserveFor(n);
+  for (let i = 0; i < n; i++) index.set(i, random.zipf(centres).map((v) => v + (random.next() + random.next() + random.next() - 1.5) * 2));
+  const exhaustive: number[] = [];
+  for (let q = 0; q < 20; q++) {
+    const started = performance.now();
+    index.nearest(Math.floor(random.next() * n), 10); // the first starts the build of the cells
+    exhaustive.push(performance.now() - started);
+  }
+  const building = performance.now();
+  const buildingCpu = cpuMs();
+  const internals = index as unknown as { building: object | null };
+  while (internals.building) await new Promise((resolve) => setImmediate(resolve));
+  const buildMs = performance.now() - building;
+  const buildCpuMs = cpuMs() - buildingCpu;
+  const indexMb = heldMb() - before;
+  const rows = (index as unknown as { rows: VectorRows }).rows;
+  const { data } = rows;
+  const offsetOf = (doc: number) => rows.offsetOf(doc);
+  const exact = (doc: number) => {
+    const distances: Array<[number, number]> = [];
+    for (let other = 0; other < n; other++) {
+      if (other === doc) continue;
+      let sum = 0;
+      for (let i = 0; i < D; i++) sum += (data[offsetOf(other) + i]! - data[offsetOf(doc) + i]!) ** 2;
+      distances.push([sum, other]);
+    }
+    return distances.sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, doc]) => doc);
+  };
+  const times: number[] = [];
+  const cpuTimes: number[] = [];
+  let found = 0;
+  for (let q = 0; q < 200; q++) {
+    const doc = Math.floor(random.next() * n);
+    const limit = random.pick([5, 10, 20, 50]);
+    const startedCpu = cpuMs();
+    const started = performance.now();
+    index.nearest(doc, limit);
+    times.push(performance.now() - started);
+    cpuTimes.push(cpuMs() - startedCpu);
+    if (q < 50) {
+      const truth = new Set(exact(doc));
+      found += index.nearest(doc, 10).filter((neighbour) => truth.has(neighbour.doc)).length;
+    }
+  }
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)]!;
+  const p99 = (values: number[]) => sorted(values)[Math.floor(values.length * 0.99)]!;
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  console.log(JSON.stringify({
+    sounds: n,
+    everySoundReadMs: Number(median(exhaustive).toFixed(2)),
+    cellsListedMs: Math.round(buildMs),
+    cellsListedCpuMs: Math.round(buildCpuMs),
+    indexMb: Math.round(indexMb),
+    cellsMedianMs: Number(median(times).toFixed(2)),
+    cellsP99Ms: Number(p99(times).toFixed(2)),
+    cellsMeanMs: Number(mean(times).toFixed(2)),
+    cpuMedianMs: Number(median(cpuTimes).toFixed(2)),
+    cpuP99Ms: Number(p99(cpuTimes).toFixed(2)),
+    cpuMeanMs: Number(mean(cpuTimes).toFixed(2)),
+    recallAt10: Number((found / 500).toFixed(3)),
+  }));
+}

@@ -1,0 +1,28 @@
+/**
+ * Zeroed bitmaps for the query being answered, handed out again to the next one. A query makes
+ * a few bitmaps over the whole catalog (unions of postings, a duration range), a bit per sound
+ * each; allocated anew, thousands a second, they were memory the process took from the system
+ * faster than the collector gave it back.
+ */
+export class BitmapPool {
+  private bitmaps: Uint32Array[] = [];
+  private used = 0;
+  private words = 0;
+
+  /** Starts a query over `capacity` positions: every bitmap handed out before is free again. */
+  reset(capacity: number): void {
+    const words = (capacity + 31) >>> 5;
+    if (words !== this.words) {
+      this.bitmaps = [];
+      this.words = words;
+    }
+    this.used = 0;
+  }
+
+  take(): Uint32Array {
+    if (this.used === this.bitmaps.length) this.bitmaps.push(new Uint32Array(this.words));
+    const bits = this.bitmaps[this.used++]!;
+    bits.fill(0);
+    return bits;
+  }
+}

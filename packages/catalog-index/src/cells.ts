@@ -1,0 +1,336 @@
+import { FloatRows } from './float-rows.ts';
+import { grown } from './posting.ts';
+
+/**
+ * An inverted file over vectors (the scaled descriptors of similar.ts), in two levels: k-means
+ * centroids trained on a sample split the vectors into coarse cells, and each coarse cell is split
+ * again by k-means on its own members into fine cells of about FINE_SIZE vectors. A query ranks the
+ * fine cells of the coarse cells nearest to it and reads the nearest of them until it has read a
+ * given number of vectors: a small share of the work, missing few true neighbours (the package's
+ * README gives the trade-off).
+ *
+ * Why two levels: sounds of one kind form a dense crowd, and the largest crowds hold a tenth of a
+ * catalog. One level of about √n cells put a crowd in one or a few cells, so a query read all of
+ * it; fine cells let a query read only the part of the
+ * crowd near it, while ranking the fine cells stays cheap because only those of the nearest
+ * coarse cells are ranked.
+ *
+ * Building takes a sample and a few k-means rounds, then lists every vector under its coarse
+ * cell, then splits the coarse cells one by one, then moves the rows so that each fine cell's lie
+ * side by side, in the order a query reads them (a query then reads memory in sequence instead of
+ * a row here and a row there). The work is done a
+ * slice at a time between requests (`step`), so a large catalog never stalls the server. Vectors
+ * added after the build join the fine cell nearest to them, their rows staying where they are.
+ */
+
+// Tuned constants: the package's README says why each has its value.
+/** Vectors listed under their coarse cell, or rows moved, per step of a build. */
+const STEP_VECTORS = 1000;
+/** Rows k-means is trained on: at least 8 per centroid. */
+const SAMPLE_PER_CELL = 8;
+const MIN_SAMPLE = 2048;
+const ROUNDS = 4;
+/** Coarse cells: about √(n / 4), at most MAX_COARSE. Each is split into fine cells of about FINE_SIZE vectors. */
+const MAX_COARSE = 256;
+const FINE_SIZE = 128;
+/**
+ * A coarse cell's fine cells are ranked when its centroid is at most this many times as far
+ * (squared) as the nearest coarse centroid, and at most MAX_COARSE_PROBES of them.
+ */
+const COARSE_REACH = 1.5;
+const MAX_COARSE_PROBES = 32;
+
+/**
+ * The rows the cells are over: `dimensions` numbers per slot in `data`, each vector's at its slot
+ * (`slotOf`). The owner may replace `data` and `slotOf` (to grow them) and move rows between
+ * slots; the cells read both afresh on every call.
+ */
+export interface Rows {
+  readonly data: Float32Array;
+  readonly slotOf: Int32Array;
+  /** Slots in use: 0 to size - 1. */
+  readonly size: number;
+  /** Moves a vector's row to `slot`, and the row there to where it was. */
+  swap(doc: number, slot: number): void;
+}
+
+interface Split {
+  centroids: Float32Array;
+  /** The first of this coarse cell's fine cells in `lists`, and how many it has. */
+  first: number;
+  count: number;
+}
+
+export class Cells {
+  private readonly coarseCount: number;
+  private readonly coarse: Float32Array;
+  /** Per coarse cell: its fine cells once split, else null. */
+  private readonly splits: Array<Split | null>;
+  /** Per coarse cell not yet split: the vectors listed under it. */
+  private readonly pending: number[][];
+  /** The vectors of each fine cell, all coarse cells' fine cells in one list. */
+  private readonly lists: number[][] = [];
+  /**
+   * Each vector's fine cell; -1 for none; -2 - c while it waits in coarse cell c's pending list.
+   * A list entry whose vector has another cell here is stale and dropped when met.
+   */
+  private cellOf: Int32Array;
+  /** Vectors still to list under a coarse cell, from the end; then the next coarse cell to split. */
+  private toList: number[];
+  private nextSplit = 0;
+  /** Then the rows' arrangement: the fine cell and the place in its list it has reached, and the next slot. */
+  private arrangedCell = 0;
+  private arrangedPlace = 0;
+  private nextSlot = 0;
+  /** What `gather` returns a part of. */
+  private found = new Int32Array(1024);
+  /**
+   * The centroids again, where a query measures them (WebAssembly): the coarse ones, then each
+   * fine cell's, at coarseCount + its number in `lists`.
+   */
+  private readonly centroids: FloatRows;
+
+  /**
+   * Starts a build over `docs` (rows of `dimensions` numbers in `rows`). Coarse centroids are
+   * trained at once on a sample; `step()` then lists, splits and arranges until `ready`.
+   */
+  constructor(
+    private readonly rows: Rows,
+    private readonly dimensions: number,
+    docs: ArrayLike<number>,
+    capacity: number,
+    private readonly random: () => number = Math.random,
+  ) {
+    this.coarseCount = Math.max(1, Math.min(MAX_COARSE, Math.round(Math.sqrt(docs.length / 4))));
+    const size = Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.coarseCount);
+    this.coarse = train(rows, dimensions, sample(docs, size, random), this.coarseCount);
+    this.centroids = new FloatRows(dimensions, 2 * this.coarseCount + Math.ceil(docs.length / FINE_SIZE));
+    this.centroids.append(this.coarse);
+    this.splits = Array.from({ length: this.coarseCount }, () => null);
+    this.pending = Array.from({ length: this.coarseCount }, () => []);
+    this.cellOf = new Int32Array(capacity).fill(-1);
+    this.toList = Array.from(docs);
+  }
+
+  get ready(): boolean {
+    return this.toList.length === 0 && this.nextSplit === this.coarseCount && this.arrangedCell === this.lists.length;
+  }
+
+  /** Does the next slice of the build; true when it is done. */
+  step(): boolean {
+    if (this.toList.length > 0) {
+      for (let n = 0; n < STEP_VECTORS && this.toList.length > 0; n++) {
+        const doc = this.toList.pop()!;
+        // Removed since the build began (and not added again): not listed.
+        if (this.rows.slotOf[doc]! >= 0) this.add(doc);
+      }
+    } else if (this.nextSplit < this.coarseCount) {
+      this.split(this.nextSplit++);
+    } else {
+      this.arrange(STEP_VECTORS);
+    }
+    return this.ready;
+  }
+
+  /** Lists one vector under its nearest cell (again, if it was listed before). */
+  add(doc: number): void {
+    if (doc >= this.cellOf.length) {
+      const grown = new Int32Array(Math.max(doc + 1, this.cellOf.length * 2)).fill(-1);
+      grown.set(this.cellOf);
+      this.cellOf = grown;
+    }
+    const d = this.dimensions;
+    const at = this.rows.slotOf[doc]! * d;
+    const coarse = nearestCentroid(this.coarse, this.coarseCount, d, this.rows.data, at);
+    const split = this.splits[coarse];
+    if (!split) {
+      if (this.cellOf[doc] === -2 - coarse) return;
+      this.cellOf[doc] = -2 - coarse;
+      this.pending[coarse]!.push(doc);
+      return;
+    }
+    const cell = split.first + nearestCentroid(split.centroids, split.count, d, this.rows.data, at);
+    if (this.cellOf[doc] === cell) return;
+    this.cellOf[doc] = cell;
+    this.lists[cell]!.push(doc);
+  }
+
+  /** Forgets a vector (its list entry goes when it is next met). */
+  remove(doc: number): void {
+    if (doc < this.cellOf.length) this.cellOf[doc] = -1;
+  }
+
+  /**
+   * The vectors of the fine cells nearest to `target` (`dimensions` numbers from `at`), nearest
+   * cell first, until at least `budget` of them. Stale entries are dropped on the way. The array
+   * is reused by the next call.
+   */
+  gather(target: Float32Array, at: number, budget: number): Int32Array {
+    const centroids = this.centroids;
+    centroids.setTarget(target, at);
+    centroids.measure(0, this.coarseCount);
+    const coarseDistances = centroids.distances;
+    const coarseOrder = byDistance(coarseDistances.subarray(0, this.coarseCount));
+    const reach = coarseDistances[coarseOrder[0]!]! * COARSE_REACH;
+    // The fine cells of the nearest coarse cells, with their distances.
+    const cells: number[] = [];
+    const cellDistances: number[] = [];
+    for (let rank = 0; rank < coarseOrder.length && rank < MAX_COARSE_PROBES; rank++) {
+      const coarse = coarseOrder[rank]!;
+      if (rank > 0 && coarseDistances[coarse]! > reach) break;
+      const split = this.splits[coarse]!;
+      const first = this.coarseCount + split.first;
+      centroids.measure(first, split.count);
+      for (let f = 0; f < split.count; f++) {
+        cells.push(split.first + f);
+        cellDistances.push(centroids.distances[first + f]!);
+      }
+    }
+    const order = byDistance(cellDistances);
+    let found = 0;
+    for (let rank = 0; rank < order.length && found < budget; rank++) {
+      const cell = cells[order[rank]!]!;
+      const list = this.lists[cell]!;
+      if (found + list.length > this.found.length) this.found = grown(this.found, Math.max(2 * this.found.length, found + list.length));
+      let kept = 0;
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i]!;
+        if (this.cellOf[doc] !== cell) continue;
+        list[kept++] = doc;
+        this.found[found++] = doc;
+      }
+      list.length = kept;
+    }
+    return this.found.subarray(0, found);
+  }
+
+  /** Splits coarse cell `c` into fine cells trained on its members, and lists them there. */
+  private split(c: number): void {
+    const d = this.dimensions;
+    const members = this.pending[c]!.filter((doc) => this.cellOf[doc] === -2 - c);
+    this.pending[c] = [];
+    const count = Math.max(1, Math.round(members.length / FINE_SIZE));
+    const centroids = members.length === 0
+      ? this.coarse.slice(c * d, (c + 1) * d)
+      : train(this.rows, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
+    const split: Split = { centroids, first: this.lists.length, count };
+    for (let f = 0; f < count; f++) this.lists.push([]);
+    this.centroids.append(centroids);
+    this.splits[c] = split;
+    for (const doc of members) {
+      // A vector listed twice while it waited (moved away and back) is listed here once.
+      if (this.cellOf[doc] !== -2 - c) continue;
+      const cell = split.first + nearestCentroid(centroids, count, d, this.rows.data, this.rows.slotOf[doc]! * d);
+      this.cellOf[doc] = cell;
+      this.lists[cell]!.push(doc);
+    }
+  }
+
+  /**
+   * Moves up to `budget` rows to the next slots, fine cell after fine cell, each in its list's
+   * order. Vectors listed or moved meanwhile are taken as they are met; one listed behind the
+   * arrangement keeps its slot (it is read, only not in sequence).
+   */
+  private arrange(budget: number): void {
+    for (let moved = 0; moved < budget && this.arrangedCell < this.lists.length;) {
+      const list = this.lists[this.arrangedCell]!;
+      if (this.arrangedPlace >= list.length) {
+        this.arrangedCell++;
+        this.arrangedPlace = 0;
+        continue;
+      }
+      const doc = list[this.arrangedPlace++]!;
+      if (this.cellOf[doc] !== this.arrangedCell) continue;
+      // Fewer rows than when the build began: every one left is in place.
+      if (this.nextSlot >= this.rows.size) {
+        this.arrangedCell = this.lists.length;
+        return;
+      }
+      if (this.rows.slotOf[doc] !== this.nextSlot) this.rows.swap(doc, this.nextSlot);
+      this.nextSlot++;
+      moved++;
+    }
+  }
+}
+
+const float = new Float32Array(1);
+const floatBits = new Uint32Array(float.buffer);
+const POSITIONS = 2 ** 20;
+
+/**
+ * Positions 0..n-1 (n at most 2^20) ordered by `distances`, nearest first. Each position is packed
+ * with its distance into one number (the distance's bits as a 32-bit float, which order as the
+ * distances do when they are not negative, then the position) and the numbers sorted as numbers,
+ * which is much cheaper than sorting positions with a comparison function.
+ */
+function byDistance(distances: ArrayLike<number>): Int32Array {
+  const keys = new Float64Array(distances.length);
+  for (let i = 0; i < keys.length; i++) {
+    float[0] = distances[i]!;
+    keys[i] = floatBits[0]! * POSITIONS + i;
+  }
+  keys.sort();
+  const order = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) order[i] = keys[i]! % POSITIONS;
+  return order;
+}
+
+/** The squared distance between `d` numbers of `a` from `aAt` and as many of `b` from `bAt`. */
+export function squaredDistance(a: Float32Array, aAt: number, b: Float32Array, bAt: number, d: number): number {
+  let sum = 0;
+  for (let i = 0; i < d; i++) {
+    const difference = a[aAt + i]! - b[bAt + i]!;
+    sum += difference * difference;
+  }
+  return sum;
+}
+
+function sample(docs: ArrayLike<number>, size: number, random: () => number): number[] {
+  if (docs.length <= size) return Array.from(docs);
+  const picked: number[] = [];
+  for (let i = 0; i < size; i++) picked.push(docs[Math.floor(random() * docs.length)]!);
+  return picked;
+}
+
+/** Lloyd's k-means from `count` starting rows spread over the sample. */
+function train(rows: Rows, d: number, docs: number[], count: number): Float32Array {
+  const { data, slotOf } = rows;
+  const centroids = new Float32Array(count * d);
+  const step = docs.length / count;
+  for (let c = 0; c < count; c++) {
+    const at = slotOf[docs[Math.floor(c * step)]!]! * d;
+    centroids.set(data.subarray(at, at + d), c * d);
+  }
+  const sums = new Float64Array(count * d);
+  const sizes = new Int32Array(count);
+  for (let round = 0; round < ROUNDS; round++) {
+    sums.fill(0);
+    sizes.fill(0);
+    for (const doc of docs) {
+      const at = slotOf[doc]! * d;
+      const cell = nearestCentroid(centroids, count, d, data, at);
+      sizes[cell]!++;
+      for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + data[at + i]!;
+    }
+    // An empty cell keeps its centroid: it costs one distance per query and may fill later.
+    for (let c = 0; c < count; c++) if (sizes[c]! > 0) for (let i = 0; i < d; i++) centroids[c * d + i] = sums[c * d + i]! / sizes[c]!;
+  }
+  return centroids;
+}
+
+function nearestCentroid(centroids: Float32Array, count: number, d: number, vectors: Float32Array, at: number): number {
+  let best = 0;
+  let bestDistance = Infinity;
+  for (let c = 0; c < count; c++) {
+    let distance = 0;
+    for (let i = 0; i < d && distance < bestDistance; i++) {
+      const difference = centroids[c * d + i]! - vectors[at + i]!;
+      distance += difference * difference;
+    }
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = c;
+    }
+  }
+  return best;
+}
