@@ -36,7 +36,9 @@ export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Pa
  * Routing, validation (fastify-type-provider-zod), auth, the writing of each answer
  * (serializer.ts) and the OpenAPI document (@fastify/swagger) are all derived from this.
  */
-export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType> {
+export interface Endpoint<
+  Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType,
+> {
   method: 'GET';
   /** Fastify route syntax (`/api/v1/sounds/:id`); the OpenAPI path is derived from it. */
   url: string;

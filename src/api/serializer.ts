@@ -6,17 +6,20 @@ const compileJsonSchema = SerializerSelector()({}, {});
 
 /**
  * How every answer of an endpoint is written: by Fastify's own compiled serializer,
- * fast-json-stringify, given the JSON Schema of the answer's zod schema (the one the OpenAPI
- * document publishes). It writes the fields the schema lists and no others, at any depth, so a
- * field a handler or a domain object carries beyond them (a stored sound's `fileKey`) never
- * reaches a client.
+ * fast-json-stringify, given the JSON Schema of the answer's zod schema, as the OpenAPI document
+ * publishes it but for `additionalProperties: false` (dropUnlisted). It writes the fields the
+ * schema lists and no others, at any depth, so a field a handler or a domain object carries beyond
+ * them (a stored sound's `fileKey`) never reaches a client.
  */
 export const compileSerializer: FastifySerializerCompiler<z.ZodType> = ({ schema, method, url, httpStatus }) =>
   compileSchemaWriter(schema, { method, url, httpStatus: httpStatus ?? '200' });
 
 /** fast-json-stringify for a zod schema: writes exactly the fields the schema declares. */
-export function compileSchemaWriter(schema: z.ZodType, route = { method: 'GET', url: '/', httpStatus: '200' }): (body: unknown) => string {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', override: dropUnlisted }) as Record<string, unknown>;
+export function compileSchemaWriter(
+  schema: z.ZodType, route = { method: 'GET', url: '/', httpStatus: '200' },
+): (body: unknown) => string {
+  const options = { io: 'output', unrepresentable: 'any', override: dropUnlisted } as const;
+  const json = z.toJSONSchema(schema, options) as Record<string, unknown>;
   delete json.$schema;
   return compileJsonSchema({ schema: json, ...route });
 }

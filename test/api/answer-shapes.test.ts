@@ -41,7 +41,8 @@ describe('answers are written from their schemas', () => {
     for (const sound of page.data) {
       const stored = (await server.services.catalog.findById(sound.id as string))!;
       const { similarity, ...rest } = sound;
-      assert.deepEqual(rest, JSON.parse(JSON.stringify(mapper(stored, server.services.signer))), `${path}: ${sound.id}`);
+      const expected: unknown = JSON.parse(JSON.stringify(mapper(stored, server.services.signer)));
+      assert.deepEqual(rest, expected, `${path}: ${sound.id}`);
       if (similarity !== undefined) assert.equal(typeof similarity, 'number');
     }
     return page;
@@ -59,8 +60,12 @@ describe('answers are written from their schemas', () => {
         category: (['SFX', 'MUSIC', 'LOFI', 'AMBIENT'] as const)[i % 4],
         license: i % 5 === 0 ? 'CC0 1.0 Universal' : 'CC0',
         duration: 0.1 + 0.2 + i,
-        timing: i % 6 === 0 ? { onset_ms: null, peak_ms: null, tail_ms: null } : { onset_ms: i / 3, peak_ms: 2 * i, tail_ms: 100.125 * i },
-        loudness: i % 6 === 0 ? { integrated_lufs: null, true_peak_db: null } : { integrated_lufs: -30 + i / 7, true_peak_db: -1 - i / 10 },
+        timing: i % 6 === 0
+          ? { onset_ms: null, peak_ms: null, tail_ms: null }
+          : { onset_ms: i / 3, peak_ms: 2 * i, tail_ms: 100.125 * i },
+        loudness: i % 6 === 0
+          ? { integrated_lufs: null, true_peak_db: null }
+          : { integrated_lufs: -30 + i / 7, true_peak_db: -1 - i / 10 },
         descriptors: Array.from({ length: DESCRIPTOR_LENGTH }, (_, j) => Math.sin(i * 7 + j)),
         sample: i % 3 === 0,
       });
@@ -94,7 +99,8 @@ describe('answers are written from their schemas', () => {
   test('answer-shapes.pagination: next_cursor in a cursor walk only, null at its end', async () => {
     const first = await checkSounds('/api/v1/sounds?cursor=&limit=20', toSound);
     assert.equal(typeof first.pagination.next_cursor, 'string');
-    const last = await checkSounds(`/api/v1/sounds?cursor=${encodeURIComponent(first.pagination.next_cursor as string)}&limit=20`, toSound);
+    const next = encodeURIComponent(first.pagination.next_cursor as string);
+    const last = await checkSounds(`/api/v1/sounds?cursor=${next}&limit=20`, toSound);
     assert.deepEqual(last.pagination, { page: 1, limit: 20, total: ids.length, totalPages: 2, next_cursor: null });
     const popular = await checkSounds('/api/v1/sounds/popular?cursor=&limit=30', toPopularSound);
     assert.deepEqual(popular.pagination, { page: 1, limit: 30, total: ids.length, totalPages: 1, next_cursor: null });
@@ -120,7 +126,8 @@ describe('answers are written from their schemas', () => {
     await fc.assert(fc.asyncProperty(query, async (params) => {
       const given: Record<string, string> = {};
       for (const [name, value] of Object.entries(params)) if (value !== undefined) given[name] = value;
-      const page = await checkSounds(`/api/v1/sounds?${new URLSearchParams(given)}`, toSound) as Page & { facets?: object };
+      const path = `/api/v1/sounds?${new URLSearchParams(given)}`;
+      const page: Page & { facets?: object } = await checkSounds(path, toSound);
       assert.equal('facets' in page, given.facets !== undefined);
       assert.ok(!('next_cursor' in page.pagination));
     }), { numRuns: 100 });
@@ -129,7 +136,9 @@ describe('answers are written from their schemas', () => {
   test('answer-shapes.no-leak: a field the schema does not list never reaches the client', async () => {
     // Handlers that hand over a whole stored sound (file key, size, content hash, descriptors...),
     // served by the same registration as the API's endpoints, over the same database.
-    const route = { method: 'GET', operationId: 'leak', summary: 'leak', description: 'leak', tag: 'leak', security: 'public' } as const;
+    const route = {
+      method: 'GET', operationId: 'leak', summary: 'leak', description: 'leak', tag: 'leak', security: 'public',
+    } as const;
     const stored = (await server.services.catalog.findById(ids[1]!))!;
     const app = Fastify({ logger: false });
     registerErrorHandling(app);
@@ -144,7 +153,12 @@ describe('answers are written from their schemas', () => {
       }),
       defineEndpoint({
         ...route, url: '/walk', query: z.object({}),
-        responses: { 200: { description: 'A walk.', schema: z.object({ data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema }) } },
+        responses: {
+          200: {
+            description: 'A walk.',
+            schema: z.object({ data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema }),
+          },
+        },
         async handler({ services }) {
           const sound = (await services.catalog.findById(stored.id))!;
           const timing = Object.assign({ ...sound.timing }, { energy: 0.5 });
