@@ -1,23 +1,22 @@
 /**
  * Writing one search answer, in process:  node --import tsx bench/serializer.ts
- * fastify-type-provider-zod's serializer (zod encode, then JSON.stringify), Fastify's compiled
- * serializer (fast-json-stringify) given the JSON Schema of the same zod schema, and plain
- * JSON.stringify (what 200 answers are written with: api/serializer.ts), on pages of 20 and 100
- * sounds as the search endpoint sends them. Prints microseconds per answer. What this cannot show:
- * fast-json-stringify's answer is a string of many joined pieces, flattened only when written,
- * and the pieces are garbage the server's collector pays for, which a whole server under load shows
- * (bench/api.ts), not this.
+ * Fastify's compiled serializer (fast-json-stringify) given the JSON Schema of the search
+ * endpoint's 200 schema (what every answer is written with: api/serializer.ts), against plain
+ * JSON.stringify and fastify-type-provider-zod's serializer (zod encode, then JSON.stringify), on
+ * pages of 20 and 100 sounds as the search endpoint sends them. Prints microseconds per answer.
+ * What this cannot show: the garbage each writer leaves for the server's collector under load,
+ * which a whole server shows (bench/api.ts, bench/pairs.ts), not this.
  */
 import { serializerCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { compileSchemaWriter } from '../src/api/serializer.ts';
-import { paginationSchema, soundSchema, type SoundBody } from '../src/shapes/schemas.ts';
+import { searchSounds } from '../src/api/sounds/search.ts';
+import type { SoundBody } from '../src/shapes/schemas.ts';
 
-const schema = z.object({ data: z.array(soundSchema), pagination: paginationSchema });
+const schema = searchSounds.responses[200].schema;
 const route = { schema, method: 'GET', url: '/api/v1/sounds', httpStatus: '200' };
 const writers = {
   'type-provider (zod encode + JSON.stringify)': serializerCompiler(route),
-  'fast-json-stringify (Fastify default)': compileSchemaWriter(schema),
+  'fast-json-stringify (api/serializer.ts)': compileSchemaWriter(schema),
   'JSON.stringify': (body: unknown) => JSON.stringify(body),
 };
 

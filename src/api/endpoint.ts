@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { ApiServices } from '../services.ts';
 import { HttpError } from '../shapes/answers.ts';
-import type { ExactBody } from '../shapes/exact-body.ts';
 import { authenticateAndCount } from './auth.ts';
 import { compileSerializer } from './serializer.ts';
 
@@ -34,10 +33,12 @@ export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Pa
 
 /**
  * One endpoint, declared once: its route, its documentation, its schemas and its handler.
- * Routing, validation (fastify-type-provider-zod), auth and the OpenAPI document
- * (@fastify/swagger) are all derived from this. `B` is what the handler returns: the 200 body.
+ * Routing, validation (fastify-type-provider-zod), auth, the writing of each answer
+ * (serializer.ts) and the OpenAPI document (@fastify/swagger) are all derived from this.
  */
-export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType, B = unknown> {
+export interface Endpoint<
+  Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType,
+> {
   method: 'GET';
   /** Fastify route syntax (`/api/v1/sounds/:id`); the OpenAPI path is derived from it. */
   url: string;
@@ -49,24 +50,16 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, P extends z.ZodType =
   query: Q;
   params?: P;
   responses: Responses<S>;
-  /** Returns the 200 body; any other answer is thrown (HttpError, DomainError) or sent on `reply`, which it then returns. */
-  handler(context: EndpointContext<z.output<Q>, z.output<P>>): Promise<B>;
+  /**
+   * Returns the 200 body, of the schema's type; only the fields the schema lists are written. Any
+   * other answer is thrown (HttpError, DomainError) or sent on `reply`, which it then returns.
+   */
+  handler(context: EndpointContext<z.output<Q>, z.output<P>>): Promise<z.output<S> | FastifyReply>;
 }
 
-/**
- * What a handler may return: its 200 body, of the schema's type with no field beyond it at any
- * depth (ExactBody), or the reply once it has sent another answer itself. A 200 body is written by
- * JSON.stringify (serializer.ts), so a stray field, say a stored sound's `fileKey`, would reach
- * the client: this makes it a compile error instead.
- */
-export type HandlerResult<B, Body> = B extends FastifyReply ? FastifyReply : Body & ExactBody<B, Body>;
-
-/**
- * Keeps the schema types of one endpoint tied to its handler: the query and params it gets, and
- * the body it returns (`B`, inferred from the handler, must be a HandlerResult of the 200 schema).
- */
-export function defineEndpoint<Q extends z.ZodType, S extends z.ZodType, B, P extends z.ZodType = z.ZodObject<{}>>(
-  endpoint: Endpoint<Q, P, S, B & NoInfer<HandlerResult<B, z.output<S>>>>,
+/** Keeps the schema types of one endpoint tied to its handler: the query and params it gets, the body it returns. */
+export function defineEndpoint<Q extends z.ZodType, S extends z.ZodType, P extends z.ZodType = z.ZodObject<{}>>(
+  endpoint: Endpoint<Q, P, S>,
 ): Endpoint {
   return endpoint;
 }

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { withoutApiKeys } from '../accounts/api-key.ts';
 import { DomainError } from '../errors.ts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpError } from '../shapes/answers.ts';
+import { TooManyUnknownKeys } from '../quota/unknown-keys.ts';
+import { HttpError, rateLimitHeaders } from '../shapes/answers.ts';
 import { invalidQueryOf } from './endpoint.ts';
 
 const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
@@ -14,8 +15,9 @@ const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
 };
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError | DomainError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | HttpError | DomainError | TooManyUnknownKeys, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) error = invalidQueryOf(error.validation);
+    if (error instanceof TooManyUnknownKeys) error = tooManyUnknownKeysAnswer(error);
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(error.body);
     }
@@ -38,4 +40,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 function notFoundBody(request: FastifyRequest): { error: string } {
   return { error: withoutApiKeys(`Route ${request.method} ${request.url.split('?')[0]} not found`) };
+}
+
+/** The 429 of every API answer, REST and MCP alike: its body and the rate-limit headers. */
+function tooManyUnknownKeysAnswer({ message, limit, reset, retryAfter }: TooManyUnknownKeys): HttpError {
+  const headers = rateLimitHeaders({ allowed: false, limit, remaining: 0, reset });
+  return new HttpError(429, { error: message, limit, reset }, { ...headers, 'retry-after': retryAfter });
 }

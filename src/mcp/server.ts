@@ -48,7 +48,9 @@ export function buildMcpServer(context: ToolContext): McpServer {
 async function callTool(tool: SoundTool, args: unknown, context: CallContext): Promise<CallToolResult> {
   if (!context.decision.allowed) return quotaExceededResult(context.decision);
   try {
-    return successResult(await tool.run(args as Parameters<SoundTool['run']>[0], context));
+    const answer = await tool.run(args as Parameters<SoundTool['run']>[0], context);
+    // Read through the output schema, which drops any field it does not list: the SDK only checks it.
+    return successResult({ ...answer, structured: tool.outputSchema.parse(answer.structured) });
   } catch (error) {
     // Domain messages are written for users; anything else stays in the log, as on REST.
     if (error instanceof DomainError) return errorResult(error.message);

@@ -3,7 +3,6 @@ import type { AudioContent, ResourceLink, ToolAnnotations } from '@modelcontextp
 import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { QuotaDecision } from '../quota/quota.ts';
-import type { ExactBody } from '../shapes/exact-body.ts';
 import type { McpServices } from '../services.ts';
 import type { RequestQuota } from './request-quota.ts';
 
@@ -50,19 +49,11 @@ export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
 }
 
 /**
- * An answer whose structured content is of the output schema's type `Out` with no field beyond
- * it at any depth (ExactBody). The MCP SDK checks structured content against the output schema
- * but sends it as given, extra fields and all, as JSON.stringify writes a REST 200 body.
+ * Keeps a tool's schema types tied to its `run` while the list of tools stays uniform. Its
+ * structured answer is read through the output schema before it is sent (server.ts), so only the
+ * fields the schema lists reach a client.
  */
-type ExactAnswer<R, Out> = ToolAnswer<Out & ExactBody<R extends { structured: infer A } ? A : never, Out>>;
-
-/**
- * Keeps a tool's schema types tied to its `run` while the list of tools stays uniform. The
- * answer `R` is inferred from `run` (every one of its returns) and must be an ExactAnswer.
- */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject, R>(
-  tool: SoundTool<I, O, R & NoInfer<ExactAnswer<R, z.output<O>>>>,
-): SoundTool {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: SoundTool<I, O>): SoundTool {
   return tool;
 }
 

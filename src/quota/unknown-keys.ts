@@ -2,7 +2,6 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyLookupGuard } from '../accounts/service.ts';
 import { clientGroupOf } from '../net/client-group.ts';
-import { HttpError, rateLimitHeaders } from '../shapes/answers.ts';
 
 /**
  * Unknown API keys one client address may send in a window before it is refused without a
@@ -46,12 +45,23 @@ export class UnknownKeyThrottle {
     if (status.isAllowed || status.remaining > 0) return;
     const retryAfter = Math.max(1, status.ttlInSeconds);
     const reset = Math.floor(this.clock() / 1000) + retryAfter;
-    // The 429 of every API answer: its body ({ error, limit, reset }) and the rate-limit headers.
-    throw new HttpError(429, {
-      error: `Too many unknown API keys from this address: ${status.max} in ${UNKNOWN_KEY_RULE.windowMs / 1000} seconds; try again in ${retryAfter} seconds`,
-      limit: status.max,
-      reset,
-    }, { ...rateLimitHeaders({ allowed: false, limit: status.max, remaining: 0, reset }), 'retry-after': retryAfter });
+    throw new TooManyUnknownKeys(status.max, reset, retryAfter);
+  }
+}
+
+/**
+ * An address refused for the unknown keys it sent. The HTTP layer answers it as every API 429
+ * (api/errors.ts): the body `{ error, limit, reset }` and the rate-limit headers.
+ */
+export class TooManyUnknownKeys extends Error {
+  constructor(
+    readonly limit: number,
+    /** Unix time, seconds, when the address may try again. */
+    readonly reset: number,
+    readonly retryAfter: number,
+  ) {
+    super(`Too many unknown API keys from this address: ${limit} in ${UNKNOWN_KEY_RULE.windowMs / 1000} seconds; `
+      + `try again in ${retryAfter} seconds`);
   }
 }
 

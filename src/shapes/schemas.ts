@@ -62,8 +62,12 @@ export const cursorPaginationSchema = paginationSchema.extend({
   next_cursor: z.string().nullable().describe('The `cursor` of the next page of the walk; null at its end.'),
 }).register(components, { id: 'CursorPagination', 'x-extension': true });
 
-/** A list that can also be walked by cursor: Pagination for a page asked without one, CursorPagination in a walk. */
-export const pageOrCursorPaginationSchema = z.union([paginationSchema, cursorPaginationSchema]);
+/**
+ * A list that can also be walked by cursor: CursorPagination in a walk, Pagination for a page asked
+ * without one. The wider shape comes first: a union's value is read (zod) and written
+ * (fast-json-stringify) as its first matching member, and a walk's pagination matches both.
+ */
+export const pageOrCursorPaginationSchema = z.union([cursorPaginationSchema, paginationSchema]);
 
 /** Extension: one change of the catalog, as GET /api/v1/changes lists it. */
 export const catalogChangeSchema = z.object({
