@@ -50,7 +50,7 @@ export class CatalogWriter {
     return row ?? null;
   }
 
-  /** The names that begin with `prefix` (demo names are numbered from them: ingest/demo-names.ts). */
+  /** The names that begin with `prefix` (demo names are checked against them: ingest/demo-names.ts). */
   async namesStartingWith(prefix: string): Promise<string[]> {
     // substr rather than LIKE: no wildcard in a name can widen it, and no collation reorders it.
     const rows = await this.db.selectFrom('sounds').select('name')

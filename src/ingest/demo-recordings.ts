@@ -1,7 +1,8 @@
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { formatMs } from '../audio/synth/naming.ts';
 import type { Category } from '../catalog/sound.ts';
 import type { Services } from '../services.ts';
 import { titleFromFileName } from './metadata.ts';
@@ -44,6 +45,12 @@ const FAMILIES: Array<{ prefix: RegExp; category: Category; tags: string[] }> = 
   { prefix: /^misc_/, category: 'SFX', tags: ['misc'] },
 ];
 
+/** Where the package's own names carry a number that is not a take number, the name to use. */
+const RENAMED: Readonly<Record<string, string>> = {
+  guit_em9: 'Guitar Em9 Chord',
+  bd_808: 'Drums Bass 808 Kick',
+};
+
 /** The package's folder, or null when it is not installed. */
 export function recordingsPackageFolder(): string | null {
   try {
@@ -65,15 +72,45 @@ export async function findDemoRecordings(folder: string | null = recordingsPacka
   for (const match of readme.matchAll(/^\* `:([a-z0-9_]+)`\s+-\s+(https?:\/\/(?:www\.)?freesound\.org\/[^\s<>]+)/gm)) {
     const [, sample, origin] = match as unknown as [string, string, string];
     const family = FAMILIES.find(({ prefix }) => prefix.test(sample));
+    const file = path.join(folder, `${sample}.flac`);
     recordings.push({
-      file: path.join(folder, `${sample}.flac`),
-      name: names.get(sample) ?? titleFromFileName(sample),
+      file,
+      name: await recordingName(file, RENAMED[sample] ?? names.get(sample) ?? titleFromFileName(sample)),
       origin: origin.replace(/^http:/, 'https:'),
       category: family?.category ?? 'SFX',
       tags: [...(family?.tags ?? []), 'recorded', 'sonic-pi'],
     });
   }
   return recordings;
+}
+
+/**
+ * The package numbers the takes of one stroke ("Tabla Ghe #3"); a catalog name says instead what
+ * tells the take apart, its length, read from the file ("Tabla Ghe, 2.39 Seconds").
+ */
+async function recordingName(file: string, name: string): Promise<string> {
+  const take = /\s*#\d+$/.exec(name);
+  if (!take) return name;
+  const seconds = await flacSeconds(file);
+  const base = name.slice(0, take.index).replace(/\s+/g, ' ');
+  if (seconds === null) return base;
+  return `${base}, ${seconds < 1 ? formatMs(seconds) : `${Number(seconds.toFixed(2))} Seconds`}`;
+}
+
+/** A FLAC file's length from its STREAMINFO block (sample rate and total samples), or null. */
+async function flacSeconds(file: string): Promise<number | null> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(42), 0, 42, 0);
+    if (bytesRead < 42 || buffer.toString('latin1', 0, 4) !== 'fLaC') return null;
+    const info = buffer.subarray(8);
+    const sampleRate = (info[10]! << 12) | (info[11]! << 4) | (info[12]! >> 4);
+    const samples = (info[13]! & 0x0f) * 2 ** 32 + info.readUInt32BE(14);
+    return sampleRate > 0 && samples > 0 ? samples / sampleRate : null;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function displayNames(folder: string): Promise<Map<string, string>> {

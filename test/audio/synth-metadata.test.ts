@@ -89,14 +89,20 @@ test('synth.metadata: loops state their real tempo, key and length', () => {
   for (const loop of lofi) for (const word of ['lofi', 'chill', 'jazzy']) assert.ok(loop.tags.includes(word), `${named(loop)} lacks ${word}`);
 });
 
-test('synth.metadata: names carry no serial number (the catalog numbers only a repeated one), and music names say tempo and key', () => {
+test('synth.metadata: a name is its title, how it sounds, then its subtitle; music names say tempo and key', () => {
   const catalog: SynthSound[] = [...synthesizeCatalog({ count: 12, seed: 'names' })];
   for (const sound of catalog) {
     assert.equal(sound.name, demoName(sound));
-    assert.doesNotMatch(sound.title, /\d$/, sound.name);
+    assert.ok(sound.name.startsWith(`${sound.title}, `) && sound.details.length > 0, sound.name);
+    assert.doesNotMatch(sound.name, /\d$/, sound.name);
   }
   for (const sound of catalog.filter((s) => s.category === 'MUSIC' || s.category === 'LOFI')) {
-    assert.match(sound.name, /Loop - \d+ BPM in [A-G][#b]? (major|minor)$/);
+    assert.match(sound.name, /Loop, .*\b(Two|Four|Eight|16) Bars - \d+ BPM in [A-G][#b]? (major|minor)$/);
   }
-  assert.equal(demoName({ title: 'Chill Loop', subtitle: '80 BPM in D minor' }, 3), 'Chill Loop 3 - 80 BPM in D minor');
+  const loop = {
+    title: 'Chill Loop', details: ['Electric Piano'], refinements: ['Swung'],
+    subtitle: '80 BPM in D minor',
+  };
+  assert.equal(demoName(loop), 'Chill Loop, Electric Piano - 80 BPM in D minor');
+  assert.equal(demoName(loop, 1), 'Chill Loop, Electric Piano, Swung - 80 BPM in D minor');
 });

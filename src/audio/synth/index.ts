@@ -40,10 +40,11 @@ export function synthesizeSound(seed: string | number, index: number): SynthSoun
   const rng = new Random(`sound-catalog-synth:${String(seed)}:${index}`);
   const plan = planSound(rng, index);
   const draft = GENERATORS[plan.category]({ rng, sampleRate: plan.sampleRate });
+  const named = { title: draft.title, details: draft.details, refinements: draft.refinements ?? [] };
   return {
     key: `demo-${seedSlug(seed)}-${index}`,
-    name: demoName(draft),
-    title: draft.title,
+    name: demoName({ ...named, ...(draft.subtitle !== undefined && { subtitle: draft.subtitle }) }),
+    ...named,
     ...(draft.subtitle !== undefined && { subtitle: draft.subtitle }),
     description: draft.description,
     tags: draft.tags,
@@ -61,9 +62,14 @@ function seedSlug(seed: string | number): string {
 }
 
 /**
- * A demo sound's name: its title, numbered only where `n` sounds before it took the same one
- * ("Laser Zap Short High", then "Laser Zap Short High 2"), then its subtitle.
+ * A demo sound's name, the way a sound library writes one: what it is, then how it sounds, coarse
+ * to fine, then its subtitle ("Laser Zap, Short Retro Sweep, 2.41 kHz to 310 Hz";
+ * "Moody Synthwave Loop, Saw Lead, Am–F–C–G - 104 BPM in A minor"). `refined` adds that many of
+ * the sound's refinements, for a name a catalog already holds (ingest/demo-names.ts).
  */
-export function demoName(sound: Pick<SynthSound, 'title' | 'subtitle'>, n = 1): string {
-  return `${sound.title}${n > 1 ? ` ${n}` : ''}${sound.subtitle ? ` - ${sound.subtitle}` : ''}`;
+export function demoName(
+  sound: Pick<SynthSound, 'title' | 'details' | 'refinements' | 'subtitle'>, refined = 0,
+): string {
+  const parts = [sound.title, ...sound.details, ...sound.refinements.slice(0, refined)];
+  return `${parts.join(', ')}${sound.subtitle ? ` - ${sound.subtitle}` : ''}`;
 }

@@ -20,6 +20,41 @@ export function formatHz(hz: number): string {
   return `${Number((hz / 1000).toFixed(1))} kHz`;
 }
 
+/** "347 Hz", "2.41 kHz": a pitch precise enough to tell two similar sounds apart by name. */
+export function formatHzFine(hz: number): string {
+  if (hz < 1000) return `${Math.round(hz)} Hz`;
+  return `${Number((hz / 1000).toFixed(2))} kHz`;
+}
+
+/** "85 ms": how short interface sounds and gaps are usually measured. */
+export function formatMs(seconds: number): string {
+  return `${Math.round(seconds * 1000)} ms`;
+}
+
+/** "226 ms" under a second, "1.62-Second" from one up: for "226 ms Ring", "1.62-Second Ring". */
+export function durationAdjective(seconds: number): string {
+  return seconds < 1 ? formatMs(seconds) : `${Number(seconds.toFixed(2))}-Second`;
+}
+
+/** "0.31 Seconds", "6.2 Seconds": formatSeconds, cased for a name. */
+export function secondsWord(seconds: number): string {
+  return titleCase(formatSeconds(seconds));
+}
+
+/** Flats, not sharps: "Bb4" reads as a pitch, where "A#4" would read like a take number. */
+const NOTE_NAMES = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'Gb', 'G', 'Ab', 'A', 'Bb', 'B'] as const;
+
+/** "E6" for MIDI note 88: the pitch of a tonal effect as a musician names it. */
+export function midiNoteName(midi: number): string {
+  const rounded = Math.round(midi);
+  return `${NOTE_NAMES[((rounded % 12) + 12) % 12]!}${Math.floor(rounded / 12) - 1}`;
+}
+
+/** The nearest note to a frequency, "A4" for 440 Hz. */
+export function noteNameOfHz(hz: number): string {
+  return midiNoteName(69 + 12 * Math.log2(hz / 440));
+}
+
 /** Length words for short effects: searches like "short laser" rely on these. */
 export function lengthTags(seconds: number): string[] {
   if (seconds < 0.25) return ['short', 'very-short', 'quick'];

@@ -3,7 +3,9 @@ import { finishAudio } from '../dsp/finish.ts';
 import { mixPanned, samplesFor, scaleInPlace } from '../dsp/mix.ts';
 import { pinkNoise } from '../dsp/noise.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
-import { capitalize, cleanTags, countWord, joinWords, secondsAdjective, withArticle } from '../naming.ts';
+import {
+  capitalize, cleanTags, countWord, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import { ambientFadeSeconds, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
@@ -20,8 +22,10 @@ export function generateCrickets({ rng, sampleRate }: SynthContext): SoundDraft 
   onePoleLowpass(air, sampleRate, 800);
   scaleInPlace(air, 0.08);
   const [left, right] = stereoFromBed(air, length, offset) as [Float32Array, Float32Array];
+  const pitches: number[] = [];
   for (let c = 0; c < crickets; c++) {
     const hz = rng.range(3800, 5200);
+    pitches.push(hz);
     const pulses = rng.int(2, 5);
     const pulseSeconds = rng.range(0.012, 0.02);
     const chirpEvery = rng.range(0.45, 1.1);
@@ -41,7 +45,12 @@ export function generateCrickets({ rng, sampleRate }: SynthContext): SoundDraft 
   }
   const audio = finishAudio([left, right], sampleRate, { peakDb: rng.range(-9, -5), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   return {
-    title: joinWords('Night Crickets', crickets > 3 ? 'Chorus' : 'Chirping'),
+    title: 'Night Crickets',
+    details: [
+      joinWords(crickets > 3 ? 'Chorus of' : 'Chirping', capitalize(countWord(crickets))),
+      `${formatHzFine(Math.min(...pitches))} to ${formatHzFine(Math.max(...pitches))}`,
+      secondsWord(seconds),
+    ],
     description: capitalize(`${withArticle(secondsAdjective(seconds))} summer night ambience: ${countWord(crickets)} crickets chirping at their own pitch and pace over faint night air.`),
     tags: cleanTags(['crickets', 'insects', 'night', 'summer', 'nature', 'outdoor', 'chirping', 'ambience', 'ambient', 'calm', 'countryside', 'stereo']),
     audio,

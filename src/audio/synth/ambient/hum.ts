@@ -2,7 +2,7 @@ import { finishAudio } from '../dsp/finish.ts';
 import { samplesFor, saturateInPlace } from '../dsp/mix.ts';
 import { pinkNoise } from '../dsp/noise.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
-import { capitalize, cleanTags, joinWords, secondsAdjective, withArticle } from '../naming.ts';
+import { capitalize, cleanTags, secondsAdjective, secondsWord, withArticle } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import { ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve } from './shared.ts';
 
@@ -31,9 +31,20 @@ export function generateHum({ rng, sampleRate }: SynthContext): SoundDraft {
   applyGainCurve(out, sampleRate, (t) => 0.9 + 0.1 * wobble(t));
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-14, -8), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   return {
-    title: joinWords(buzzing ? 'Transformer Buzz' : 'Electrical Hum', `${mainsHz} Hz`),
+    title: buzzing ? 'Transformer Buzz' : 'Electrical Hum',
+    details: [
+      `${harmonicsWord(harmonics)} ${mainsHz} Hz Mains`,
+      `${Math.round(harmonics[1]! * 100)}% Second Harmonic`,
+      secondsWord(seconds),
+    ],
     description: capitalize(`${withArticle(secondsAdjective(seconds))} steady ${mainsHz} Hz mains ${buzzing ? 'buzz from a transformer, raspy with odd harmonics' : 'hum with soft harmonics'}.`),
     tags: cleanTags(['hum', 'electrical', 'electric', 'mains', 'power', 'drone', 'industrial', 'ambience', `${mainsHz}hz`, buzzing && 'buzz', buzzing && 'transformer', !buzzing && 'low']),
     audio,
   };
+}
+
+/** How much of the hum is overtones rather than the mains tone itself. */
+function harmonicsWord(harmonics: readonly number[]): string {
+  const overtones = harmonics.slice(1).reduce((sum, level) => sum + level, 0);
+  return overtones > 1.3 ? 'Rich' : overtones > 0.95 ? 'Full' : 'Mellow';
 }

@@ -4,7 +4,9 @@ import { finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { brownNoise, whiteNoise } from '../dsp/noise.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
-import { capitalize, cleanTags, joinWords, secondsAdjective, withArticle } from '../naming.ts';
+import {
+  capitalize, cleanTags, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
@@ -27,7 +29,8 @@ export function generateRain({ rng, sampleRate }: SynthContext): SoundDraft {
 
   const offset = samplesFor(STEREO_OFFSET_SECONDS, sampleRate);
   const bed = whiteNoise(length + offset, rng);
-  stateVariableFilter(bed, sampleRate, 'lowpass', 0.6, intensity.cutoffHz * rng.range(0.9, 1.1));
+  const hissHz = intensity.cutoffHz * rng.range(0.9, 1.1);
+  stateVariableFilter(bed, sampleRate, 'lowpass', 0.6, hissHz);
   stateVariableFilter(bed, sampleRate, 'highpass', 0.6, 250);
   applyGainCurve(bed, sampleRate, (t) => 0.75 + 0.25 * swell(t));
   const channels = stereoFromBed(bed, length, offset);
@@ -49,6 +52,7 @@ export function generateRain({ rng, sampleRate }: SynthContext): SoundDraft {
   const place = onRoof ? ' drumming on a roof' : '';
   return {
     title: joinWords(intensityName === 'light' ? 'Light Rain' : intensityName === 'heavy' ? 'Heavy Rain' : 'Steady Rain', onRoof ? 'On Roof' : '', thunderAt >= 0 ? 'And Thunder' : ''),
+    details: [`Hiss under ${formatHzFine(hissHz)}`, secondsWord(seconds)],
     description: capitalize(`${withArticle(secondsAdjective(seconds))} ${intensityName} rain ambience${place}, with audible droplets${thunderText}.`),
     tags: cleanTags(['rain', 'weather', 'nature', 'water', 'ambience', 'ambient', 'background', 'relaxing', ...intensity.words, onRoof && 'roof', thunderAt >= 0 && 'thunder', thunderAt >= 0 && 'storm', 'stereo']),
     audio,

@@ -3,9 +3,13 @@ import { finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { brownNoise, pinkNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
-import { capitalize, cleanTags, joinWords, secondsAdjective, withArticle } from '../naming.ts';
+import {
+  capitalize, cleanTags, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import {
+  ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed,
+} from './shared.ts';
 
 /**
  * Room tone: the near-silence of a room, a low rumble and soft air hiss, optionally with the
@@ -38,7 +42,12 @@ export function generateRoomTone({ rng, sampleRate }: SynthContext): SoundDraft 
   const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-30, -22), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const character = warm ? 'warm, low' : 'airy';
   return {
-    title: joinWords('Room Tone', ventilation ? 'With Ventilation' : warm ? 'Warm Quiet Room' : 'Airy Quiet Room'),
+    title: 'Room Tone',
+    details: [
+      joinWords(warm ? 'Warm' : 'Airy', 'Quiet Room', ventilation && 'with Ventilation'),
+      `Hiss under ${formatHzFine(hissHz)}`,
+      secondsWord(seconds),
+    ],
     description: capitalize(`${withArticle(secondsAdjective(seconds))} ${character} room tone, the quiet background of an empty indoor room${ventilation ? ' with a ventilation system running' : ''}.`),
     tags: cleanTags(['room-tone', 'room', 'tone', 'quiet', 'indoor', 'interior', 'background', 'ambience', 'ambient', 'silence', warm ? 'warm' : 'airy', ventilation && 'ventilation', ventilation && 'air-conditioning', ventilation && 'hvac']),
     audio,

@@ -2,10 +2,12 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { brownNoise, whiteNoise } from '../dsp/noise.ts';
-import { capitalize, cleanTags, formatSeconds, joinWords, secondsAdjective, withArticle } from '../naming.ts';
+import { capitalize, cleanTags, formatSeconds, secondsAdjective, secondsWord, withArticle } from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import {
+  ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed,
+} from './shared.ts';
 
 /**
  * Waves: swells of noise that build, break (loud and bright) and draw back in a long hiss.
@@ -29,7 +31,8 @@ export function generateWaves({ rng, sampleRate }: SynthContext): SoundDraft {
   const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
   const mood = calm ? 'calm' : 'rolling';
   return {
-    title: joinWords(calm ? 'Calm Ocean Waves' : 'Rolling Surf Waves', seconds >= 30 ? 'Long' : ''),
+    title: calm ? 'Calm Ocean Waves' : 'Rolling Surf Waves',
+    details: [`Breaking Every ${secondsWord(periodSeconds)}`, secondsWord(seconds)],
     description: capitalize(`${withArticle(secondsAdjective(seconds))} beach ambience of ${mood} ocean waves breaking about every ${formatSeconds(periodSeconds)} and washing back.`),
     tags: cleanTags(['waves', 'ocean', 'sea', 'beach', 'surf', 'shore', 'water', 'nature', 'ambience', 'ambient', 'background', 'relaxing', mood, 'stereo']),
     audio,

@@ -2,7 +2,9 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { pinkNoise } from '../dsp/noise.ts';
-import { capitalize, cleanTags, formatHz, joinWords, secondsAdjective, withArticle } from '../naming.ts';
+import {
+  capitalize, cleanTags, formatHz, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
 
@@ -35,13 +37,23 @@ export function generateWind({ rng, sampleRate }: SynthContext): SoundDraft {
   // The right side hears each gust a moment later, which widens the image naturally.
   const channels = stereoFromBed(bed, length, offset);
   const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  // The band's centre on average over the sound: where most of this wind sits.
+  const centres = Array.from({ length: 64 }, (_, i) => {
+    return strength.lowHz * Math.pow(strength.highHz / strength.lowHz, gust((i / 63) * seconds));
+  });
+  const centreHz = centres.reduce((sum, hz) => sum + hz, 0) / centres.length;
+  const whistling = strength.whistle > 0 && `Whistling at ${formatHzFine(whistleHz)}`;
   const descriptions = {
     breeze: 'a gentle breeze rising and falling softly',
     gusty: `gusty wind with strong gusts sweeping up to about ${formatHz(strength.highHz)}`,
     howling: `howling wind that whistles around ${formatHz(whistleHz)} as the gusts move`,
   } as const;
   return {
-    title: joinWords(strengthName === 'breeze' ? 'Gentle Breeze' : strengthName === 'gusty' ? 'Gusty Wind' : 'Howling Wind', seconds >= 30 ? 'Long' : ''),
+    title: strengthName === 'breeze' ? 'Gentle Breeze' : strengthName === 'gusty' ? 'Gusty Wind' : 'Howling Wind',
+    details: [
+      joinWords('Centred near', formatHzFine(centreHz), whistling),
+      secondsWord(seconds),
+    ],
     description: capitalize(`${withArticle(secondsAdjective(seconds))} outdoor ambience of ${descriptions[strengthName]}.`),
     tags: cleanTags(['wind', 'air', 'weather', 'nature', 'outdoor', 'ambience', 'ambient', 'background', strengthName, strengthName === 'breeze' && 'calm', strengthName === 'gusty' && 'gusts', strengthName === 'howling' && 'whistling', strengthName === 'howling' && 'storm', 'stereo']),
     audio,

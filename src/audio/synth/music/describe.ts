@@ -1,4 +1,4 @@
-import { capitalize, cleanTags, joinWords, withArticle } from '../naming.ts';
+import { capitalize, cleanTags, countWord, joinWords, withArticle } from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft } from '../sound.ts';
 import { loopSeconds, type SongPlan } from './song-plan.ts';
@@ -6,12 +6,12 @@ import type { BassVoice, ChordVoice, DrumFlavor, LeadVoice } from './styles.ts';
 import { chordSymbol, keyLabel, keyTag } from './theory.ts';
 
 /** Words for what each part sounds like, shared by descriptions and tags. */
-const CHORD_WORDS: Readonly<Record<ChordVoice, { text: string; tags: string[] }>> = {
-  pad: { text: 'a warm synth pad', tags: ['pad', 'synth'] },
-  ep: { text: 'electric piano chords', tags: ['electric-piano', 'piano', 'keys', 'rhodes'] },
-  stab: { text: 'short synth chord stabs', tags: ['synth', 'stabs'] },
-  pluck: { text: 'plucked string chords', tags: ['pluck', 'guitar', 'strings'] },
-  arp: { text: 'a fast 8-bit arpeggio', tags: ['arpeggio', 'square-wave'] },
+const CHORD_WORDS: Readonly<Record<ChordVoice, { text: string; name: string; tags: string[] }>> = {
+  pad: { text: 'a warm synth pad', name: 'Warm Pad', tags: ['pad', 'synth'] },
+  ep: { text: 'electric piano chords', name: 'Electric Piano', tags: ['electric-piano', 'piano', 'keys', 'rhodes'] },
+  stab: { text: 'short synth chord stabs', name: 'Synth Stabs', tags: ['synth', 'stabs'] },
+  pluck: { text: 'plucked string chords', name: 'Plucked Chords', tags: ['pluck', 'guitar', 'strings'] },
+  arp: { text: 'a fast 8-bit arpeggio', name: '8-Bit Arpeggio', tags: ['arpeggio', 'square-wave'] },
 };
 const BASS_WORDS: Readonly<Record<BassVoice, string>> = {
   sub: 'a round sub bass',
@@ -19,12 +19,18 @@ const BASS_WORDS: Readonly<Record<BassVoice, string>> = {
   triangle: 'a triangle-wave bass',
   upright: 'a plucked upright bass',
 };
-const LEAD_WORDS: Readonly<Record<LeadVoice, { text: string; tag: string }>> = {
-  square: { text: 'a square-wave melody', tag: 'melody' },
-  saw: { text: 'a soaring saw lead', tag: 'lead' },
-  bell: { text: 'a soft bell melody', tag: 'bells' },
-  pluck: { text: 'a plucked melody', tag: 'melody' },
-  triangle: { text: 'a gentle synth melody', tag: 'melody' },
+const BASS_NAMES: Readonly<Record<BassVoice, string>> = {
+  sub: 'Sub Bass',
+  saw: 'Synth Bass',
+  triangle: 'Triangle Bass',
+  upright: 'Upright Bass',
+};
+const LEAD_WORDS: Readonly<Record<LeadVoice, { text: string; name: string; tag: string }>> = {
+  square: { text: 'a square-wave melody', name: 'Square-Wave Melody', tag: 'melody' },
+  saw: { text: 'a soaring saw lead', name: 'Soaring Saw Lead', tag: 'lead' },
+  bell: { text: 'a soft bell melody', name: 'Bell Melody', tag: 'bells' },
+  pluck: { text: 'a plucked melody', name: 'Plucked Melody', tag: 'melody' },
+  triangle: { text: 'a gentle synth melody', name: 'Gentle Synth Melody', tag: 'melody' },
 };
 
 const DRUM_WORDS: Readonly<Record<DrumFlavor, string>> = { punchy: 'punchy', soft: 'soft', chip: '8-bit noise' };
@@ -51,6 +57,14 @@ export function describeSong(plan: SongPlan, rng: Random, audio: SoundDraft['aud
   const seconds = Math.round(loopSeconds(plan));
   return {
     title: joinWords(mood, plan.style.label, 'Loop'),
+    details: [
+      plan.lead && plan.style.lead
+        ? LEAD_WORDS[plan.style.lead].name
+        : `${CHORD_WORDS[plan.style.chords].name} and ${BASS_NAMES[plan.style.bass]}`,
+      chords,
+      `${capitalize(countWord(plan.bars))} Bars`,
+    ],
+    refinements: [plan.swing > 0 ? `${Math.round(plan.swing * 100)}% Swing` : 'Straight Time'],
     subtitle: `${plan.bpm} BPM in ${key}`,
     description: capitalize(`${withArticle(`${mood.toLowerCase()} ${plan.bars}-bar ${styleText} loop`)} at ${plan.bpm} BPM in ${key} (${seconds} s), playing ${chords} with ${partsText}.`),
     tags: cleanTags([

@@ -3,7 +3,9 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { renderTone } from '../dsp/oscillators.ts';
-import { cleanTags, formatHz, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  cleanTags, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags, secondsWord,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Alarms: a wailing siren, a fast beeping alarm, or a two-tone hi-lo. */
@@ -14,13 +16,18 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
   let out: Float32Array;
   let description: string;
   let title: string;
+  let details: string[];
   if (kind === 'siren') {
     // A slow vibrato several semitones deep is what a wailing siren is.
     const hz = rng.range(550, 900);
     const cycleHz = rng.range(0.4, 1.5);
     out = renderTone(length, sampleRate, { waveform: 'saw', startHz: hz, vibratoHz: cycleHz, vibratoSemitones: rng.range(4, 7), phase: 0 });
     stateVariableFilter(out, sampleRate, 'lowpass', 0.8, 3000);
-    title = joinWords('Alarm Siren', cycleHz > 1 ? 'Fast' : 'Wailing');
+    title = 'Alarm Siren';
+    details = [
+      joinWords(cycleHz > 1 ? 'Fast' : 'Slow', 'Wail around', formatHzFine(hz)),
+      `${Number(cycleHz.toFixed(2))} Cycles a Second`,
+    ];
     description = `A ${cycleHz > 1 ? 'fast' : 'slowly'} wailing siren swinging around ${formatHz(hz)} for ${formatSeconds(seconds)}.`;
   } else if (kind === 'beeping') {
     const hz = rng.range(1500, 3200);
@@ -33,7 +40,11 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
       mixInto(out, beep, Math.round(t * sampleRate), 0.8);
     }
     stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 6000);
-    title = joinWords('Beeping Alarm', beepsPerSecond > 5.5 ? 'Rapid' : 'Steady');
+    title = 'Beeping Alarm';
+    details = [
+      joinWords(beepsPerSecond > 5.5 ? 'Rapid' : 'Steady', 'Beeps at', formatHzFine(hz)),
+      `${formatMs(period)} Cycle`,
+    ];
     description = `An electronic alarm beeping ${Math.round(beepsPerSecond)} times a second at ${formatHz(hz)}.`;
   } else {
     const lowHz = rng.range(400, 600);
@@ -46,13 +57,15 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
       mixInto(out, tone, Math.round(t * sampleRate), 0.8);
     }
     stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 3500);
-    title = joinWords('Two-Tone Alarm', 'Hi-Lo');
+    title = 'Two-Tone Alarm';
+    details = [`Hi-Lo ${formatHzFine(highHz)} and ${formatHzFine(lowHz)}`, `${formatMs(half)} Each`];
     description = `A two-tone emergency alarm alternating between ${formatHz(highHz)} and ${formatHz(lowHz)} every ${formatSeconds(half)}.`;
   }
   applyAdsr(out, sampleRate, { attack: 0.01, decay: 0.01, sustain: 1, release: 0.05 });
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
   return {
     title,
+    details: [...details, secondsWord(seconds)],
     description,
     tags: cleanTags(['alarm', 'warning', 'alert', 'emergency', kind, kind === 'siren' && 'wail', kind === 'two-tone' && 'siren', kind === 'beeping' && 'beep', ...lengthTags(durationOf(audio))]),
     audio,

@@ -3,7 +3,7 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { renderFm, renderTone } from '../dsp/oscillators.ts';
-import { cleanTags, formatHz, joinWords, lengthTags } from '../naming.ts';
+import { cleanTags, durationAdjective, formatHz, formatMs, joinWords, lengthTags, midiNoteName } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Pickups: a quick upward arpeggio. Two notes for coins (the classic fourth), three for gems. */
@@ -19,6 +19,12 @@ const KINDS: readonly PickupKind[] = [
   { noun: 'Pickup', words: ['pickup', 'item', 'collect'], intervals: [[0, 4], [0, 7], [0, 4, 7]] },
   { noun: 'Gem', words: ['gem', 'jewel', 'sparkle', 'collect'], intervals: [[0, 4, 7, 12], [0, 7, 12], [0, 5, 9]] },
 ];
+
+/** What a musician calls each arpeggio (keyed by its intervals). */
+const ARPEGGIO_WORDS: Readonly<Record<string, string>> = {
+  '0,5': 'Fourth', '0,7': 'Fifth', '0,12': 'Octave', '0,4': 'Major Third', '0,4,7': 'Major Triad',
+  '0,4,7,12': 'Major Arpeggio', '0,7,12': 'Fifth and Octave', '0,5,9': 'Fourth and Sixth',
+};
 
 const midiHz = (midi: number): number => 440 * Math.pow(2, (midi - 69) / 12);
 
@@ -49,6 +55,11 @@ export function generateCoin({ rng, sampleRate }: SynthContext): SoundDraft {
   const noteCount = intervals.length === 2 ? 'two-note' : `${intervals.length}-note`;
   return {
     title: joinWords(retro ? 'Retro' : 'Sparkly', kind.noun, 'Pickup' === kind.noun ? 'Chime' : 'Collect'),
+    details: [
+      `${ARPEGGIO_WORDS[intervals.join(',')] ?? 'Arpeggio'} Up from ${midiNoteName(rootMidi)}`,
+      `${formatMs(stepSeconds)} Steps`,
+      `${durationAdjective(tailSeconds)} Ring`,
+    ],
     description: `A ${retro ? '8-bit square-wave' : 'bell-like sparkling'} ${noteCount} upward arpeggio from ${formatHz(midiHz(rootMidi))}, like collecting a ${kind.noun.toLowerCase()} in a game.`,
     tags: cleanTags([...kind.words, 'pickup', 'game', 'reward', 'arpeggio', 'bonus', retro ? '8-bit' : 'bell', retro && 'retro', retro && 'chiptune', ...lengthTags(durationOf(audio))]),
     audio,

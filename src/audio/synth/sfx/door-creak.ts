@@ -3,7 +3,7 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
-import { cleanTags, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import { cleanTags, formatHzFine, formatSeconds, joinWords, lengthTags, secondsWord } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /**
@@ -40,7 +40,13 @@ export function generateDoorCreak({ rng, sampleRate }: SynthContext): SoundDraft
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), fadeOutSeconds: 0.05, leadingSilenceSeconds: rng.range(0, 0.05) });
   const speed = seconds > 2.2 ? 'slow' : 'quick';
   return {
-    title: joinWords('Door Creak', speed === 'slow' ? 'Slow' : 'Quick', squeaky ? 'Squeaky' : 'Groaning'),
+    title: 'Door Creak',
+    details: [
+      joinWords(speed === 'slow' ? 'Slow' : 'Quick', squeaky ? 'Squeaky' : 'Groaning', 'Hinge'),
+      `${formatHzFine(bodyHz)} Wood Tone`,
+      secondsWord(seconds),
+    ],
+    refinements: [`${Math.round(startRate)} to ${Math.round(endRate)} Jolts a Second`],
     description: `A wooden door ${speed === 'slow' ? 'slowly' : 'quickly'} creaking open on an old hinge, ${squeaky ? 'rising to a squeak' : 'with a low groan'}, over ${formatSeconds(seconds)}.`,
     tags: cleanTags(['door', 'creak', 'creaky', 'hinge', 'wood', 'open', 'horror', 'spooky', 'old', speed, squeaky ? 'squeak' : 'groan', ...lengthTags(durationOf(audio))]),
     audio,

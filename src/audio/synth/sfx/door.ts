@@ -5,7 +5,9 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import { addReverb } from '../dsp/reverb.ts';
-import { capitalize, cleanTags, countWord, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  capitalize, cleanTags, countWord, durationAdjective, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags,
+} from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -49,14 +51,25 @@ export function generateDoor({ rng, sampleRate }: SynthContext): SoundDraft {
   const seconds = durationOf(audio);
   if (slam) {
     return {
-      title: joinWords('Door Slam', panelHz < 190 ? 'Heavy' : 'Wooden', roomSeconds > 0.8 ? 'Echoing' : ''),
+      title: 'Door Slam',
+      details: [
+        joinWords(panelHz < 190 ? 'Heavy' : 'Wooden', roomSeconds > 0.8 ? 'Echoing' : 'Tight', 'Slam'),
+        `${formatHzFine(panelHz)} Panel`,
+        `${durationAdjective(roomSeconds)} Room Ring`,
+      ],
+      refinements: [`${formatMs(hitSeconds)} Hit`],
       description: `A ${panelHz < 190 ? 'heavy' : 'wooden'} door slammed shut with a rattling latch, ringing in a room for ${formatSeconds(roomSeconds)}.`,
       tags: cleanTags(['door', 'slam', 'bang', 'shut', 'close', 'impact', 'wood', 'room', 'reverb', panelHz < 190 && 'heavy', ...lengthTags(seconds)]),
       audio,
     };
   }
   return {
-    title: joinWords('Door Knock', capitalize(countWord(raps)), 'Raps'),
+    title: 'Door Knock',
+    details: [
+      joinWords(capitalize(countWord(raps)), 'Raps', formatMs(rapGap), 'Apart'),
+      `${formatHzFine(panelHz)} Panel`,
+    ],
+    refinements: [`${formatMs(hitSeconds)} Raps`],
     description: `${capitalize(countWord(raps))} knocks on a wooden door, ${formatSeconds(rapGap)} apart.`,
     tags: cleanTags(['door', 'knock', 'knocking', 'wood', 'rap', 'visitor', 'foley', ...lengthTags(seconds)]),
     audio,

@@ -4,7 +4,7 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { addCrackle, whiteNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
-import { cleanTags, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import { cleanTags, durationAdjective, formatHzFine, formatSeconds, joinWords, lengthTags } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /**
@@ -40,7 +40,13 @@ export function generateExplosion({ rng, sampleRate }: SynthContext): SoundDraft
   const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-2, -1), fadeOutSeconds: 0.05, leadingSilenceSeconds: rng.chance(0.5) ? rng.range(0, 0.05) : 0 });
   const size = distant ? 'distant' : big ? 'big' : 'small';
   return {
-    title: joinWords(distant ? 'Distant Explosion' : big ? 'Big Explosion' : 'Explosion', debris ? 'With Debris' : 'Boom'),
+    title: distant ? 'Distant Explosion' : big ? 'Big Explosion' : 'Explosion',
+    details: [
+      joinWords(distant ? 'Muffled' : 'Sharp', 'Blast', debris ? 'with Debris' : ''),
+      `${Math.round(boomHz)} Hz Boom`,
+      `${durationAdjective(seconds)} Rumble`,
+    ],
+    refinements: [`Bright to ${formatHzFine(brightHz)}`],
     description:
       `A ${size} explosion: a ${distant ? 'muffled' : 'sharp'} blast over a low boom near ${Math.round(boomHz)} Hz` +
       `${debris ? ', with crackling debris,' : ''} rumbling away over ${formatSeconds(seconds)}.`,

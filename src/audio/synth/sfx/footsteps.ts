@@ -3,7 +3,7 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
-import { capitalize, cleanTags, countWord, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import { capitalize, cleanTags, countWord, formatMs, formatSeconds, joinWords, lengthTags } from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -30,10 +30,16 @@ export function generateFootsteps({ rng, sampleRate }: SynthContext): SoundDraft
     const level = (running ? 1 : 0.8) * rng.range(0.75, 1) * (step % 2 === 0 ? 1 : 0.88);
     mixInto(out, footfall(rng, sampleRate, surface), offset, level);
   }
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-3, -1), leadingSilenceSeconds: rng.range(0, 0.05) });
+  const peakDb = rng.range(-3, -1);
+  const audio = finishAudio([out], sampleRate, { peakDb, leadingSilenceSeconds: rng.range(0, 0.05) });
   const gait = running ? 'running' : 'walking';
   return {
-    title: joinWords('Footsteps', capitalize(surface.name), running ? 'Running' : 'Walking'),
+    title: 'Footsteps',
+    details: [
+      joinWords(capitalize(countWord(steps)), running ? 'Running' : 'Walking', 'Steps on', capitalize(surface.name)),
+      `${formatMs(paceSeconds)} Apart`,
+    ],
+    refinements: [`Peaking at ${peakDb.toFixed(1)} dB`],
     description: `${capitalize(countWord(steps))} footsteps ${gait} on ${surface.name}, one every ${formatSeconds(paceSeconds)}.`,
     tags: cleanTags(['footsteps', 'steps', 'footstep', 'foley', gait, surface.name, surface.grainy && 'crunchy', ...lengthTags(durationOf(audio))]),
     audio,

@@ -5,7 +5,7 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import { addReverb } from '../dsp/reverb.ts';
-import { cleanTags, formatHz, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import { cleanTags, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Thuds and punches: a falling low sine for the body plus a short noise burst for the contact. */
@@ -41,10 +41,20 @@ export function generateImpact({ rng, sampleRate }: SynthContext): SoundDraft {
     channels = [left, right];
   }
   const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: 0.0005, leadingSilenceSeconds: rng.range(0, 0.05) });
-  return describe(audio, kindName, heavy, roomy, bodyHz, bodySeconds);
+  return describe(audio, { kind: kindName, heavy, roomy, bodyHz, bodySeconds, contactHz });
 }
 
-function describe(audio: SoundDraft['audio'], kind: 'thud' | 'punch', heavy: boolean, roomy: boolean, bodyHz: number, bodySeconds: number): SoundDraft {
+interface ImpactFacts {
+  kind: 'thud' | 'punch';
+  heavy: boolean;
+  roomy: boolean;
+  bodyHz: number;
+  bodySeconds: number;
+  contactHz: number;
+}
+
+function describe(audio: SoundDraft['audio'], facts: ImpactFacts): SoundDraft {
+  const { kind, heavy, roomy, bodyHz, bodySeconds, contactHz } = facts;
   const weight = heavy ? 'heavy' : 'light';
   const room = roomy ? ' in a small room' : '';
   const description =
@@ -53,7 +63,13 @@ function describe(audio: SoundDraft['audio'], kind: 'thud' | 'punch', heavy: boo
       : `A ${weight} punchy hit with a sharp smack and a ${formatHz(bodyHz)} body${room}.`;
   const words = kind === 'thud' ? ['thud', 'thump', 'drop', 'low', 'dull', 'fall'] : ['punch', 'hit', 'smack', 'fight', 'whack'];
   return {
-    title: joinWords(kind === 'thud' ? 'Thud' : 'Punch Hit', heavy ? 'Heavy' : 'Light', roomy ? 'Roomy' : 'Dry'),
+    title: kind === 'thud' ? 'Thud' : 'Punch Hit',
+    details: [
+      joinWords(heavy ? 'Heavy' : 'Light', roomy ? 'Roomy' : 'Dry'),
+      `${formatHzFine(bodyHz)} Body`,
+      `${formatMs(bodySeconds)} Decay`,
+    ],
+    refinements: [`${formatHzFine(contactHz)} Contact`],
     description,
     tags: cleanTags(['impact', ...words, weight, roomy ? 'room' : 'dry', roomy && 'reverb', ...lengthTags(durationOf(audio))]),
     audio,

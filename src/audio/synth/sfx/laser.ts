@@ -4,7 +4,9 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone, type Waveform } from '../dsp/oscillators.ts';
-import { capitalize, cleanTags, countWord, formatHz, formatSeconds, joinWords, lengthTags, lengthWord } from '../naming.ts';
+import {
+  capitalize, cleanTags, countWord, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags, lengthWord,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Lasers are fast pitch-down sweeps; the variants differ in length, shots and noise. */
@@ -59,9 +61,16 @@ export function generateLaser({ rng, sampleRate }: SynthContext): SoundDraft {
   });
   const seconds = durationOf(audio);
   const pitch = startHz > 2500 ? 'High' : startHz < 1400 ? 'Low' : '';
+  const shotsWord = shots > 1 && `${capitalize(countWord(shots))}-Shot`;
   const what = shots > 1 ? `${countWord(shots)} rapid laser shots, each sweeping` : `a ${timbre.word} laser ${variant.noun.toLowerCase()} sweeping`;
   return {
-    title: joinWords('Laser', variant.noun, lengthWord(seconds), pitch),
+    title: joinWords('Laser', variant.noun),
+    details: [
+      joinWords(lengthWord(seconds), pitch, capitalize(timbre.word), shotsWord, 'Sweep'),
+      `${formatHzFine(startHz)} to ${formatHzFine(endHz)}`,
+      ...(wobble ? ['Wobbling'] : []),
+    ],
+    refinements: [`${formatMs(shotSeconds)} per Shot`],
     description: capitalize(
       `${what} down from ${formatHz(startHz)} to ${formatHz(endHz)} in ${formatSeconds(shotSeconds)}${wobble ? ' with a fast wobble' : ''}.`,
     ),

@@ -4,7 +4,9 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
-import { cleanTags, formatHz, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  cleanTags, durationAdjective, formatHz, formatHzFine, formatSeconds, joinWords, lengthTags, noteNameOfHz,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /**
@@ -40,7 +42,11 @@ export function generateMetalHit({ rng, sampleRate }: SynthContext): SoundDraft 
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: 0.0005, leadingSilenceSeconds: rng.range(0, 0.04) });
   const ringing = ringSeconds > 1.4;
   return {
-    title: joinWords('Metal', object.noun, 'Hit', ringing ? 'Ringing' : 'Short'),
+    title: joinWords('Metal', object.noun, 'Hit'),
+    details: [
+      joinWords(ringing ? 'Ringing' : 'Short', 'Strike near', noteNameOfHz(baseHz), `(${formatHzFine(baseHz)})`),
+      `${durationAdjective(ringSeconds)} Ring`,
+    ],
     description: `A metal ${object.word} struck once, ringing at ${formatHz(baseHz)} with bright overtones for ${formatSeconds(ringSeconds)}.`,
     tags: cleanTags(['metal', 'metallic', 'clang', 'hit', 'impact', 'ring', object.word, ringing && 'ringing', ...lengthTags(durationOf(audio))]),
     audio,

@@ -3,7 +3,9 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { renderFm, renderTone } from '../dsp/oscillators.ts';
-import { cleanTags, countWord, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  capitalize, cleanTags, countWord, durationAdjective, formatMs, formatSeconds, joinWords, lengthTags, midiNoteName,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Notification sounds: short note sequences whose direction carries the meaning. */
@@ -44,23 +46,37 @@ export function generateNotification({ rng, sampleRate }: SynthContext): SoundDr
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
   const notes = countWord(melody.length);
   const shape = melody.length > 1 && melody[melody.length - 1]! > melody[0]! ? 'rising' : melody[melody.length - 1]! < melody[0]! ? 'falling' : 'repeated';
-  const texts: Record<Kind, { title: string; description: string; tags: string[] }> = {
+  const texts: Record<Kind, { title: string; character: string; description: string; tags: string[] }> = {
     chime: {
-      title: joinWords('Notification Chime', shape === 'rising' ? 'Bright' : 'Gentle'),
+      title: 'Notification Chime',
+      character: shape === 'rising' ? 'Bright' : 'Gentle',
       description: `A ${shape} ${notes}-note bell chime that rings out for about ${formatSeconds(ringSeconds)}.`,
       tags: ['chime', 'notification', 'bell', 'alert', 'message', 'ui', 'pleasant'],
     },
     success: {
-      title: joinWords('Success Jingle', melody.length > 2 ? 'Bright' : 'Short'),
+      title: 'Success Jingle',
+      character: melody.length > 2 ? 'Bright' : 'Short',
       description: `A cheerful ${shape} ${notes}-note jingle signalling success or completion.`,
       tags: ['success', 'confirm', 'complete', 'positive', 'notification', 'ui', 'jingle', 'achievement'],
     },
     error: {
-      title: joinWords('Error Buzz', shape === 'repeated' ? 'Double' : shape === 'falling' ? 'Falling' : 'Rising'),
+      title: 'Error Buzz',
+      character: 'Low',
       description: `A low buzzy ${shape} ${notes}-note tone signalling an error or a denied action.`,
       tags: ['error', 'wrong', 'fail', 'denied', 'negative', 'buzz', 'notification', 'ui'],
     },
   };
   const text = texts[kind];
-  return { title: text.title, description: text.description, tags: cleanTags([...text.tags, shape, ...lengthTags(durationOf(audio))]), audio };
+  return {
+    title: text.title,
+    details: [
+      joinWords(text.character, capitalize(shape), `${capitalize(notes)}-Note`, kind === 'error' ? 'Tone' : 'Melody'),
+      `from ${midiNoteName(rootMidi + melody[0]!)}`,
+      `${durationAdjective(ringSeconds)} Ring`,
+    ],
+    refinements: [`${formatMs(noteSeconds)} Notes`],
+    description: text.description,
+    tags: cleanTags([...text.tags, shape, ...lengthTags(durationOf(audio))]),
+    audio,
+  };
 }

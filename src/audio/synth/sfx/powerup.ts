@@ -3,7 +3,10 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { renderTone } from '../dsp/oscillators.ts';
-import { cleanTags, formatHz, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  capitalize, cleanTags, countWord, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags,
+  midiNoteName, secondsWord,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Power-ups rise: either a fast climbing arpeggio or a vibrato glide upward. */
@@ -33,8 +36,14 @@ function arpeggioPowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
   }
   stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 7000);
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-4, -2), leadingSilenceSeconds: rng.range(0, 0.02) });
+  const noteCount = `${capitalize(countWord(notes))}-Note`;
   return {
-    title: joinWords('Power-Up Arpeggio', waveform === 'square' ? 'Retro' : 'Soft', notes > 8 ? 'Long' : ''),
+    title: 'Power-Up Arpeggio',
+    details: [
+      joinWords(waveform === 'square' ? 'Retro' : 'Soft', notes > 8 && 'Long', noteCount, 'Climb'),
+      `${skip === 2 ? 'Skipping Up' : 'Stepping Up'} from ${midiNoteName(rootMidi)}`,
+      `${formatMs(stepSeconds)} Steps`,
+    ],
     description: `A ${waveform === 'square' ? 'retro 8-bit' : 'soft'} power-up: ${notes} notes climbing a major scale in ${formatSeconds(stepSeconds * notes)}.`,
     tags: cleanTags(['power-up', 'powerup', 'level-up', 'bonus', 'game', 'rising', 'arpeggio', waveform === 'square' && '8-bit', waveform === 'square' && 'retro', ...lengthTags(durationOf(audio))]),
     audio,
@@ -57,7 +66,12 @@ function glidePowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
   stateVariableFilter(out, sampleRate, 'lowpass', 0.8, 6000);
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-4, -2), leadingSilenceSeconds: rng.range(0, 0.02) });
   return {
-    title: joinWords('Power-Up Rise', waveform === 'sine' ? 'Magic' : 'Retro'),
+    title: 'Power-Up Rise',
+    details: [
+      joinWords(waveform === 'sine' ? 'Magic' : waveform === 'square' ? 'Retro' : 'Buzzy Retro', 'Glide'),
+      `${formatHzFine(startHz)} to ${formatHzFine(endHz)}`,
+      secondsWord(seconds),
+    ],
     description: `A warbling ${waveform === 'sine' ? 'magical' : 'retro'} tone rising from ${formatHz(startHz)} to ${formatHz(endHz)} over ${formatSeconds(seconds)}.`,
     tags: cleanTags(['power-up', 'powerup', 'level-up', 'bonus', 'game', 'rising', 'sweep', waveform === 'sine' ? 'magic' : 'retro', waveform === 'square' && '8-bit', ...lengthTags(durationOf(audio))]),
     audio,

@@ -4,7 +4,9 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone, type Waveform } from '../dsp/oscillators.ts';
-import { capitalize, cleanTags, countWord, formatHz, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  capitalize, cleanTags, countWord, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Interface sounds: clicks, beeps and blips. Short, clean, and quiet at the edges. */
@@ -20,7 +22,12 @@ export function generateClick({ rng, sampleRate }: SynthContext): SoundDraft {
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-6, -2), fadeOutSeconds: 0.005, leadingSilenceSeconds: rng.range(0, 0.03) });
   const feel = soft ? 'soft' : 'crisp';
   return {
-    title: joinWords('UI Click', capitalize(feel), toneHz > 3000 ? 'Bright' : 'Muted'),
+    title: 'UI Click',
+    details: [
+      joinWords(capitalize(feel), toneHz > 3000 ? 'Bright' : 'Muted', 'Tick'),
+      `near ${formatHzFine(toneHz)}`,
+      formatMs(seconds),
+    ],
     description: `A ${feel} interface click, a tiny tick of noise centred near ${formatHz(toneHz)}.`,
     tags: cleanTags(['ui', 'click', 'interface', 'button', 'tap', 'menu', feel, ...lengthTags(durationOf(audio))]),
     audio,
@@ -50,7 +57,13 @@ export function generateBeep({ rng, sampleRate }: SynthContext): SoundDraft {
   const count = beeps === 1 ? '' : beeps === 2 ? 'Double' : 'Triple';
   const pitch = hz > 1200 ? 'high' : hz < 700 ? 'low' : 'mid';
   return {
-    title: joinWords(count, 'Beep', capitalize(wave.word), capitalize(pitch)),
+    title: joinWords(count, 'Beep'),
+    details: [
+      joinWords(capitalize(wave.word), capitalize(pitch), beeps > 1 ? 'Tones' : 'Tone'),
+      formatHzFine(hz),
+      `${formatMs(beepSeconds)}${beeps > 1 ? ' Each' : ' Long'}`,
+    ],
+    refinements: beeps > 1 ? [`${formatMs(gapSeconds - beepSeconds)} Apart`] : [],
     description:
       beeps === 1
         ? `A ${wave.word} ${pitch}-pitched beep at ${formatHz(hz)}, ${formatSeconds(beepSeconds)} long.`
@@ -77,7 +90,12 @@ export function generateBlip({ rng, sampleRate }: SynthContext): SoundDraft {
   const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
   const direction = rising ? 'up' : 'down';
   return {
-    title: joinWords('Blip', rising ? 'Up' : 'Down', waveform === 'square' ? 'Retro' : 'Soft'),
+    title: joinWords('Blip', rising ? 'Up' : 'Down'),
+    details: [
+      joinWords(waveform === 'square' ? 'Retro' : waveform === 'sine' ? 'Pure' : 'Soft', 'Glide'),
+      `${formatHzFine(rising ? baseHz : baseHz * ratio)} to ${formatHzFine(rising ? baseHz * ratio : baseHz)}`,
+      formatMs(seconds),
+    ],
     description: `A quick ${waveform === 'square' ? 'retro 8-bit' : 'soft'} blip gliding ${direction} from ${formatHz(rising ? baseHz : baseHz * ratio)} to ${formatHz(rising ? baseHz * ratio : baseHz)}.`,
     tags: cleanTags(['blip', 'ui', 'game', 'interface', waveform === 'square' ? '8-bit' : 'soft', waveform === 'square' && 'retro', rising ? 'rising' : 'falling', ...lengthTags(durationOf(audio))]),
     audio,

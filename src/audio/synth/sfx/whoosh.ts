@@ -3,7 +3,9 @@ import { stateVariableFilter } from '../dsp/filters.ts';
 import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { samplesFor } from '../dsp/mix.ts';
 import { pinkNoise, whiteNoise } from '../dsp/noise.ts';
-import { capitalize, cleanTags, formatHz, formatSeconds, joinWords, lengthTags } from '../naming.ts';
+import {
+  capitalize, cleanTags, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags, secondsWord,
+} from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Whooshes: noise through a band-pass whose centre rises to a peak and falls, swelling with it. */
@@ -25,9 +27,11 @@ export function generateWhoosh({ rng, sampleRate }: SynthContext): SoundDraft {
   applyBreakpoints(source, sampleRate, [[0, 0], [peakSeconds * 0.6, 0.5], [peakSeconds, 1], [seconds, 0]]);
 
   let channels = [source];
+  let pass = '';
   if (passBy) {
     // Moving from one side to the other makes it read as something passing by.
     const fromLeft = rng.chance(0.5);
+    pass = fromLeft ? 'Left to Right' : 'Right to Left';
     const left = new Float32Array(length);
     const right = new Float32Array(length);
     // Equal-power pan from one side to the other: (cos, sin) rotated a little every sample.
@@ -47,7 +51,13 @@ export function generateWhoosh({ rng, sampleRate }: SynthContext): SoundDraft {
   const speed = seconds < 0.6 ? 'fast' : seconds > 1.4 ? 'slow' : '';
   const noun = seconds < 0.5 ? 'Swish' : airy ? 'Whoosh' : 'Swoosh';
   return {
-    title: joinWords(noun, capitalize(speed), airy ? 'Airy' : 'Deep', passBy ? 'Pass-By' : ''),
+    title: noun,
+    details: [
+      joinWords(capitalize(speed), airy ? 'Airy' : 'Deep', passBy ? `Pass-By ${pass}` : 'Sweep'),
+      `up to ${formatHzFine(highHz)}`,
+      secondsWord(seconds),
+    ],
+    refinements: [`from ${formatHzFine(lowHz)}`, `Peak at ${formatMs(peakSeconds)}`],
     description:
       `A ${speed ? speed + ' ' : ''}${airy ? 'airy' : 'deep'} ${noun.toLowerCase()} of filtered air sweeping up to ${formatHz(highHz)} and back down` +
       ` over ${formatSeconds(seconds)}${passBy ? ', moving across the stereo field' : ''}.`,
