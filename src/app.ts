@@ -60,7 +60,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   // Each part gets the services it uses and no others.
   const {
-    catalog, accounts, meter, usageHistory, signer, files, renditions, packs, sessions, signInFailures, csrfSecret, clock, baseUrl,
+    catalog, accounts, meter, usageHistory, signer, files, renditions, packs,
+    sessions, signInFailures, csrfSecret, clock, baseUrl,
   } = services;
   const api = { catalog, accounts, meter, signer, clock, baseUrl, packs };
   registerErrorHandling(app);

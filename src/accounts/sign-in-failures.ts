@@ -5,10 +5,11 @@ import type { Db } from '../db/index.ts';
 type Done = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /**
- * Attempts per subject (`address:<group>`, `email:<email>`, `sign-up:<group>`), kept in the database so
- * every instance counts the same ones: the store behind @fastify/rate-limit for the dashboard's sign-in
- * and sign-up forms (their rules: dashboard/sessions/sign-in-throttle.ts). A sliding window: an attempt is allowed when, counted with every attempt already
- * in the window, it is one of the first `max`; `ttl` says when enough of them will have left it.
+ * Attempts per subject (`address:<group>`, `email:<email>`, `sign-up:<group>`), kept in the
+ * database so every instance counts the same ones: the store behind @fastify/rate-limit for the
+ * dashboard's sign-in and sign-up forms (their rules: dashboard/sessions/sign-in-throttle.ts). A
+ * sliding window: an attempt is allowed when, counted with every attempt already in the window,
+ * it is one of the first `max`; `ttl` says when enough of them will have left it.
  *
  * An attempt is written before it is decided, then decided from the count that includes it: of
  * any number of concurrent attempts, on any number of instances, each one counts at least every
@@ -54,7 +55,8 @@ export class FailureLog implements FastifyRateLimitStore {
   private async attempt(key: string, timeWindow: number, max: number): Promise<{ current: number; ttl: number }> {
     const now = this.clock();
     const stamp = `${new Date(now).toISOString()} ${randomBytes(8).toString('hex')}`;
-    await this.db.deleteFrom('dashboard_sign_in_failures').where('failed_at', '<=', new Date(now - timeWindow).toISOString()).execute();
+    await this.db.deleteFrom('dashboard_sign_in_failures')
+      .where('failed_at', '<=', new Date(now - timeWindow).toISOString()).execute();
     await this.db.insertInto('dashboard_sign_in_failures').values({ subject: key, failed_at: stamp }).execute();
     // One more than `max` is enough to know this attempt is past the limit.
     const stamps = await this.recent(key, timeWindow, max + 1);
@@ -80,6 +82,7 @@ export class FailureLog implements FastifyRateLimitStore {
   }
 
   private async remove(key: string, stamp: string): Promise<void> {
-    await this.db.deleteFrom('dashboard_sign_in_failures').where('subject', '=', key).where('failed_at', '=', stamp).execute();
+    await this.db.deleteFrom('dashboard_sign_in_failures')
+      .where('subject', '=', key).where('failed_at', '=', stamp).execute();
   }
 }

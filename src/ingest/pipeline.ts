@@ -60,7 +60,9 @@ export interface PipelineOptions {
  * Files and folders into the catalog: metadata, content hash (known content only has its
  * metadata updated), then decode → encode → measure in worker threads, then file, then row.
  */
-export async function ingestPaths(services: IngestServices, paths: string[], options: PipelineOptions = {}): Promise<IngestResult> {
+export async function ingestPaths(
+  services: IngestServices, paths: string[], options: PipelineOptions = {},
+): Promise<IngestResult> {
   const { files, missing, skipped } = await findAudioFiles(paths);
   const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing], skipped };
   const done: IngestedFile[] = new Array(files.length);
@@ -133,7 +135,9 @@ export interface IngestPlan extends IngestSummary {
  * in the order ingest would take them, so the second of two files with the same content is an
  * update of the first.
  */
-export async function planIngest(services: Pick<IngestServices, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {}): Promise<IngestPlan> {
+export async function planIngest(
+  services: Pick<IngestServices, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {},
+): Promise<IngestPlan> {
   const { files, missing, skipped } = await findAudioFiles(paths);
   const planned: PlannedFile[] = new Array(files.length);
   const progress = options.progress ?? silentProgress;
@@ -209,7 +213,8 @@ async function hashInOrder(files: string[], lanes: number, signal: AbortSignal |
 
 /** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
 async function ingestFile(
-  services: IngestServices, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions, record: IngestedFile,
+  services: IngestServices, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions,
+  record: IngestedFile,
 ): Promise<'added' | 'updated'> {
   const { metadata, sources, notes } = await readMetadata(file);
   Object.assign(record, { metadata, sources }, notes.length > 0 && { notes });
@@ -244,7 +249,9 @@ export interface SeedOptions extends PipelineOptions {
 }
 
 /** Synthesizes the demo catalog through the same encode → measure → store path as ingest. */
-export async function seedCatalog(services: IngestServices, options: SeedOptions): Promise<{ added: number; updated: number }> {
+export async function seedCatalog(
+  services: IngestServices, options: SeedOptions,
+): Promise<{ added: number; updated: number }> {
   const progress = options.progress ?? silentProgress;
   const counts = { added: 0, updated: 0 };
   const from = options.from ?? 0;

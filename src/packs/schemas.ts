@@ -30,6 +30,6 @@ export const packResultSchema = z.object({
   download_url: z.url().describe('Signed URL of the ZIP, valid one hour; the ZIP is built while it downloads.'),
   expires_at: z.iso.datetime().describe('When the URL stops working (ISO 8601, UTC).'),
   sounds: z.int().describe('Sounds in the pack.'),
-  estimated_bytes: z.int().describe('About how big the ZIP will be: stored files as they are, renditions from their format, rate, '
-    + 'channels, depth and duration (MP3 from the original\'s bytes per second), and the manifests.'),
+  estimated_bytes: z.int().describe('About how big the ZIP will be: stored files as they are, renditions from their '
+    + 'format, rate, channels, depth and duration (MP3 from the original\'s bytes per second), and the manifests.'),
 });

@@ -110,6 +110,7 @@ export function ucsFromFileName(filePath: string): FoundFields | null {
   const hyphen = fxBlock.indexOf('-');
   const vendorCategory = hyphen >= 0 ? cleanText(fxBlock.slice(0, hyphen), FIELD_LIMITS.tag)?.toLowerCase() : undefined;
   const name = cleanText(hyphen >= 0 ? fxBlock.slice(hyphen + 1) : fxBlock, FIELD_LIMITS.name);
-  const tags = [...new Set([...ucsTags(entry.category, entry.subCategory), ...(vendorCategory ? [vendorCategory] : [])])];
+  const vendorTags = vendorCategory ? [vendorCategory] : [];
+  const tags = [...new Set([...ucsTags(entry.category, entry.subCategory), ...vendorTags])];
   return { ...(name && { name }), tags, category: catalogCategoryForUcs(entry.category) };
 }
