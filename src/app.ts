@@ -12,7 +12,6 @@ import { registerDashboard } from './dashboard/index.ts';
 import { registerMcp } from './mcp/index.ts';
 import { registerMediaRoute } from './media/route.ts';
 import { registerPackRoute } from './packs/route.ts';
-import { PackService } from './packs/service.ts';
 import type { Metrics } from './metrics/index.ts';
 import { OneLinePerRequest } from './logging.ts';
 import { addUnknownKeyThrottle } from './quota/unknown-keys.ts';
@@ -60,9 +59,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     reply.header('x-request-id', request.id);
   });
   // Each part gets the services it uses and no others.
-  const { catalog, accounts, meter, usageHistory, signer, files, renditions, sessions, signInFailures, csrfSecret, clock, baseUrl } = services;
-  // A pack reads the catalog's files and renditions and is paid through the meter: one service for REST, MCP, the dashboard and its route.
-  const packs = new PackService({ catalog, accounts, meter, signer, renditions, files, clock });
+  const {
+    catalog, accounts, meter, usageHistory, signer, files, renditions, packs,
+    sessions, signInFailures, csrfSecret, clock, baseUrl,
+  } = services;
   const api = { catalog, accounts, meter, signer, clock, baseUrl, packs };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);

@@ -1,4 +1,4 @@
-import { withoutApiKeys } from './accounts/api-key.ts';
+import { withoutApiKeys } from './api-key-format.ts';
 
 /**
  * The kinds of failure services report. The HTTP layer maps each kind to a status in one place

@@ -1,4 +1,4 @@
-import { withoutApiKeys } from './accounts/api-key.ts';
+import { withoutApiKeys } from './api-key-format.ts';
 
 /**
  * What the server's log lines must never hold, as pino options. Credentials travel in headers

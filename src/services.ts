@@ -1,9 +1,9 @@
 import type { AccountService } from './accounts/service.ts';
+import type { SessionStore } from './accounts/sessions.ts';
+import type { FailureLog } from './accounts/sign-in-failures.ts';
 import type { CatalogService } from './catalog/service.ts';
 import type { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
-import type { SessionStore } from './dashboard/sessions/session-store.ts';
-import type { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { RenditionService } from './media/renditions.ts';
 import type { MediaSigner } from './media/signing.ts';
@@ -39,6 +39,8 @@ export interface Services {
   files: MediaStore;
   /** Loudness-normalized and trimmed copies of the MP3s, made on first request, bounded in disk and threads. */
   renditions: RenditionService;
+  /** Packs of sounds in one ZIP (issue 30), for REST, MCP, the dashboard and the pack URL's route. */
+  packs: PackService;
   /** Milliseconds since the epoch; tests move it. */
   clock: () => number;
   /** The `{base_url}` of links and signed URLs. */
@@ -58,18 +60,11 @@ export class NotReadyError extends Error {
 }
 
 /** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */
-export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'signer' | 'clock' | 'baseUrl'> & {
-  /** Packs of sounds in one ZIP (issue 30), built in app.ts from the services above and the media ones. */
-  packs: PackService;
-};
+export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'signer' | 'packs' | 'clock' | 'baseUrl'>;
 
 /** The MCP server: the API's services, and the files and renditions that resources and previews read. */
 export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
 
-/** The signed media route: the signature, the sound's file, and the quota a new rendition is paid from. */
-export type MediaServices = Pick<Services, 'catalog' | 'signer' | 'files' | 'renditions' | 'accounts' | 'meter' | 'clock'>;
-
 /** The dashboard's pages and forms. */
-export type DashboardServices = Pick<Services,
-  'catalog' | 'accounts' | 'meter' | 'usageHistory' | 'signer' | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>
-  & Pick<ApiServices, 'packs'>;
+export type DashboardServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'usageHistory' | 'signer' | 'packs'
+  | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;

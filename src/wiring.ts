@@ -1,4 +1,6 @@
 import { AccountService } from './accounts/service.ts';
+import { SessionStore } from './accounts/sessions.ts';
+import { FailureLog } from './accounts/sign-in-failures.ts';
 import { AccountStore } from './accounts/store.ts';
 import { DatabaseChangeFeed } from './catalog/database-change-feed.ts';
 import { DownloadCounts } from './catalog/download-counts.ts';
@@ -15,10 +17,9 @@ import type { RenderTimeLimit } from './media/rendition-work.ts';
 import { RenditionStore } from './media/rendition-store.ts';
 import { MediaSigner } from './media/signing.ts';
 import { Meter } from './metering/meter.ts';
+import { PackService } from './packs/service.ts';
 import { S3Store } from './media/s3-store.ts';
 import type { MediaStore } from './media/store.ts';
-import { SessionStore } from './dashboard/sessions/session-store.ts';
-import { FailureLog } from './dashboard/sessions/sign-in-throttle.ts';
 import { InProcessQuotaCounter } from './quota/in-process.ts';
 import { RedisQuotaCounter } from './quota/redis.ts';
 import type { QuotaCounter } from './quota/quota.ts';
@@ -81,15 +82,19 @@ export async function createServices(config: Config, options: ServiceOptions = {
     ...(options.renderTimeLimit && { timeLimit: options.renderTimeLimit }),
   });
   const downloads = new DownloadCounts(database.db, database.dialect, ledger);
-  const catalog = new CatalogService(new CatalogStore(database.db), new DatabaseChangeFeed(database.db, database.dialect), downloads, options.onError);
+  const catalog = new CatalogService(
+    new CatalogStore(database.db), new DatabaseChangeFeed(database.db, database.dialect), downloads, options.onError,
+  );
+  const accounts = new AccountService(accountStore, clock);
+  const meter = new Meter(quota, catalog, clock);
   return {
     config,
     database,
     catalog,
     catalogWriter: new CatalogWriter(database.db, files, clock, () => catalog.changed()),
-    accounts: new AccountService(accountStore, clock),
+    accounts,
     quota,
-    meter: new Meter(quota, catalog, clock),
+    meter,
     usageHistory,
     signer,
     csrfSecret,
@@ -97,6 +102,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     signInFailures: new FailureLog(database.db, clock),
     files,
     renditions,
+    // Reads the catalog's files and renditions and is paid through the meter, whichever door asks.
+    packs: new PackService({ catalog, accounts, meter, signer, renditions, files, clock }),
     clock,
     baseUrl,
     async ready() {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { withoutApiKeys } from '../accounts/api-key.ts';
+import { withoutApiKeys } from '../api-key-format.ts';
 import { DomainError } from '../errors.ts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { TooManyUnknownKeys } from '../quota/unknown-keys.ts';

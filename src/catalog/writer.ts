@@ -2,8 +2,15 @@ import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { AudioMeasurements } from '../audio/types.ts';
 import type { Db } from '../db/index.ts';
-import { fileKeyFor, type MediaStore } from '../media/store.ts';
 import type { Category } from './sound.ts';
+
+/** Where the writer keeps a sound's MP3: the media store (media/store.ts), of which it needs two methods. */
+export interface SoundFiles {
+  /** Stores bytes under a key, whole or not at all. */
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Stores a finished local file under a key: moved (the local file is gone after) or copied. */
+  putFile(key: string, sourcePath: string, move: boolean): Promise<void>;
+}
 
 export interface SoundMetadata {
   name: string;
@@ -30,7 +37,7 @@ export interface NewSound {
 export class CatalogWriter {
   constructor(
     private readonly db: Db,
-    private readonly files: MediaStore,
+    private readonly files: SoundFiles,
     private readonly clock: () => number,
     private readonly onChange: () => void = () => {},
   ) {}
@@ -116,6 +123,11 @@ export class CatalogWriter {
   private now(): string {
     return new Date(this.clock()).toISOString();
   }
+}
+
+/** Content-addressed key: two levels of fan-out keep folders small at 100,000 files. */
+export function fileKeyFor(contentHash: string): string {
+  return `${contentHash.slice(0, 2)}/${contentHash}.mp3`;
 }
 
 /** Ids are derived from content, so the same file gets the same id on every install. */

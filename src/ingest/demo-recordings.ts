@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatMs } from '../audio/synth/naming.ts';
 import type { Category } from '../catalog/sound.ts';
-import type { Services } from '../services.ts';
 import { titleFromFileName } from './metadata.ts';
-import { ingestPaths, type IngestResult, type PipelineOptions } from './pipeline.ts';
+import { ingestPaths, type IngestResult, type IngestServices, type PipelineOptions } from './pipeline.ts';
 
 /**
  * Real recordings for the demo catalog, beside the synthesized sounds: the samples of Sonic Pi
@@ -129,7 +128,7 @@ async function displayNames(folder: string): Promise<Map<string, string>> {
  * package's folder is not ours to write in). Copies are removed afterwards.
  */
 export async function ingestDemoRecordings(
-  services: Pick<Services, 'files' | 'catalogWriter'>, recordings: DemoRecording[], options: PipelineOptions = {},
+  services: IngestServices, recordings: DemoRecording[], options: PipelineOptions = {},
 ): Promise<IngestResult> {
   const folder = await mkdtemp(path.join(tmpdir(), 'sound-catalog-recordings-'));
   try {

@@ -1,5 +1,4 @@
-import type { Services } from '../services.ts';
-import { forEachConcurrently } from './pipeline.ts';
+import { forEachConcurrently, type IngestServices } from './pipeline.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -21,7 +20,7 @@ export interface DescribeOptions {
  * its own, so an interrupted run keeps what it finished and the next run does the rest.
  */
 export async function describeMissing(
-  services: Pick<Services, 'files' | 'catalogWriter'>,
+  services: IngestServices,
   options: DescribeOptions = {},
 ): Promise<DescribeSummary> {
   const sounds = await services.catalogWriter.undescribed();

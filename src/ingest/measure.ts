@@ -5,7 +5,7 @@ import { decodeAudio, openAudioStream, type AudioStream } from '../audio/decode/
 import { createMp3Encoder, createMp3FileEncoder, type Mp3EncodeOptions } from '../audio/encode/index.ts';
 import type { AudioMeasurements, PcmAudio } from '../audio/types.ts';
 import { analyzeAudio } from '../audio/analyze/index.ts';
-import type { AudioProbe } from './jobs.ts';
+import type { AudioProbe } from '../audio/jobs.ts';
 
 /**
  * The audio half of ingest, run in worker threads: make the MP3 the catalog delivers and measure

@@ -3,9 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CATEGORIES, type Category } from '../catalog/sound.ts';
 import type { SoundMetadata } from '../catalog/writer.ts';
-import type { FoundFields, MetadataSource, SourcedFields } from './tags/fields.ts';
+import { ucsFromFileName, type FoundFields, type MetadataSource, type SourcedFields } from './tags/fields.ts';
 import { readEmbeddedTags } from './tags/read-tags.ts';
-import { ucsFromFileName } from './tags/ucs.ts';
 
 export type { MetadataSource } from './tags/fields.ts';
 

@@ -1,14 +1,26 @@
 import { rm, stat } from 'node:fs/promises';
 import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
-import { contentHashOf, soundIdFor, type SoundMetadata } from '../catalog/writer.ts';
-import type { Services } from '../services.ts';
+import type { AudioProbe } from '../audio/jobs.ts';
+import { contentHashOf, soundIdFor, type CatalogWriter, type SoundMetadata } from '../catalog/writer.ts';
 import { DemoNames } from './demo-names.ts';
 import { hashFile } from './hash.ts';
 import { MetadataError, readMetadata, type MetadataSources } from './metadata.ts';
 import { silentProgress, type Progress } from './progress.ts';
-import type { AudioProbe } from './jobs.ts';
 import { findAudioFiles } from './walk.ts';
 import { WorkerPool } from './worker-pool.ts';
+
+/**
+ * What ingest works with: the catalog's writer, and of the media store (media/store.ts) the
+ * scratch files its worker threads write into and, to measure a stored sound again, a local copy.
+ */
+export interface IngestServices {
+  catalogWriter: CatalogWriter;
+  files: {
+    prepareScratchFolder(): Promise<void>;
+    temporaryPath(): string;
+    localCopy(key: string): Promise<{ path: string; release(): Promise<void> }>;
+  };
+}
 
 export interface IngestSummary {
   added: number;
@@ -48,7 +60,9 @@ export interface PipelineOptions {
  * Files and folders into the catalog: metadata, content hash (known content only has its
  * metadata updated), then decode → encode → measure in worker threads, then file, then row.
  */
-export async function ingestPaths(services: Pick<Services, 'files' | 'catalogWriter'>, paths: string[], options: PipelineOptions = {}): Promise<IngestResult> {
+export async function ingestPaths(
+  services: IngestServices, paths: string[], options: PipelineOptions = {},
+): Promise<IngestResult> {
   const { files, missing, skipped } = await findAudioFiles(paths);
   const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing], skipped };
   const done: IngestedFile[] = new Array(files.length);
@@ -121,7 +135,9 @@ export interface IngestPlan extends IngestSummary {
  * in the order ingest would take them, so the second of two files with the same content is an
  * update of the first.
  */
-export async function planIngest(services: Pick<Services, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {}): Promise<IngestPlan> {
+export async function planIngest(
+  services: Pick<IngestServices, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {},
+): Promise<IngestPlan> {
   const { files, missing, skipped } = await findAudioFiles(paths);
   const planned: PlannedFile[] = new Array(files.length);
   const progress = options.progress ?? silentProgress;
@@ -167,7 +183,7 @@ export async function planIngest(services: Pick<Services, 'catalogWriter'>, path
 
 /** What ingest would do with a file: `earlier` is the file before it in this run with the same content, if any. */
 async function decide(
-  services: Pick<Services, 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, earlier: string | null,
+  services: Pick<IngestServices, 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, earlier: string | null,
 ): Promise<Pick<PlannedFile, 'action' | 'id' | 'reason' | 'audio'>> {
   const known = await services.catalogWriter.findByContent(hash);
   if (known) return { action: 'update', id: known.id };
@@ -197,7 +213,8 @@ async function hashInOrder(files: string[], lanes: number, signal: AbortSignal |
 
 /** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
 async function ingestFile(
-  services: Pick<Services, 'files' | 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions, record: IngestedFile,
+  services: IngestServices, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions,
+  record: IngestedFile,
 ): Promise<'added' | 'updated'> {
   const { metadata, sources, notes } = await readMetadata(file);
   Object.assign(record, { metadata, sources }, notes.length > 0 && { notes });
@@ -232,7 +249,9 @@ export interface SeedOptions extends PipelineOptions {
 }
 
 /** Synthesizes the demo catalog through the same encode → measure → store path as ingest. */
-export async function seedCatalog(services: Pick<Services, 'files' | 'catalogWriter'>, options: SeedOptions): Promise<{ added: number; updated: number }> {
+export async function seedCatalog(
+  services: IngestServices, options: SeedOptions,
+): Promise<{ added: number; updated: number }> {
   const progress = options.progress ?? silentProgress;
   const counts = { added: 0, updated: 0 };
   const from = options.from ?? 0;

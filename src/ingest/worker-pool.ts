@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Job, JobResult, JobWithoutId } from './jobs.ts';
+import type { Job, JobResult, JobWithoutId } from '../audio/jobs.ts';
 
 /**
  * Worker threads for ingest (piscina), one per core: decoding, encoding and analysis are CPU

@@ -1,8 +1,8 @@
 import { DecodeError } from '../audio/decode/index.ts';
+import type { Job, JobResult } from '../audio/jobs.ts';
 import { renderRendition } from '../audio/render.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
 import { encodeAndMeasure, measureFile, probeFile } from './measure.ts';
-import type { Job, JobResult } from './jobs.ts';
 
 /** What a worker thread does with one job (piscina calls it); a file it cannot read is a result, not a crash. */
 export default async function runJob(job: Job): Promise<JobResult> {

@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import type { Job, JobResult, JobWithoutId } from '../ingest/jobs.ts';
+import type { Job, JobResult, JobWithoutId } from '../audio/jobs.ts';
 
 export type RenderJob = Extract<JobWithoutId, { kind: 'render' }>;
 

@@ -1,15 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { MediaServices } from '../services.ts';
+import type { AccountService } from '../accounts/service.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import type { Meter } from '../metering/meter.ts';
 import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
 import { rateLimitHeaders } from '../shapes/answers.ts';
 import {
   contentTypeOf, extensionOf, isRendition, RenditionsBusyError, RenditionTimeoutError,
-  type RenditionChoice, type RenditionFacts,
+  type RenditionChoice, type RenditionFacts, type RenditionService,
 } from './renditions.ts';
 import { RenditionCharge, RenditionQuotaError } from './rendition-payment.ts';
-import type { MediaQuery, Verdict } from './signing.ts';
-import { MediaMissingError, MediaStoreError } from './store.ts';
+import type { MediaQuery, MediaSigner, Verdict } from './signing.ts';
+import { MediaMissingError, MediaStoreError, type MediaStore } from './store.ts';
+
+/** The signed media route: the signature, the sound's file, and the quota a new rendition is paid from. */
+export interface MediaServices {
+  catalog: CatalogService;
+  signer: MediaSigner;
+  files: MediaStore;
+  renditions: RenditionService;
+  accounts: AccountService;
+  meter: Meter;
+  clock: () => number;
+}
 
 interface MediaRequest {
   Params: { file: string };

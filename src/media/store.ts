@@ -70,8 +70,3 @@ export class MediaMissingError extends Error {
     super(`nothing stored under ${key}`);
   }
 }
-
-/** Content-addressed key: two levels of fan-out keep folders small at 100,000 files. */
-export function fileKeyFor(contentHash: string): string {
-  return `${contentHash.slice(0, 2)}/${contentHash}.mp3`;
-}

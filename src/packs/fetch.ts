@@ -1,8 +1,8 @@
 import type { StoredSound } from '../catalog/sound.ts';
 import { RenditionCharge, type RenditionPayer } from '../media/rendition-payment.ts';
 import { renditionPrice } from '../media/rendition-work.ts';
-import type { RenditionChoice, RenditionPayment, RenditionRequest } from '../media/renditions.ts';
-import type { Services } from '../services.ts';
+import type { RenditionChoice, RenditionPayment, RenditionRequest, RenditionService } from '../media/renditions.ts';
+import type { Meter } from '../metering/meter.ts';
 
 /** Pack URLs one account may be fetching at once (on one instance). */
 export const PACK_FETCHES_PER_ACCOUNT = 2;
@@ -44,7 +44,12 @@ export class PackFetches {
   }
 }
 
-export type PackPaymentServices = Pick<Services, 'meter' | 'renditions' | 'clock'>;
+/** What paying for a pack's renditions asks: the meter that charges, which renditions are stored, the time. */
+export interface PackPaymentServices {
+  meter: Meter;
+  renditions: Pick<RenditionService, 'has'>;
+  clock: () => number;
+}
 
 /**
  * What one fetch of a pack of renditions pays, the one place it is charged and given back. At

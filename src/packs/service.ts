@@ -1,13 +1,15 @@
 import type { Readable } from 'node:stream';
+import type { AccountService } from '../accounts/service.ts';
+import type { CatalogService } from '../catalog/service.ts';
 import type { StoredSound } from '../catalog/sound.ts';
 import { notFound } from '../errors.ts';
 import { isRendition, type RenditionChoice } from '../media/renditions.ts';
 import { renditionPrice } from '../media/rendition-work.ts';
+import type { MediaSigner } from '../media/signing.ts';
 import type { QuotaDecision } from '../quota/quota.ts';
-import type { Services } from '../services.ts';
 import { estimatePackBytes } from './estimate.ts';
-import { PackFetches, PackPayment } from './fetch.ts';
-import { streamPack } from './zip.ts';
+import { PackFetches, PackPayment, type PackPaymentServices } from './fetch.ts';
+import { streamPack, type PackStreamServices } from './zip.ts';
 
 /** The most sounds one pack holds (issue 30). */
 export const PACK_MAX_SOUNDS = 100;
@@ -35,9 +37,12 @@ export class PackQuotaError extends Error {
   }
 }
 
-export type PackServices = Pick<
-  Services, 'catalog' | 'accounts' | 'meter' | 'signer' | 'renditions' | 'files' | 'clock'
->;
+/** What packs use: the sounds, the account a pack URL names, the signature, and what paying and zipping ask. */
+export type PackServices = PackPaymentServices & PackStreamServices & {
+  catalog: Pick<CatalogService, 'findById'>;
+  accounts: Pick<AccountService, 'findById'>;
+  signer: Pick<MediaSigner, 'signPack'>;
+};
 
 /** Who asks for a pack: the account that pays and the key that spent (null from the dashboard). */
 export interface PackCaller {

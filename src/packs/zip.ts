@@ -5,13 +5,17 @@ import { parseBuffer } from 'music-metadata';
 import yazl from 'yazl';
 import type { Loudness, StoredSound } from '../catalog/sound.ts';
 import {
-  extensionOf, isRendition, RenditionsBusyError, type RenditionChoice, type RenditionRequest,
+  extensionOf, isRendition, RenditionsBusyError, type RenditionChoice, type RenditionRequest, type RenditionService,
 } from '../media/renditions.ts';
-import { MediaMissingError } from '../media/store.ts';
-import type { Services } from '../services.ts';
+import { MediaMissingError, type MediaStore } from '../media/store.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
 
-export type PackStreamServices = Pick<Services, 'files' | 'renditions' | 'clock'>;
+/** What writing a pack's ZIP reads: the stored files, the renditions made on the way, and the time of its entries. */
+export interface PackStreamServices {
+  files: Pick<MediaStore, 'read'>;
+  renditions: Pick<RenditionService, 'get'>;
+  clock: () => number;
+}
 
 /** Waits for a rendition thread when every one is busy, rather than failing a ZIP already half sent. */
 const BUSY_WAIT_MS = 1_000;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Piscina } from 'piscina';
-import type { Job, JobResult } from '../../src/ingest/jobs.ts';
+import type { Job, JobResult } from '../../src/audio/jobs.ts';
 import { writeLongMp3 } from './helpers/long-mp3.ts';
 
 /** The worker's JavaScript heap: far below the 1.4 GB an hour of decoded stereo 48 kHz audio takes as 32-bit floats. */

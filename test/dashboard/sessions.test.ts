@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { hashSessionId } from '../../src/dashboard/sessions/session-store.ts';
+import { hashSessionId } from '../../src/accounts/sessions.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { csrfToken, ownAddress, uniqueEmail, visibleText, WebClient } from './helpers/web-client.ts';
 

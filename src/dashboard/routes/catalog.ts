@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { packIds } from '../../api/sounds/packs.ts';
 import { MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limits.ts';
 import { DomainError } from '../../errors.ts';
+import { packIds } from '../../packs/schemas.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import {
   categoryList, contradictoryBounds, lufs, mediaQuery, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_LIFETIME_SECONDS } from '../../accounts/sessions.ts';
 import type { Account } from '../../accounts/store.ts';
 import type { Dashboard } from '../context.ts';
 import { clearCookie, setCookie } from '../security/cookies.ts';
 import { csrfTokenFor } from '../security/csrf.ts';
 import { Redirect } from '../routes/page-errors.ts';
-import { SESSION_LIFETIME_SECONDS } from './session-store.ts';
 
 export const SESSION_COOKIE = 'sc_session';
 /** Binds the CSRF token of the sign-up and sign-in forms before there is a session. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Category } from '../../catalog/sound.ts';
 import { CATEGORIES } from '../../catalog/sound.ts';
 import { cleanText, FIELD_LIMITS } from './text.ts';
@@ -92,4 +93,24 @@ export function categoryFromGenre(genre: string | undefined): Category | undefin
   const upper = genre.trim().toUpperCase();
   if ((CATEGORIES as readonly string[]).includes(upper)) return upper as Category;
   return GENRE_CATEGORIES[key];
+}
+
+/**
+ * A file name that follows the UCS convention, `CatID[-UserCategory]_[VendorCategory-]FXName_
+ * CreatorID_SourceID[_UserData]`: blocks split by underscores, the first a CatID from the list.
+ * Gives the category, the UCS category and subcategory (and a vendor category) as tags, and the
+ * FXName as a name. Null when the first block is not a known CatID.
+ */
+export function ucsFromFileName(filePath: string): FoundFields | null {
+  const blocks = path.basename(filePath, path.extname(filePath)).split('_');
+  if (blocks.length < 2) return null;
+  const entry = ucsEntry(blocks[0]!.split('-')[0]!);
+  if (!entry) return null;
+  const fxBlock = blocks[1]!;
+  const hyphen = fxBlock.indexOf('-');
+  const vendorCategory = hyphen >= 0 ? cleanText(fxBlock.slice(0, hyphen), FIELD_LIMITS.tag)?.toLowerCase() : undefined;
+  const name = cleanText(hyphen >= 0 ? fxBlock.slice(hyphen + 1) : fxBlock, FIELD_LIMITS.name);
+  const vendorTags = vendorCategory ? [vendorCategory] : [];
+  const tags = [...new Set([...ucsTags(entry.category, entry.subCategory), ...vendorTags])];
+  return { ...(name && { name }), tags, category: catalogCategoryForUcs(entry.category) };
 }

@@ -1,8 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Category } from '../../catalog/sound.ts';
-import type { FoundFields } from './fields.ts';
-import { cleanText, FIELD_LIMITS } from './text.ts';
 
 /**
  * The Universal Category System: every CatID with its Category and SubCategory (UCS 8.2.1, 753
@@ -56,23 +53,4 @@ export function catalogCategoryForUcs(category: string): Category {
 /** The UCS category and subcategory, kept as tags so a catalog search finds them. */
 export function ucsTags(category: string, subCategory: string | undefined): string[] {
   return [category, ...(subCategory ? [subCategory] : [])].map((tag) => tag.toLowerCase());
-}
-
-/**
- * A file name that follows the UCS convention, `CatID[-UserCategory]_[VendorCategory-]FXName_
- * CreatorID_SourceID[_UserData]`: blocks split by underscores, the first a CatID from the list.
- * Gives the category, the UCS category and subcategory (and a vendor category) as tags, and the
- * FXName as a name. Null when the first block is not a known CatID.
- */
-export function ucsFromFileName(filePath: string): FoundFields | null {
-  const blocks = path.basename(filePath, path.extname(filePath)).split('_');
-  if (blocks.length < 2) return null;
-  const entry = ucsEntry(blocks[0]!.split('-')[0]!);
-  if (!entry) return null;
-  const fxBlock = blocks[1]!;
-  const hyphen = fxBlock.indexOf('-');
-  const vendorCategory = hyphen >= 0 ? cleanText(fxBlock.slice(0, hyphen), FIELD_LIMITS.tag)?.toLowerCase() : undefined;
-  const name = cleanText(hyphen >= 0 ? fxBlock.slice(hyphen + 1) : fxBlock, FIELD_LIMITS.name);
-  const tags = [...new Set([...ucsTags(entry.category, entry.subCategory), ...(vendorCategory ? [vendorCategory] : [])])];
-  return { ...(name && { name }), tags, category: catalogCategoryForUcs(entry.category) };
 }

@@ -3,7 +3,7 @@ import {
   ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { withoutApiKeys } from '../../accounts/api-key.ts';
+import { withoutApiKeys } from '../../api-key-format.ts';
 import type { QuotaDecision } from '../../quota/quota.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { QUOTA_EXCEEDED } from '../json-rpc.ts';

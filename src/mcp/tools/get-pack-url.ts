@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { packResultSchema } from '../../api/sounds/packs.ts';
 import { DomainError } from '../../errors.ts';
 import { renditionPriceText } from '../../media/rendition-work.ts';
 import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
+import { packResultSchema } from '../../packs/schemas.ts';
 import { formatArguments, refineFormat, renditionChoiceOf } from '../../shapes/params.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { soundLinks } from '../sound-links.ts';

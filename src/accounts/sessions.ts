@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../db/index.ts';
+import type { Db } from '../db/index.ts';
 
 /** Signed-in sessions last a week from sign-in; signing in again starts a new one. */
 export const SESSION_LIFETIME_SECONDS = 7 * 24 * 3600;

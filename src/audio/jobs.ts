@@ -1,12 +1,13 @@
-import type { AudioFormat } from '../audio/decode/index.ts';
-import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
-import type { SynthSound } from '../audio/synth/index.ts';
-import type { RenditionMeasurements, RenditionSpec } from '../audio/render.ts';
-import type { AudioMeasurements } from '../audio/types.ts';
+import type { AudioFormat } from './decode/index.ts';
+import type { Mp3EncodeOptions } from './encode/index.ts';
+import type { SynthSound } from './synth/index.ts';
+import type { RenditionMeasurements, RenditionSpec } from './render.ts';
+import type { AudioMeasurements } from './types.ts';
 
 /**
- * Work sent to a worker thread: ingest's files (probed only, in a dry run) and demo sounds, and the
- * media route's renditions (written whole and synced to `outputPath`, never sent back as bytes).
+ * Work sent to a worker thread (ingest/worker.ts runs it): ingest's files (probed only, in a dry
+ * run) and demo sounds, and the media route's renditions (written whole and synced to
+ * `outputPath`, never sent back as bytes). Here, below both, so that each can send it.
  */
 export type Job =
   | { id: number; kind: 'file'; sourcePath: string; temporaryPath: string; encoding: Mp3EncodeOptions }
