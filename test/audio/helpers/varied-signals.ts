@@ -5,7 +5,7 @@
  * Tones and sweeps get 5 ms fades, as recorded sounds have: a full-scale high tone cut off
  * abruptly rings when band-limited, and there ffmpeg's meter (192 kHz resampling with a
  * mirrored start and no flush at the end) and BS.1770's 4x oversampling legitimately differ
- * by up to half a dB. analyze.truepeak.test.ts checks such edges against the ideal peak instead.
+ * by up to half a dB. analyze/truepeak.test.ts checks such edges against the ideal peak instead.
  */
 import type { PcmAudio } from '../../../src/audio/types.ts';
 import { chirp, concat, dbToAmplitude, fadeEdges, mixInto, noise, note, seededRandom, silence, sine, stereo } from './signals.ts';
