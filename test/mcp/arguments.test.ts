@@ -26,6 +26,11 @@ const BAD_CALLS: Array<{ tool: string; args: Record<string, unknown>; says: RegE
   { tool: 'get_sound', args: {}, says: /expected string.* at id/ },
   { tool: 'get_sound', args: { id: 42 }, says: /expected string.* at id/ },
   { tool: 'get_download_url', args: { id: '' }, says: />=1 characters at id/ },
+  { tool: 'get_stream_url', args: { id: 'x', format: 'aiff' }, says: /must be one of mp3, wav, flac, ogg, opus at format/ },
+  { tool: 'get_stream_url', args: { id: 'x', sample_rate: 7999 }, says: /must be a whole number of Hz, 8000 to 192000 at sample_rate/ },
+  { tool: 'get_download_url', args: { id: 'x', channels: 3 }, says: /must be 1 or 2 at channels/ },
+  { tool: 'get_download_url', args: { id: 'x', format: 'ogg', bit_depth: 24 }, says: /applies to wav and flac only, not ogg at bit_depth/ },
+  { tool: 'get_pack_url', args: { ids: ['x'], format: 'opus', sample_rate: 44100 }, says: /opus is made at 48000 Hz, not 44100 at sample_rate/ },
   { tool: 'list_popular', args: { limit: 500 }, says: /<=100 at limit/ },
   { tool: 'list_samples', args: { limit: 13 }, says: /<=12 at limit/ },
 ];
