@@ -24,7 +24,8 @@ export function legacyMacKeyOf(secret: string): string {
  * and, for a rendition, its parameters, one a line; a pack's starts with a `pack` line, then an id a line.
  */
 export function legacySignature(
-  macKey: string, disposition: 'stream' | 'download', ids: string[], pack: boolean, expiresAt: string, rendition: string,
+  macKey: string, disposition: 'stream' | 'download', ids: string[], pack: boolean, expiresAt: string,
+  rendition: string,
 ): string {
   const message = pack
     ? `pack\n${ids.join('\n')}\n${expiresAt}\n${rendition}`

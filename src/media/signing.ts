@@ -52,7 +52,8 @@ export class MediaSigner {
     if (secrets.length === 0) throw new Error('at least one signing secret is needed');
     // An empty or short secret (from "a,b" with a stray comma) would let anyone sign URLs.
     if (secrets.some((secret) => secret.length < SECRET_MIN_LENGTH)) {
-      throw new Error(`each signing secret must be at least ${SECRET_MIN_LENGTH} characters (32 random bytes: openssl rand -base64 32)`);
+      throw new Error(`each signing secret must be at least ${SECRET_MIN_LENGTH} characters `
+        + '(32 random bytes: openssl rand -base64 32)');
     }
     this.keys = secrets.map((secret) => ({
       kid: keyIdOf(secret), key: createSecretKey(Buffer.from(secret, 'utf8')), legacyMacKey: legacyMacKeyOf(secret),
@@ -122,13 +123,15 @@ export class MediaSigner {
     const { kid, key } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
     const unsigned = unsignedPackQueryOf(ids, renditionParams(choice, accountId), expiresAt, kid);
-    return { url: `${this.baseUrl()}${PACK_PATH}?${unsigned}&sig=${signatureOf(key, `${PACK_PATH}?${unsigned}`)}`, expiresAt };
+    const sig = signatureOf(key, `${PACK_PATH}?${unsigned}`);
+    return { url: `${this.baseUrl()}${PACK_PATH}?${unsigned}&sig=${sig}`, expiresAt };
   }
 
-  /** Whether a pack URL's parts are ones `signPack` wrote; its canonical query is compared by the route, as for one sound. */
+  /** Whether a pack URL's parts are ones `signPack` wrote; the route compares its canonical query, as for a sound. */
   verifyPack(query: PackQuery): PackVerdict {
     const { ids, exp, kid, sig } = query;
-    if (typeof ids !== 'string' || typeof exp !== 'string' || !/^\d{1,12}$/.test(exp) || typeof sig !== 'string') return INVALID;
+    if (typeof ids !== 'string' || typeof exp !== 'string' || !/^\d{1,12}$/.test(exp)) return INVALID;
+    if (typeof sig !== 'string') return INVALID;
     const list = ids.split(',');
     if (list.some((id) => id === '' || id.includes('\n'))) return INVALID;
     const key = this.keys.find((candidate) => candidate.kid === kid);
@@ -149,7 +152,9 @@ export class MediaSigner {
   }
 
   /** The verdict on a signature of the right length: compared in constant time, then the expiry. */
-  private judge<T extends object>(sig: string, expected: string, exp: string, valid: T): (T & { ok: true; expiresAt: number }) | typeof INVALID | typeof EXPIRED {
+  private judge<T extends object>(
+    sig: string, expected: string, exp: string, valid: T,
+  ): (T & { ok: true; expiresAt: number }) | typeof INVALID | typeof EXPIRED {
     const given = Buffer.from(sig);
     const wanted = Buffer.from(expected);
     if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return INVALID;
@@ -190,7 +195,9 @@ const RENDITION_PARAMS = ['loudness', 'trim', 'format', 'sample_rate', 'channels
 function renditionParams(choice: RenditionChoice, accountId: string | undefined): string {
   const params: string[] = [];
   if (choice.loudness !== undefined) {
-    if (!Number.isInteger(choice.loudness)) throw new Error(`a rendition's loudness is a whole LU, not ${choice.loudness}`);
+    if (!Number.isInteger(choice.loudness)) {
+      throw new Error(`a rendition's loudness is a whole LU, not ${choice.loudness}`);
+    }
     params.push(`loudness=${choice.loudness}`);
   }
   if (choice.trim === true) params.push('trim=true');
@@ -199,14 +206,17 @@ function renditionParams(choice: RenditionChoice, accountId: string | undefined)
   if (choice.channels !== undefined) params.push(`channels=${choice.channels}`);
   if (choice.bitDepth !== undefined) params.push(`bit_depth=${choice.bitDepth}`);
   if (params.length === 0) return '';
-  if (accountId === undefined || !ACCOUNT_ID.test(accountId)) throw new Error('a rendition URL names the account that pays for making it');
+  if (accountId === undefined || !ACCOUNT_ID.test(accountId)) {
+    throw new Error('a rendition URL names the account that pays for making it');
+  }
   params.push(`account=${accountId}`);
   return params.join('&');
 }
 
-/** The rendition parameters a URL was sent with, as written, in `sign`'s order: renditionParams's text when canonical. */
+/** The rendition parameters a URL was sent with, as written, in `sign`'s order: renditionParams's when canonical. */
 function givenRenditionParams(query: MediaQuery): string {
-  return RENDITION_PARAMS.filter((name) => query[name] !== undefined).map((name) => `${name}=${String(query[name])}`).join('&');
+  return RENDITION_PARAMS.filter((name) => query[name] !== undefined)
+    .map((name) => `${name}=${String(query[name])}`).join('&');
 }
 
 /** What an account id may be in a URL: nothing that needs escaping, nor a line break. */
@@ -255,9 +265,11 @@ const PACK_PATH = `/media/packs/${PACK_FILE}`;
 export type PackQuery = Omit<MediaQuery, 'd'> & { ids?: string };
 
 export type PackVerdict =
-  | { ok: true; expiresAt: number; ids: string[]; choice: RenditionChoice; accountId: string | null; canonicalQuery: string }
+  | { ok: true; expiresAt: number; ids: string[]; choice: RenditionChoice; accountId: string | null;
+    canonicalQuery: string; }
   | { ok: false; reason: 'invalid' | 'expired' };
 
 function unsignedPackQueryOf(ids: string[], rendition: string, expiresAt: number | string, kid: string): string {
-  return `ids=${ids.map(encodeURIComponent).join(',')}${rendition === '' ? '' : `&${rendition}`}&exp=${expiresAt}&kid=${kid}`;
+  const names = ids.map(encodeURIComponent).join(',');
+  return `ids=${names}${rendition === '' ? '' : `&${rendition}`}&exp=${expiresAt}&kid=${kid}`;
 }

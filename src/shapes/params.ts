@@ -172,8 +172,9 @@ export const renditionQuery = z.object({
  * another file.
  */
 export const formatQuery = z.object({
-  format: formatFields.format.describe('Extension: a bad value of format, sample_rate, channels or bit_depth, or a combination '
-    + `no encoder makes, is answered 400 with details naming the parameter. ${formatFields.format.description}`).meta(EXTENSION),
+  format: formatFields.format.describe('Extension: a bad value of format, sample_rate, channels or bit_depth, or a '
+    + 'combination no encoder makes, is answered 400 with details naming the parameter. '
+    + formatFields.format.description).meta(EXTENSION),
   sample_rate: formatFields.sample_rate.describe(`Extension: ${formatFields.sample_rate.description}`).meta(EXTENSION),
   channels: formatFields.channels.describe(`Extension: ${formatFields.channels.description}`).meta(EXTENSION),
   bit_depth: formatFields.bit_depth.describe(`Extension: ${formatFields.bit_depth.description}`).meta(EXTENSION),

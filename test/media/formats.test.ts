@@ -180,7 +180,7 @@ describe('formats (extension): renditions in the format, rate, channels and dept
     }
   });
 
-  test('formats.one-grammar: REST, MCP and the signed URL read the format parameters alike, with the same messages', async () => {
+  test('formats.one-grammar: REST, MCP and signed URLs read format parameters alike, with one message', async () => {
     const client = await connectMcp(server, key);
     try {
       const cases: Array<[Record<string, string | number>, string, RegExp]> = [
@@ -195,18 +195,23 @@ describe('formats (extension): renditions in the format, rate, channels and dept
         const response = await server.get(`/api/v1/sounds/${id}/download?${query}`, { key });
         assert.equal(response.status, 400, String(query));
         const { details } = (await response.json()) as { details: Array<{ param: string; message: string }> };
-        assert.ok(details.some((detail) => detail.param === param && message.test(detail.message)), `${query}: ${JSON.stringify(details)}`);
+        const named = details.some((detail) => detail.param === param && message.test(detail.message));
+        assert.ok(named, `${query}: ${JSON.stringify(details)}`);
         const refused = await callTool(client, 'get_download_url', { id, ...args });
         assert.equal(refused.isError, true);
         assert.match(textOf(refused), new RegExp(`${message.source.slice(1, -1)} at ${param}`));
       }
       // A number as an agent writes it, or as a query string does: one URL.
-      const fromMcp = await callTool(client, 'get_download_url', { id, format: 'wav', sample_rate: '48000', channels: 1 });
+      const asked = { id, format: 'wav', sample_rate: '48000', channels: 1 };
+      const fromMcp = await callTool(client, 'get_download_url', asked);
       const url = (fromMcp.structuredContent as { download_url: string }).download_url;
       assert.equal(url, await signedUrl(server, key, id, 'download', '?format=wav&sample_rate=48000&channels=1'));
       // The media route: a value in another spelling than the one signed, or a default named, is refused.
-      for (const changed of [url.replace('channels=1', 'channels=01'), url.replace('format=wav&', 'format=wav&bit_depth=16&'),
-        url.replace('sample_rate=48000', 'sample_rate=48000.0')]) {
+      const respelled = [
+        url.replace('channels=1', 'channels=01'), url.replace('format=wav&', 'format=wav&bit_depth=16&'),
+        url.replace('sample_rate=48000', 'sample_rate=48000.0'),
+      ];
+      for (const changed of respelled) {
         assert.notEqual(changed, url);
         const response = await fetch(changed);
         assert.equal(response.status, 403, changed);

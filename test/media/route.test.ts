@@ -120,7 +120,7 @@ describe('signed media', () => {
     assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
   });
 
-  test('media.dispositions: the stream and download URLs of a sound carry different HMAC-SHA256 signatures; neither signs the other', async () => {
+  test('media.dispositions: stream and download URLs differ in signature; neither signs the other', async () => {
     const signer = server.services.signer;
     const both = signer.signBoth(id);
     assert.deepEqual(both.stream, signer.sign(id, 'stream'));

@@ -27,13 +27,11 @@ const VECTORS = [
     sig: 'dpuJDt1Jmhg2_o7_8Zefh0hPVbJVDoXu0-rsS2SH62A',
   },
   {
-    sign: (signer: MediaSigner) => signer.sign(ID, 'download', {
-      loudness: -16, trim: true, format: 'wav', sampleRate: 48000, channels: 1, bitDepth: 24,
-    }, 'acct-42'),
-    signed: `/media/${ID}.wav?d=download&loudness=-16&trim=true&format=wav&sample_rate=48000&channels=1&bit_depth=24`
-      + `&account=acct-42&exp=${EXP}&kid=${KID}`,
-    hex: '012febf66a787d786191900593a2662443d5ec6db10c58df2fee87ac14eca4dc',
-    sig: 'AS_r9mp4fXhhkZAFk6JmJEPV7G2xDFjfL-6HrBTspNw',
+    sign: (signer: MediaSigner) =>
+      signer.sign(ID, 'download', { loudness: -16, format: 'wav', bitDepth: 24 }, 'acct-42'),
+    signed: `/media/${ID}.wav?d=download&loudness=-16&format=wav&bit_depth=24&account=acct-42&exp=${EXP}&kid=${KID}`,
+    hex: '79c881e1defe85483768cd0391d4a7bb74b3f48a38ab32433305b9db71229e20',
+    sig: 'eciB4d7-hUg3aM0DkdSnu3Sz9Io4qzJDMwW523EiniA',
   },
   {
     sign: (signer: MediaSigner) => signer.signPack([ID, '0123456789abcdef'], {}, 'acct-42'),
@@ -43,6 +41,7 @@ const VECTORS = [
   },
 ] as const;
 
+const INVALID = { ok: false, reason: 'invalid' };
 const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
 
 /** The signature format before HMAC-SHA256 (src/media/legacy-signature.ts), computed here independently. */
@@ -55,17 +54,19 @@ function legacySig(secret: string, message: string, disposition: 'stream' | 'dow
 describe('media: signing vectors', () => {
   const signer = new MediaSigner([SECRET], () => BASE, () => NOW);
 
-  test('signing.vectors: a known secret, time, sound, rendition and account give exactly the URLs of docs/signing.md, and each verifies', () => {
+  test('signing.vectors: a known secret, time and rendition give the URLs of docs/signing.md, which verify', () => {
     for (const { sign, signed, sig } of VECTORS) {
       assert.deepEqual(sign(signer), { url: `${BASE}${signed}&sig=${sig}`, expiresAt: EXP });
     }
     const [plain, rendition, pack] = VECTORS;
     assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${plain.signed}&sig=${plain.sig}`)), {
-      ok: true, expiresAt: EXP, choice: {}, accountId: null, canonicalQuery: `${plain.signed.split('?')[1]}&sig=${plain.sig}`,
+      ok: true, expiresAt: EXP, choice: {}, accountId: null,
+      canonicalQuery: `${plain.signed.split('?')[1]}&sig=${plain.sig}`,
     });
     assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${rendition.signed}&sig=${rendition.sig}`)), {
-      ok: true, expiresAt: EXP, accountId: 'acct-42', canonicalQuery: `${rendition.signed.split('?')[1]}&sig=${rendition.sig}`,
-      choice: { loudness: -16, trim: true, format: 'wav', sampleRate: 48000, channels: 1, bitDepth: 24 },
+      ok: true, expiresAt: EXP, accountId: 'acct-42',
+      canonicalQuery: `${rendition.signed.split('?')[1]}&sig=${rendition.sig}`,
+      choice: { loudness: -16, format: 'wav', bitDepth: 24 },
     });
     assert.deepEqual(signer.verifyPack(queryOf(`${BASE}${pack.signed}&sig=${pack.sig}`)), {
       ok: true, expiresAt: EXP, ids: [ID, '0123456789abcdef'], choice: {}, accountId: null,
@@ -76,53 +77,59 @@ describe('media: signing vectors', () => {
     assert.equal(both.download.url, signer.sign(ID, 'download').url);
   });
 
-  test('signing.hmac: each vector is HMAC-SHA256 of its signed string under the secret, as node:crypto computes it alone', () => {
+  test('signing.hmac: each vector is HMAC-SHA256 of its signed string under the secret, by node:crypto alone', () => {
     for (const { signed, hex, sig } of VECTORS) {
       assert.equal(createHmac('sha256', SECRET).update(signed).digest('hex'), hex);
       assert.equal(createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(signed).digest('base64url'), sig);
       assert.equal(Buffer.from(hex, 'hex').toString('base64url'), sig);
     }
-    assert.equal(createHmac('sha256', SECRET).update('sound-catalog media URL key id').digest('base64url').slice(0, 8), KID);
+    const kid = createHmac('sha256', SECRET).update('sound-catalog media URL key id').digest('base64url');
+    assert.equal(kid.slice(0, 8), KID);
   });
 
-  test('signing.docs: docs/signing.md states the algorithm and the same vectors, signed string, hex and sig', async () => {
+  test('signing.docs: docs/signing.md states the algorithm and the same vectors', async () => {
     const doc = await readFile(new URL('../../docs/signing.md', import.meta.url), 'utf8');
     assert.match(doc, /^## Signed URLs$/m);
     assert.match(doc, /HMAC-SHA256/);
     assert.ok(doc.includes(SECRET) && doc.includes(KID) && doc.includes(`exp=${EXP}`));
     for (const { signed, hex, sig } of VECTORS) {
-      for (const text of [`signed string \`${signed}\``, `HMAC hex \`${hex}\``, `\`sig=${sig}\``]) assert.ok(doc.includes(text), text);
+      for (const text of [`\n${signed}\nhex ${hex}\nsig ${sig}\n`]) assert.ok(doc.includes(text), text);
     }
   });
 
-  test('signing.one-format: signatures of the releases before the previous one (HMAC-SHA256 of id and expiry, whole or halved) are refused', () => {
+  test('signing.older-formats: HMACs of id and expiry, whole or halved, as two releases ago, are refused', () => {
     const exp = String(EXP);
     const oldKid = hash('sha256', SECRET, 'base64url').slice(0, 8);
     const half = createHmac('sha256', SECRET).update(`${ID}\n${exp}`).digest();
     const whole = createHmac('sha256', SECRET).update(`${ID}\nstream\n${exp}`).digest('base64url');
     for (const kid of [oldKid, KID]) {
-      for (const [d, sig] of [['stream', half.subarray(0, 16).toString('base64url')], ['download', half.subarray(16).toString('base64url')], ['stream', whole]]) {
-        assert.deepEqual(signer.verify(ID, { d, exp, kid, sig }), { ok: false, reason: 'invalid' }, `${kid} ${d} ${sig}`);
+      const halves = [half.subarray(0, 16).toString('base64url'), half.subarray(16).toString('base64url')];
+      for (const [d, sig] of [['stream', halves[0]!], ['download', halves[1]!], ['stream', whole]]) {
+        assert.deepEqual(signer.verify(ID, { d, exp, kid, sig }), INVALID, `${kid} ${d} ${sig}`);
       }
     }
     // The current signature under the earlier key id names no key.
-    assert.deepEqual(signer.verify(ID, { d: 'stream', exp, kid: oldKid, sig: VECTORS[0].sig }), { ok: false, reason: 'invalid' });
+    assert.deepEqual(signer.verify(ID, { d: 'stream', exp, kid: oldKid, sig: VECTORS[0].sig }), INVALID);
   });
 
-  test('signing.legacy: a URL of the format before verifies until its own expiry, never past an hour from now, and is never made', () => {
+  test('signing.legacy: an old-format URL verifies until its expiry, never past an hour ahead; none is made', () => {
     const exp = String(EXP - 1800);
     const sig = legacySig(SECRET, `${ID}\n${exp}`, 'stream');
     const query = { d: 'stream', exp, kid: KID, sig };
     assert.deepEqual(signer.verify(ID, query), {
-      ok: true, expiresAt: EXP - 1800, choice: {}, accountId: null, canonicalQuery: `d=stream&exp=${exp}&kid=${KID}&sig=${sig}`,
+      ok: true, expiresAt: EXP - 1800, choice: {}, accountId: null,
+      canonicalQuery: `d=stream&exp=${exp}&kid=${KID}&sig=${sig}`,
     });
-    assert.deepEqual(new MediaSigner([SECRET], () => BASE, () => (EXP - 1800) * 1000).verify(ID, query), { ok: false, reason: 'expired' });
+    const atExpiry = new MediaSigner([SECRET], () => BASE, () => (EXP - 1800) * 1000);
+    assert.deepEqual(atExpiry.verify(ID, query), { ok: false, reason: 'expired' });
     // Its other half signs the download URL only.
-    assert.deepEqual(signer.verify(ID, { ...query, d: 'download' }), { ok: false, reason: 'invalid' });
-    assert.equal(signer.verify(ID, { ...query, d: 'download', sig: legacySig(SECRET, `${ID}\n${exp}`, 'download') }).ok, true);
+    assert.deepEqual(signer.verify(ID, { ...query, d: 'download' }), INVALID);
+    const downloadSig = legacySig(SECRET, `${ID}\n${exp}`, 'download');
+    assert.equal(signer.verify(ID, { ...query, d: 'download', sig: downloadSig }).ok, true);
     // Rightly signed, but expiring later than a URL signed now would: refused, whatever the clock says later.
     const far = String(EXP + 1);
-    assert.deepEqual(signer.verify(ID, { ...query, exp: far, sig: legacySig(SECRET, `${ID}\n${far}`, 'stream') }), { ok: false, reason: 'invalid' });
+    const farSig = legacySig(SECRET, `${ID}\n${far}`, 'stream');
+    assert.deepEqual(signer.verify(ID, { ...query, exp: far, sig: farSig }), INVALID);
     // A legacy rendition URL: its parameters and account were signed too.
     const rendition = 'loudness=-16&trim=true&format=flac&account=acct-42';
     const renditionSig = legacySig(SECRET, `${ID}\n${exp}\n${rendition}`, 'download');
@@ -131,7 +138,7 @@ describe('media: signing vectors', () => {
       ok: true, expiresAt: EXP - 1800, choice: { loudness: -16, trim: true, format: 'flac' }, accountId: 'acct-42',
       canonicalQuery: `d=download&${rendition}&exp=${exp}&kid=${KID}&sig=${renditionSig}`,
     });
-    assert.deepEqual(signer.verify(ID, { ...renditionQuery, account: 'acct-43' }), { ok: false, reason: 'invalid' });
+    assert.deepEqual(signer.verify(ID, { ...renditionQuery, account: 'acct-43' }), INVALID);
     // A legacy pack URL, the same way.
     const packSig = legacySig(SECRET, `pack\n${ID}\n0123456789abcdef\n${exp}\n`, 'download');
     assert.equal(signer.verifyPack({ ids: `${ID},0123456789abcdef`, exp, kid: KID, sig: packSig }).ok, true);
@@ -140,7 +147,8 @@ describe('media: signing vectors', () => {
   });
 
   test('signing.short-secret: a secret shorter than 32 random bytes in base64url (43 characters) signs nothing', () => {
-    assert.throws(() => new MediaSigner([SECRET.slice(0, 42)], () => BASE, () => NOW), /at least 43 characters .*openssl rand -base64 32/);
+    assert.throws(() => new MediaSigner([SECRET.slice(0, 42)], () => BASE, () => NOW),
+      /at least 43 characters .*openssl rand -base64 32/);
     assert.doesNotThrow(() => new MediaSigner([SECRET.slice(0, 43)], () => BASE, () => NOW));
   });
 });
@@ -161,30 +169,33 @@ describe('media: signed URLs through HTTP', () => {
     assert.equal(response.status, 403, url);
     assert.deepEqual(await response.json(), { error }, url);
   };
+  const legacyUrl = (exp: number) => `${server.url}/media/${sound.id}.mp3?d=stream&exp=${exp}&kid=${KID}`
+    + `&sig=${legacySig(SECRET, `${sound.id}\n${exp}`, 'stream')}`;
   const serves = async (url: string) => {
     const response = await fetch(url);
     assert.equal(response.status, 200, url);
     assert.deepEqual(new Uint8Array(await response.arrayBuffer()), sound.bytes);
   };
 
-  test('signing.vectors.http: the API hands out HMAC-SHA256 URLs under SIGNING_SECRET, and the media route serves them', async () => {
+  test('signing.vectors.http: the API hands out HMAC-SHA256 URLs; the media route serves them', async () => {
     for (const kind of ['stream', 'download'] as const) {
       const response = await server.get(`/api/v1/sounds/${sound.id}/${kind}`, { key });
       assert.equal(response.status, 200);
       const url = ((await response.json()) as { data: Record<string, string> }).data[`${kind}_url`]!;
       const exp = Math.ceil(server.clock.now / 1000) + 3600;
       const signed = `/media/${sound.id}.mp3?d=${kind}&exp=${exp}&kid=${KID}`;
-      assert.equal(url, `${server.url}${signed}&sig=${createHmac('sha256', SECRET).update(signed).digest('base64url')}`);
+      const sig = createHmac('sha256', SECRET).update(signed).digest('base64url');
+      assert.equal(url, `${server.url}${signed}&sig=${sig}`);
       await serves(url);
     }
   });
 
-  test('signing.legacy.http: a URL of the format before plays until its expiry and is 403 from then on; changed, it is 403', async () => {
+  test('signing.legacy.http: an old-format URL plays until its expiry, then is 403; changed, it is 403', async () => {
     const start = server.clock.now;
     try {
       // Handed out half an hour before the upgrade.
       const exp = Math.ceil(start / 1000) + 1800;
-      const url = `${server.url}/media/${sound.id}.mp3?d=stream&exp=${exp}&kid=${KID}&sig=${legacySig(SECRET, `${sound.id}\n${exp}`, 'stream')}`;
+      const url = legacyUrl(exp);
       await serves(url);
       const sig = new URL(url).searchParams.get('sig')!;
       for (const changed of [
@@ -202,7 +213,7 @@ describe('media: signed URLs through HTTP', () => {
       // Rightly signed the old way but for longer than an hour from now: it could only extend a URL, so it is refused.
       server.clock.now = start;
       const far = Math.ceil(start / 1000) + 3600 + 60;
-      await refused(`${server.url}/media/${sound.id}.mp3?d=stream&exp=${far}&kid=${KID}&sig=${legacySig(SECRET, `${sound.id}\n${far}`, 'stream')}`);
+      await refused(legacyUrl(far));
     } finally {
       server.clock.now = start;
     }
