@@ -2,7 +2,10 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { SECRET_MIN_LENGTH } from './media/signing.ts';
+import { ConfigError } from './config-error.ts';
+import { SECRET_MIN_LENGTH } from './secret-length.ts';
+
+export { ConfigError };
 
 /** The environment, read once here and nowhere else (README.md, "Settings", lists every variable). */
 const environmentSchema = z.object({
@@ -105,8 +108,6 @@ export interface S3Config {
 }
 
 export type TrustProxy = false | number | string[];
-
-export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(emptyToUndefined(env));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
 import type { Db } from './db/index.ts';
-import { SECRET_MIN_LENGTH } from './media/signing.ts';
+import { SECRET_MIN_LENGTH } from './secret-length.ts';
 
 /** The secrets the service makes for itself, by their row in the `secrets` table. */
 export type SecretName = 'signing' | 'csrf';

@@ -3,7 +3,7 @@ import {
   Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationResultSet,
   type TableMetadata,
 } from 'kysely';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 import { openPostgres } from './dialects/postgres.ts';
 import { openSqlite } from './dialects/sqlite.ts';
 import type { SqlDialect } from './dialects/types.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.ts';
-import type { RenditionFacts } from './renditions.ts';
+import type { RenditionFacts } from './rendition-choice.ts';
 
 /** A stored rendition as eviction sees it. */
 export interface StoredRendition {

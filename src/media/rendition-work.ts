@@ -1,6 +1,6 @@
 import type { StoredSound } from '../catalog/sound.ts';
 import { OPUS_RATE } from '../audio/encode/output-format.ts';
-import type { RenditionChoice } from './renditions.ts';
+import type { RenditionChoice } from './rendition-choice.ts';
 
 /**
  * What making a rendition asks of the service, worked out before it is made from the catalog's

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import {
   CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
 } from '../catalog/sound.ts';
+import { formatFields, refineFormat, type FormatParams } from '../media/format-params.ts';
 import { renditionPriceText } from '../media/rendition-work.ts';
-import { RENDITION_LOUDNESS, renditionChoice, type OutputQuery, type RenditionChoice } from '../media/renditions.ts';
-import { BIT_DEPTHS, MP3_RATES, OPUS_RATE, OUTPUT_FORMATS, outputProblems, SAMPLE_RATE_RANGE } from '../audio/encode/output-format.ts';
+import { RENDITION_LOUDNESS, renditionChoice, type RenditionChoice } from '../media/rendition-choice.ts';
 import { SEARCH_BOUNDS } from '../catalog/limits.ts';
 
 /**
@@ -164,66 +164,30 @@ export const renditionQuery = z.object({
     .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).').meta(EXTENSION),
 });
 
-/** A whole number from a query string that must be one of `values` (an empty value is an error). */
-function oneOf(values: readonly number[]) {
-  return z.preprocess(emptyIsInvalid, z.coerce.number().int().min(Math.min(...values)).max(Math.max(...values))
-    .refine((value) => values.includes(value), { message: `must be ${values.join(' or ')}` }).optional());
-}
-
 /**
- * Extension: the file a stream or download URL delivers, when not the catalog's MP3. Strict (a
- * bad value or combination is a 400, said in the descriptions: the API document's operations list
- * no 400 and stay as published), because a clamped format or rate would deliver another file.
+ * Extension: the file a stream or download URL delivers, when not the catalog's MP3: the one
+ * grammar of the format parameters (media/format-params.ts), described for the API document.
+ * Strict (a bad value or combination is a 400, said in the descriptions: the API document's
+ * operations list no 400 and stay as published), because a clamped format or rate would deliver
+ * another file.
  */
 export const formatQuery = z.object({
-  format: z.enum(OUTPUT_FORMATS).optional()
-    .describe('Extension: a bad value of format, sample_rate, channels or bit_depth, or a combination no encoder makes, is answered 400 '
-      + 'with details naming the parameter. The file\'s format: mp3 (default, the catalog\'s own file unless another parameter asks for a rendition), '
-      + 'wav (PCM), flac, ogg (Ogg Vorbis) or opus (Ogg Opus). Any other is a rendition, made and paid for as `loudness` says; '
-      + 'the media response states its loudness and duration in X-Integrated-LUFS, X-True-Peak-dBTP and X-Duration-Seconds, its format in Content-Type.')
-    .meta(EXTENSION),
-  sample_rate: z.preprocess(emptyIsInvalid, z.coerce.number().int().min(SAMPLE_RATE_RANGE.min).max(SAMPLE_RATE_RANGE.max).optional())
-    .describe(`Extension: the file's sample rate in Hz (${SAMPLE_RATE_RANGE.min} to ${SAMPLE_RATE_RANGE.max}; default the sound's own). `
-      + `mp3 takes ${MP3_RATES.join(', ')}; opus only ${OPUS_RATE}.`).meta(EXTENSION),
-  channels: oneOf([1, 2]).describe('Extension: 1 (mono, the two sides averaged) or 2 (stereo); default the sound\'s own.').meta(EXTENSION),
-  bit_depth: oneOf(BIT_DEPTHS).describe('Extension: bits per sample of wav and flac, 16 (default) or 24; refused with any other format.').meta(EXTENSION),
+  format: formatFields.format.describe('Extension: a bad value of format, sample_rate, channels or bit_depth, or a '
+    + 'combination no encoder makes, is answered 400 with details naming the parameter. '
+    + formatFields.format.description).meta(EXTENSION),
+  sample_rate: formatFields.sample_rate.describe(`Extension: ${formatFields.sample_rate.description}`).meta(EXTENSION),
+  channels: formatFields.channels.describe(`Extension: ${formatFields.channels.description}`).meta(EXTENSION),
+  bit_depth: formatFields.bit_depth.describe(`Extension: ${formatFields.bit_depth.description}`).meta(EXTENSION),
 });
 
-/** What is wrong with a parsed format combination, as 400 details (empty when it can be made). */
-export function formatProblems(query: z.output<typeof formatQuery>) {
-  return outputProblems({
-    format: query.format ?? 'mp3',
-    sampleRate: query.sample_rate,
-    channels: query.channels as 1 | 2 | undefined,
-    bitDepth: query.bit_depth as 16 | 24 | undefined,
-  });
-}
+/** The combination check of the format parameters, for the endpoints that extend formatQuery (packs). */
+export { refineFormat };
 
 /** The stream and download endpoints' query: loudness and trim, and the format parameters, checked together. */
-export const mediaQuery = renditionQuery.extend(formatQuery.shape).superRefine((query, context) => {
-  for (const { param, message } of formatProblems(query)) context.addIssue({ code: 'custom', path: [param], message });
-});
+export const mediaQuery = renditionQuery.extend(formatQuery.shape).superRefine(refineFormat);
 
 /** The rendition a parsed query asks for: loudness to a whole LU (as signed URLs carry it), trim when true, the file's format. */
-export function renditionChoiceOf(query: z.output<typeof renditionQuery> & Partial<z.output<typeof formatQuery>>): RenditionChoice {
-  const output: OutputQuery = {
-    ...(query.format !== undefined && { format: query.format }),
-    ...(query.sample_rate !== undefined && { sample_rate: query.sample_rate }),
-    ...(query.channels !== undefined && { channels: query.channels as 1 | 2 }),
-    ...(query.bit_depth !== undefined && { bit_depth: query.bit_depth as 16 | 24 }),
-  };
-  return renditionChoice(query.loudness, query.trim === 'true', output);
-}
-
-/** The format parameters as MCP tools take them (JSON numbers, not query strings), described like the REST ones. */
-export const formatArguments = {
-  format: z.enum(OUTPUT_FORMATS).optional().describe(formatQuery.shape.format.description!),
-  sample_rate: z.number().int().min(SAMPLE_RATE_RANGE.min).max(SAMPLE_RATE_RANGE.max).optional().describe(formatQuery.shape.sample_rate.description!),
-  channels: z.union([z.literal(1), z.literal(2)]).optional().describe(formatQuery.shape.channels.description!),
-  bit_depth: z.union([z.literal(16), z.literal(24)]).optional().describe(formatQuery.shape.bit_depth.description!),
-};
-
-/** Refuses, in a tool's input, a format combination no encoder makes (the REST endpoints' 400). */
-export function refineFormat(input: Partial<z.output<typeof formatQuery>>, context: z.RefinementCtx): void {
-  for (const { param, message } of formatProblems(input)) context.addIssue({ code: 'custom', path: [param], message });
+export function renditionChoiceOf(query: z.output<typeof renditionQuery> & Partial<FormatParams>): RenditionChoice {
+  const { format, sample_rate, channels, bit_depth } = query;
+  return renditionChoice(query.loudness, query.trim === 'true', { format, sample_rate, channels, bit_depth });
 }

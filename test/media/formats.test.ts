@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { ffmpegEbur128, needsFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addRealSound, tone } from '../mcp/real-sounds.ts';
-import { callTool, connectMcp } from '../mcp/mcp-client.ts';
+import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
 import { remaining, signedUrl } from './helpers.ts';
 
 interface Case {
@@ -175,6 +175,49 @@ describe('formats (extension): renditions in the format, rate, channels and dept
       assert.match(url, /\.wav\?d=download&format=wav&sample_rate=48000&channels=1&bit_depth=24&account=/);
       const refused = await callTool(client, 'get_stream_url', { id, format: 'opus', sample_rate: 44100 });
       assert.equal(refused.isError, true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('formats.one-grammar: REST, MCP and signed URLs read format parameters alike, with one message', async () => {
+    const client = await connectMcp(server, key);
+    try {
+      const cases: Array<[Record<string, string | number>, string, RegExp]> = [
+        [{ format: 'aiff' }, 'format', /^must be one of mp3, wav, flac, ogg, opus$/],
+        [{ format: 'wav', sample_rate: 7999 }, 'sample_rate', /^must be a whole number of Hz, 8000 to 192000$/],
+        [{ format: 'wav', channels: 3 }, 'channels', /^must be 1 or 2$/],
+        [{ format: 'flac', bit_depth: 32 }, 'bit_depth', /^must be 16 or 24$/],
+        [{ format: 'opus', sample_rate: 44100 }, 'sample_rate', /^opus is made at 48000 Hz, not 44100$/],
+      ];
+      for (const [args, param, message] of cases) {
+        const query = new URLSearchParams(Object.entries(args).map(([name, value]) => [name, String(value)]));
+        const response = await server.get(`/api/v1/sounds/${id}/download?${query}`, { key });
+        assert.equal(response.status, 400, String(query));
+        const { details } = (await response.json()) as { details: Array<{ param: string; message: string }> };
+        const named = details.some((detail) => detail.param === param && message.test(detail.message));
+        assert.ok(named, `${query}: ${JSON.stringify(details)}`);
+        const refused = await callTool(client, 'get_download_url', { id, ...args });
+        assert.equal(refused.isError, true);
+        assert.match(textOf(refused), new RegExp(`${message.source.slice(1, -1)} at ${param}`));
+      }
+      // A number as an agent writes it, or as a query string does: one URL.
+      const asked = { id, format: 'wav', sample_rate: '48000', channels: 1 };
+      const fromMcp = await callTool(client, 'get_download_url', asked);
+      const url = (fromMcp.structuredContent as { download_url: string }).download_url;
+      assert.equal(url, await signedUrl(server, key, id, 'download', '?format=wav&sample_rate=48000&channels=1'));
+      // The media route: a value in another spelling than the one signed, or a default named, is refused.
+      const respelled = [
+        url.replace('channels=1', 'channels=01'), url.replace('format=wav&', 'format=wav&bit_depth=16&'),
+        url.replace('sample_rate=48000', 'sample_rate=48000.0'),
+      ];
+      for (const changed of respelled) {
+        assert.notEqual(changed, url);
+        const response = await fetch(changed);
+        assert.equal(response.status, 403, changed);
+        assert.deepEqual(await response.json(), { error: 'This link is not valid' });
+      }
+      assert.equal((await fetch(url, { method: 'HEAD' })).status, 200);
     } finally {
       await client.close();
     }

@@ -120,13 +120,14 @@ describe('signed media', () => {
     assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
   });
 
-  test('media.one-tag: both URLs of a sound come from one hash, and neither half signs the other disposition', async () => {
+  test('media.dispositions: stream and download URLs differ in signature; neither signs the other', async () => {
     const signer = server.services.signer;
     const both = signer.signBoth(id);
     assert.deepEqual(both.stream, signer.sign(id, 'stream'));
+    assert.deepEqual(both.download, signer.sign(id, 'download'));
     const streamSig = new URL(both.stream.url).searchParams.get('sig')!;
     const downloadSig = new URL(both.download.url).searchParams.get('sig')!;
-    assert.equal(streamSig.length, 24);
+    assert.equal(streamSig.length, 43);
     assert.notEqual(streamSig, downloadSig);
     const swapped = new URL(both.download.url);
     swapped.searchParams.set('sig', streamSig);

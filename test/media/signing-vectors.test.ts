@@ -1,98 +1,236 @@
 import assert from 'node:assert/strict';
 import { createHmac, hash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { MediaSigner } from '../../src/media/signing.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
 /**
- * Fixed vectors of the one signature format (docs/architecture.md, "Signed media URLs"). The
- * expected URLs were computed outside the project with OpenSSL 3.0's command line:
- *   mac = HMAC-SHA256(secret, "sound-catalog media URL MAC key"), base64url
- *   kid = first 8 characters of base64url(HMAC-SHA256(secret, "sound-catalog media URL key id"))
- *   tag = base64url(SHA3-512(mac "\n" id "\n" exp ["\n" rendition])): characters 0-23 sign the
- *         stream URL, 24-47 the download URL
- * A change to any of them breaks every URL in flight, so it must be a deliberate one.
+ * The test vectors of docs/signing.md ("Signed URLs"), checked against the code and against the
+ * document. The HMACs were computed outside the project with OpenSSL 3.0's command line
+ * (`openssl dgst -sha256 -hmac SECRET`). A change to any of them breaks every URL in flight, so
+ * it must be a deliberate one.
  */
 const SECRET = 'q9LzY0m3tYb8Hn2aQ5xW7cR1vK4pE6sJ0dF8gU2hI3o=';
+const KID = '0IKiDN6R';
 const NOW = Date.parse('2026-06-15T12:00:00Z');
+const EXP = 1781528400;
 const BASE = 'https://sounds.example.org';
 const ID = 'abcdef0123456789';
 
 const VECTORS = [
-  { disposition: 'stream', choice: {}, url: `${BASE}/media/${ID}.mp3?d=stream&exp=1781528400&kid=0IKiDN6R&sig=Qcc6EhlofMUXzOy2CTaHlACQ` },
-  { disposition: 'download', choice: {}, url: `${BASE}/media/${ID}.mp3?d=download&exp=1781528400&kid=0IKiDN6R&sig=W2JdQV4JE99QNlK_QkLw7RJY` },
   {
-    disposition: 'stream', choice: { loudness: -16, trim: true },
-    url: `${BASE}/media/${ID}.mp3?d=stream&loudness=-16&trim=true&account=acct-42&exp=1781528400&kid=0IKiDN6R&sig=ybT0KPhcn9gOY3fs5WQJuG92`,
+    sign: (signer: MediaSigner) => signer.sign(ID, 'stream', {}, 'acct-42'),
+    signed: `/media/${ID}.mp3?d=stream&exp=${EXP}&kid=${KID}`,
+    hex: '769b890edd499a1836fe8efff1979f87484f55b2550e85eed3eaec4b6487eb60',
+    sig: 'dpuJDt1Jmhg2_o7_8Zefh0hPVbJVDoXu0-rsS2SH62A',
   },
   {
-    disposition: 'download', choice: { loudness: -16, trim: true },
-    url: `${BASE}/media/${ID}.mp3?d=download&loudness=-16&trim=true&account=acct-42&exp=1781528400&kid=0IKiDN6R&sig=TClXWhehQs81k1s2dxLRUpqF`,
+    sign: (signer: MediaSigner) =>
+      signer.sign(ID, 'download', { loudness: -16, format: 'wav', bitDepth: 24 }, 'acct-42'),
+    signed: `/media/${ID}.wav?d=download&loudness=-16&format=wav&bit_depth=24&account=acct-42&exp=${EXP}&kid=${KID}`,
+    hex: '79c881e1defe85483768cd0391d4a7bb74b3f48a38ab32433305b9db71229e20',
+    sig: 'eciB4d7-hUg3aM0DkdSnu3Sz9Io4qzJDMwW523EiniA',
   },
   {
-    disposition: 'stream', choice: { loudness: -14 },
-    url: `${BASE}/media/${ID}.mp3?d=stream&loudness=-14&account=acct-42&exp=1781528400&kid=0IKiDN6R&sig=ZY6qf62fHQownu7H_n-mxxdN`,
+    sign: (signer: MediaSigner) => signer.signPack([ID, '0123456789abcdef'], {}, 'acct-42'),
+    signed: `/media/packs/sound-pack.zip?ids=${ID},0123456789abcdef&exp=${EXP}&kid=${KID}`,
+    hex: '730e2379ada6b858b5811fd1ddadaa399a1ae9e518fe9f25af1e78f39ce81f31',
+    sig: 'cw4jea2muFi1gR_R3a2qOZoa6eUY_p8lrx5485zoHzE',
   },
 ] as const;
 
+const INVALID = { ok: false, reason: 'invalid' };
 const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
+
+/** The signature format before HMAC-SHA256 (src/media/legacy-signature.ts), computed here independently. */
+function legacySig(secret: string, message: string, disposition: 'stream' | 'download'): string {
+  const mac = createHmac('sha256', secret).update('sound-catalog media URL MAC key').digest('base64url');
+  const tag = hash('sha3-512', `${mac}\n${message}`, 'base64url');
+  return disposition === 'stream' ? tag.slice(0, 24) : tag.slice(24, 48);
+}
 
 describe('media: signing vectors', () => {
   const signer = new MediaSigner([SECRET], () => BASE, () => NOW);
 
-  test('signing.vectors: a known secret, sound id, time, rendition and account give exactly these URLs, and each verifies', () => {
-    for (const { disposition, choice, url } of VECTORS) {
-      assert.deepEqual(signer.sign(ID, disposition, choice, 'acct-42'), { url, expiresAt: 1781528400 });
-      assert.deepEqual(signer.verify(ID, queryOf(url)), {
-        ok: true, expiresAt: 1781528400, choice, accountId: 'loudness' in choice ? 'acct-42' : null, canonicalQuery: url.split('?')[1],
-      });
+  test('signing.vectors: a known secret, time and rendition give the URLs of docs/signing.md, which verify', () => {
+    for (const { sign, signed, sig } of VECTORS) {
+      assert.deepEqual(sign(signer), { url: `${BASE}${signed}&sig=${sig}`, expiresAt: EXP });
     }
+    const [plain, rendition, pack] = VECTORS;
+    assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${plain.signed}&sig=${plain.sig}`)), {
+      ok: true, expiresAt: EXP, choice: {}, accountId: null,
+      canonicalQuery: `${plain.signed.split('?')[1]}&sig=${plain.sig}`,
+    });
+    assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${rendition.signed}&sig=${rendition.sig}`)), {
+      ok: true, expiresAt: EXP, accountId: 'acct-42',
+      canonicalQuery: `${rendition.signed.split('?')[1]}&sig=${rendition.sig}`,
+      choice: { loudness: -16, format: 'wav', bitDepth: 24 },
+    });
+    assert.deepEqual(signer.verifyPack(queryOf(`${BASE}${pack.signed}&sig=${pack.sig}`)), {
+      ok: true, expiresAt: EXP, ids: [ID, '0123456789abcdef'], choice: {}, accountId: null,
+      canonicalQuery: `${pack.signed.split('?')[1]}&sig=${pack.sig}`,
+    });
     const both = signer.signBoth(ID);
-    assert.equal(both.stream.url, VECTORS[0].url);
-    assert.equal(both.download.url, VECTORS[1].url);
+    assert.equal(both.stream.url, `${BASE}${plain.signed}&sig=${plain.sig}`);
+    assert.equal(both.download.url, signer.sign(ID, 'download').url);
   });
 
-  test('signing.one-format: the signatures of earlier releases (an HMAC-SHA256 of the secret, whole or halved, under an unsalted key id) are refused', () => {
-    const exp = '1781528400';
+  test('signing.hmac: each vector is HMAC-SHA256 of its signed string under the secret, by node:crypto alone', () => {
+    for (const { signed, hex, sig } of VECTORS) {
+      assert.equal(createHmac('sha256', SECRET).update(signed).digest('hex'), hex);
+      assert.equal(createHmac('sha256', Buffer.from(SECRET, 'utf8')).update(signed).digest('base64url'), sig);
+      assert.equal(Buffer.from(hex, 'hex').toString('base64url'), sig);
+    }
+    const kid = createHmac('sha256', SECRET).update('sound-catalog media URL key id').digest('base64url');
+    assert.equal(kid.slice(0, 8), KID);
+  });
+
+  test('signing.docs: docs/signing.md states the algorithm and the same vectors', async () => {
+    const doc = await readFile(new URL('../../docs/signing.md', import.meta.url), 'utf8');
+    assert.match(doc, /^## Signed URLs$/m);
+    assert.match(doc, /HMAC-SHA256/);
+    assert.ok(doc.includes(SECRET) && doc.includes(KID) && doc.includes(`exp=${EXP}`));
+    for (const { signed, hex, sig } of VECTORS) {
+      for (const text of [`\n${signed}\nhex ${hex}\nsig ${sig}\n`]) assert.ok(doc.includes(text), text);
+    }
+  });
+
+  test('signing.older-formats: HMACs of id and expiry, whole or halved, as two releases ago, are refused', () => {
+    const exp = String(EXP);
     const oldKid = hash('sha256', SECRET, 'base64url').slice(0, 8);
-    const newKid = new URL(VECTORS[0].url).searchParams.get('kid')!;
     const half = createHmac('sha256', SECRET).update(`${ID}\n${exp}`).digest();
     const whole = createHmac('sha256', SECRET).update(`${ID}\nstream\n${exp}`).digest('base64url');
-    for (const kid of [oldKid, newKid]) {
-      for (const [d, sig] of [['stream', half.subarray(0, 16).toString('base64url')], ['download', half.subarray(16).toString('base64url')], ['stream', whole]]) {
-        assert.deepEqual(signer.verify(ID, { d, exp, kid, sig }), { ok: false, reason: 'invalid' }, `${kid} ${d} ${sig}`);
+    for (const kid of [oldKid, KID]) {
+      const halves = [half.subarray(0, 16).toString('base64url'), half.subarray(16).toString('base64url')];
+      for (const [d, sig] of [['stream', halves[0]!], ['download', halves[1]!], ['stream', whole]]) {
+        assert.deepEqual(signer.verify(ID, { d, exp, kid, sig }), INVALID, `${kid} ${d} ${sig}`);
       }
     }
     // The current signature under the earlier key id names no key.
-    assert.deepEqual(signer.verify(ID, { ...queryOf(VECTORS[0].url), kid: oldKid }), { ok: false, reason: 'invalid' });
+    assert.deepEqual(signer.verify(ID, { d: 'stream', exp, kid: oldKid, sig: VECTORS[0].sig }), INVALID);
+  });
+
+  test('signing.legacy: an old-format URL verifies until its expiry, never past an hour ahead; none is made', () => {
+    const exp = String(EXP - 1800);
+    const sig = legacySig(SECRET, `${ID}\n${exp}`, 'stream');
+    const query = { d: 'stream', exp, kid: KID, sig };
+    assert.deepEqual(signer.verify(ID, query), {
+      ok: true, expiresAt: EXP - 1800, choice: {}, accountId: null,
+      canonicalQuery: `d=stream&exp=${exp}&kid=${KID}&sig=${sig}`,
+    });
+    const atExpiry = new MediaSigner([SECRET], () => BASE, () => (EXP - 1800) * 1000);
+    assert.deepEqual(atExpiry.verify(ID, query), { ok: false, reason: 'expired' });
+    // Its other half signs the download URL only.
+    assert.deepEqual(signer.verify(ID, { ...query, d: 'download' }), INVALID);
+    const downloadSig = legacySig(SECRET, `${ID}\n${exp}`, 'download');
+    assert.equal(signer.verify(ID, { ...query, d: 'download', sig: downloadSig }).ok, true);
+    // Rightly signed, but expiring later than a URL signed now would: refused, whatever the clock says later.
+    const far = String(EXP + 1);
+    const farSig = legacySig(SECRET, `${ID}\n${far}`, 'stream');
+    assert.deepEqual(signer.verify(ID, { ...query, exp: far, sig: farSig }), INVALID);
+    // A legacy rendition URL: its parameters and account were signed too.
+    const rendition = 'loudness=-16&trim=true&format=flac&account=acct-42';
+    const renditionSig = legacySig(SECRET, `${ID}\n${exp}\n${rendition}`, 'download');
+    const renditionQuery = { ...queryOf(`${BASE}/x?${rendition}`), d: 'download', exp, kid: KID, sig: renditionSig };
+    assert.deepEqual(signer.verify(ID, renditionQuery), {
+      ok: true, expiresAt: EXP - 1800, choice: { loudness: -16, trim: true, format: 'flac' }, accountId: 'acct-42',
+      canonicalQuery: `d=download&${rendition}&exp=${exp}&kid=${KID}&sig=${renditionSig}`,
+    });
+    assert.deepEqual(signer.verify(ID, { ...renditionQuery, account: 'acct-43' }), INVALID);
+    // A legacy pack URL, the same way.
+    const packSig = legacySig(SECRET, `pack\n${ID}\n0123456789abcdef\n${exp}\n`, 'download');
+    assert.equal(signer.verifyPack({ ids: `${ID},0123456789abcdef`, exp, kid: KID, sig: packSig }).ok, true);
+    // What the signer makes is only ever HMAC-SHA256: 43 characters.
+    for (const { sign } of VECTORS) assert.equal(new URL(sign(signer).url).searchParams.get('sig')!.length, 43);
   });
 
   test('signing.short-secret: a secret shorter than 32 random bytes in base64url (43 characters) signs nothing', () => {
-    assert.throws(() => new MediaSigner([SECRET.slice(0, 42)], () => BASE, () => NOW), /at least 43 characters .*openssl rand -base64 32/);
+    assert.throws(() => new MediaSigner([SECRET.slice(0, 42)], () => BASE, () => NOW),
+      /at least 43 characters .*openssl rand -base64 32/);
     assert.doesNotThrow(() => new MediaSigner([SECRET.slice(0, 43)], () => BASE, () => NOW));
   });
 });
 
-describe('media: signing vectors through HTTP', () => {
+describe('media: signed URLs through HTTP', () => {
   let server: TestServer;
+  let key: string;
+  let sound: { id: string; bytes: Uint8Array };
   before(async () => {
     server = await startServer({ env: { SIGNING_SECRET: SECRET } });
+    ({ key } = await server.account('pro'));
+    sound = await addSound(server.services, { name: 'Vector Sound' });
   });
   after(() => server.close());
 
-  test('signing.vectors.http: the API hands out URLs of the pinned construction under SIGNING_SECRET, and the media route serves them', async () => {
-    const { key } = await server.account('pro');
-    const { id, bytes } = await addSound(server.services, { name: 'Vector Sound' });
-    const response = await server.get(`/api/v1/sounds/${id}/stream`, { key });
-    assert.equal(response.status, 200);
-    const { stream_url: url } = ((await response.json()) as { data: { stream_url: string } }).data;
-    const exp = Math.ceil(server.clock.now / 1000) + 3600;
-    const mac = createHmac('sha256', SECRET).update('sound-catalog media URL MAC key').digest('base64url');
-    const sig = hash('sha3-512', `${mac}\n${id}\n${exp}`, 'base64url').slice(0, 24);
-    assert.equal(url, `${server.url}/media/${id}.mp3?d=stream&exp=${exp}&kid=0IKiDN6R&sig=${sig}`);
-    const served = await fetch(url);
-    assert.equal(served.status, 200);
-    assert.deepEqual(new Uint8Array(await served.arrayBuffer()), bytes);
+  const refused = async (url: string, error = 'This link is not valid') => {
+    const response = await fetch(url);
+    assert.equal(response.status, 403, url);
+    assert.deepEqual(await response.json(), { error }, url);
+  };
+  const legacyUrl = (exp: number) => `${server.url}/media/${sound.id}.mp3?d=stream&exp=${exp}&kid=${KID}`
+    + `&sig=${legacySig(SECRET, `${sound.id}\n${exp}`, 'stream')}`;
+  const serves = async (url: string) => {
+    const response = await fetch(url);
+    assert.equal(response.status, 200, url);
+    assert.deepEqual(new Uint8Array(await response.arrayBuffer()), sound.bytes);
+  };
+
+  test('signing.vectors.http: the API hands out HMAC-SHA256 URLs; the media route serves them', async () => {
+    for (const kind of ['stream', 'download'] as const) {
+      const response = await server.get(`/api/v1/sounds/${sound.id}/${kind}`, { key });
+      assert.equal(response.status, 200);
+      const url = ((await response.json()) as { data: Record<string, string> }).data[`${kind}_url`]!;
+      const exp = Math.ceil(server.clock.now / 1000) + 3600;
+      const signed = `/media/${sound.id}.mp3?d=${kind}&exp=${exp}&kid=${KID}`;
+      const sig = createHmac('sha256', SECRET).update(signed).digest('base64url');
+      assert.equal(url, `${server.url}${signed}&sig=${sig}`);
+      await serves(url);
+    }
+  });
+
+  test('signing.legacy.http: an old-format URL plays until its expiry, then is 403; changed, it is 403', async () => {
+    const start = server.clock.now;
+    try {
+      // Handed out half an hour before the upgrade.
+      const exp = Math.ceil(start / 1000) + 1800;
+      const url = legacyUrl(exp);
+      await serves(url);
+      const sig = new URL(url).searchParams.get('sig')!;
+      for (const changed of [
+        url.replace(`sig=${sig}`, `sig=${sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`),
+        url.replace(`exp=${exp}`, `exp=${exp + 60}`),
+        url.replace('d=stream', 'd=download'),
+        url.replace(sound.id, 'ffffffffffffffff'),
+        url.replace('.mp3?', '.wav?'),
+        `${url}&x=1`,
+      ]) await refused(changed);
+      server.clock.now = exp * 1000 - 1;
+      await serves(url);
+      server.clock.now = exp * 1000;
+      await refused(url, 'This link has expired');
+      // Rightly signed the old way but for longer than an hour from now: it could only extend a URL, so it is refused.
+      server.clock.now = start;
+      const far = Math.ceil(start / 1000) + 3600 + 60;
+      await refused(legacyUrl(far));
+    } finally {
+      server.clock.now = start;
+    }
+  });
+
+  test('signing.tamper.http: an HMAC URL with any part changed is 403 and serves nothing', async () => {
+    const url = server.services.signer.signBoth(sound.id).download.url;
+    await serves(url);
+    const sig = new URL(url).searchParams.get('sig')!;
+    const exp = new URL(url).searchParams.get('exp')!;
+    for (const changed of [
+      url.replace(`sig=${sig}`, `sig=${sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`),
+      url.replace(`sig=${sig}`, `sig=${sig.slice(0, 24)}`),
+      url.replace(`exp=${exp}`, `exp=${Number(exp) + 60}`),
+      url.replace('d=download', 'd=stream'),
+      url.replace('&exp=', '&format=mp3&exp='),
+      url.replace('.mp3?', '.wav?'),
+    ]) await refused(changed);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES, toList } from '../../catalog/sound.ts';
-import { RENDITION_LOUDNESS } from '../../media/renditions.ts';
+import { formatFields, refineFormat } from '../../media/format-params.ts';
+import { RENDITION_LOUDNESS } from '../../media/rendition-choice.ts';
 import { renditionPriceText } from '../../media/rendition-work.ts';
 
 /** Input pieces several tools share, described for an agent. */
@@ -49,3 +50,10 @@ export const renditionArguments = {
       + 'a stored one costs nothing.'),
   trim: z.boolean().optional().describe('true cuts the silence before the sound starts (timing.onset_ms) and after it dies away (timing.tail_ms).'),
 };
+
+/**
+ * The format arguments of the URL tools: the REST endpoints' format parameters, parsed by the same
+ * schemas (JSON numbers or digit strings), checked together by `refineFormat` (a tool error).
+ */
+export const formatArguments = formatFields;
+export { refineFormat };

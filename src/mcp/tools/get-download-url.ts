@@ -4,8 +4,8 @@ import { notFound } from '../../errors.ts';
 import { SIGNED_URL_TTL_SECONDS } from '../../media/signing.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
-import { formatArguments, refineFormat, renditionChoiceOf } from '../../shapes/params.ts';
-import { renditionArguments, soundId } from './arguments.ts';
+import { renditionChoiceOf } from '../../shapes/params.ts';
+import { formatArguments, refineFormat, renditionArguments, soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';
 
 export const getDownloadUrlTool = defineTool({

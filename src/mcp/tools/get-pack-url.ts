@@ -3,11 +3,11 @@ import { DomainError } from '../../errors.ts';
 import { renditionPriceText } from '../../media/rendition-work.ts';
 import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
 import { packResultSchema } from '../../packs/schemas.ts';
-import { formatArguments, refineFormat, renditionChoiceOf } from '../../shapes/params.ts';
+import { renditionChoiceOf } from '../../shapes/params.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
-import { renditionArguments } from './arguments.ts';
+import { formatArguments, refineFormat, renditionArguments } from './arguments.ts';
 
 export const getPackUrlTool = defineTool({
   name: 'get_pack_url',

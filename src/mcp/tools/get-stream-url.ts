@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { streamResultSchema } from '../../shapes/schemas.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
-import { formatArguments, refineFormat, renditionChoiceOf } from '../../shapes/params.ts';
-import { renditionArguments, soundId } from './arguments.ts';
+import { renditionChoiceOf } from '../../shapes/params.ts';
+import { formatArguments, refineFormat, renditionArguments, soundId } from './arguments.ts';
 import { requireSound } from './require-sound.ts';
 
 export const getStreamUrlTool = defineTool({
