@@ -3,7 +3,8 @@ import type { KeyOwner } from '../accounts/store.ts';
 import { DomainError } from '../errors.ts';
 import { payerOf } from '../metering/meter.ts';
 import type { ApiServices } from '../services.ts';
-import { HttpError, rateLimitHeaders, upgradeUrl } from '../shapes/answers.ts';
+import { HttpError, upgradeUrl } from '../shapes/answers.ts';
+import { rateLimitHeaders } from '../quota/quota.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,8 +3,9 @@ import { withoutApiKeys } from '../api-key-format.ts';
 import { DomainError } from '../errors.ts';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { TooManyUnknownKeys } from '../quota/unknown-keys.ts';
-import { HttpError, rateLimitHeaders } from '../shapes/answers.ts';
+import { HttpError } from '../shapes/answers.ts';
 import { invalidQueryOf } from './endpoint.ts';
+import { rateLimitHeaders } from '../quota/quota.ts';
 
 const STATUS_OF_KIND: Record<DomainError['kind'], number> = {
   unauthorized: 401,

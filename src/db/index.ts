@@ -6,36 +6,11 @@ import {
 import { ConfigError } from '../config-error.ts';
 import { openPostgres } from './dialects/postgres.ts';
 import { openSqlite } from './dialects/sqlite.ts';
-import type { SqlDialect } from './dialects/types.ts';
+import type { DatabaseHandle, Db } from './dialects/types.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
-export type Db = Kysely<Database>;
-
-export interface DatabaseHandle {
-  db: Db;
-  dialect: SqlDialect;
-  /**
-   * For the server: SQLite's WAL checkpoints, with their fsyncs, run on a thread of their own
-   * from now on, not in the commits of the event loop. Should that thread fail, the commits
-   * checkpoint again and `onFailure` is told why. Nothing to do on PostgreSQL.
-   */
-  checkpointInBackground(onFailure: (reason: string) => void): void;
-  /** The connection pool's figures, read when metrics are scraped (PostgreSQL; SQLite has no pool). */
-  pool?(): PoolFigures;
-  close(): Promise<void>;
-}
-
-export interface PoolFigures {
-  /** Connections open, idle or busy. */
-  open: number;
-  idle: number;
-  /** Queries waiting for a connection: all are busy and the pool is at its maximum. */
-  waiting: number;
-  max: number;
-  /** Connections the server dropped (a restart, say) since the pool was made. */
-  errors: number;
-}
+export type { DatabaseHandle, Db, PoolFigures } from './dialects/types.ts';
 
 export interface DatabaseOptions {
   dataDir: string;

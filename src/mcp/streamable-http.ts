@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitHeaders } from '../shapes/answers.ts';
+import { rateLimitHeaders } from '../quota/quota.ts';
 import type { McpServices } from '../services.ts';
 import { refuseBatch } from './batch.ts';
 import { callerOf } from './caller.ts';

@@ -4,7 +4,7 @@ import type { CatalogService } from '../catalog/service.ts';
 import type { Meter } from '../metering/meter.ts';
 import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
-import { rateLimitHeaders } from '../shapes/answers.ts';
+import { rateLimitHeaders } from '../quota/quota.ts';
 import {
   contentTypeOf, extensionOf, isRendition, RenditionsBusyError, RenditionTimeoutError,
   type RenditionChoice, type RenditionFacts, type RenditionService,

@@ -40,3 +40,12 @@ export function nextUtcMidnight(now: number): number {
   const date = new Date(now);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1) / 1000;
 }
+
+/** The headers that tell a client where its quota stands, on every charged answer (REST and media). */
+export function rateLimitHeaders(decision: QuotaDecision): Record<string, number> {
+  return {
+    'x-ratelimit-limit': decision.limit,
+    'x-ratelimit-remaining': decision.remaining,
+    'x-ratelimit-reset': decision.reset,
+  };
+}

@@ -1,4 +1,3 @@
-import type { QuotaDecision } from '../quota/quota.ts';
 
 /**
  * Parts of an answer that REST and MCP (both over HTTP) give alike: an error that knows its status
@@ -24,10 +23,3 @@ export function upgradeUrl(baseUrl: string): string {
   return `${baseUrl}/dashboard/upgrade`;
 }
 
-export function rateLimitHeaders(decision: QuotaDecision): Record<string, number> {
-  return {
-    'x-ratelimit-limit': decision.limit,
-    'x-ratelimit-remaining': decision.remaining,
-    'x-ratelimit-reset': decision.reset,
-  };
-}

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
-import { HttpError, rateLimitHeaders } from '../../shapes/answers.ts';
+import { HttpError } from '../../shapes/answers.ts';
 import { EXTENSION, formatQuery, refineFormat, renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
 import { renditionPriceText } from '../../media/rendition-work.ts';
 import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
 import { packIds, packResultSchema } from '../../packs/schemas.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { authErrors, errorResponses } from './responses.ts';
+import { rateLimitHeaders } from '../../quota/quota.ts';
 
 export const getPack = defineEndpoint({
   method: 'GET',

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Account } from '../../accounts/store.ts';
-import { rateLimitHeaders } from '../../shapes/answers.ts';
+import { rateLimitHeaders } from '../../quota/quota.ts';
 import type { Dashboard } from '../context.ts';
 import { formatCount, formatWait } from '../pages/format.ts';
 import { PageError } from './page-errors.ts';

@@ -1,8 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { DatabaseHandle } from '../index.ts';
 import type { Database } from '../schema.ts';
-import type { SqlDialect } from './types.ts';
+import type { DatabaseHandle, SqlDialect } from './types.ts';
 
 export const postgresDialect: SqlDialect = {
   name: 'postgres',

@@ -4,9 +4,8 @@ import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import SQLite from './better-sqlite3.js';
 import { Kysely, sql, SqliteDialect } from 'kysely';
-import type { DatabaseHandle } from '../index.ts';
 import type { Database } from '../schema.ts';
-import type { SqlDialect } from './types.ts';
+import type { DatabaseHandle, SqlDialect } from './types.ts';
 
 /** SQLite's own WAL size, in pages, at which a commit checkpoints. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;

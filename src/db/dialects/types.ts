@@ -1,4 +1,5 @@
-import type { RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import type { Database } from '../schema.ts';
 
 /**
  * What differs between database engines, in one place per engine. Services and stores call
@@ -28,4 +29,31 @@ export interface SqlDialect {
    * (catalog/change-log-frontier.ts).
    */
   changeLogSnapshot: RawBuilder<string> | null;
+}
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: SqlDialect;
+  /**
+   * For the server: SQLite's WAL checkpoints, with their fsyncs, run on a thread of their own
+   * from now on, not in the commits of the event loop. Should that thread fail, the commits
+   * checkpoint again and `onFailure` is told why. Nothing to do on PostgreSQL.
+   */
+  checkpointInBackground(onFailure: (reason: string) => void): void;
+  /** The connection pool's figures, read when metrics are scraped (PostgreSQL; SQLite has no pool). */
+  pool?(): PoolFigures;
+  close(): Promise<void>;
+}
+
+export interface PoolFigures {
+  /** Connections open, idle or busy. */
+  open: number;
+  idle: number;
+  /** Queries waiting for a connection: all are busy and the pool is at its maximum. */
+  waiting: number;
+  max: number;
+  /** Connections the server dropped (a restart, say) since the pool was made. */
+  errors: number;
 }

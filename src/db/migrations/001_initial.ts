@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from './index.ts';
+import type { Engine } from './engine.ts';
 
 /** The first schema. Frozen: written out in full for each engine, never calling code that may change later. */
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from './index.ts';
+import type { Engine } from './engine.ts';
 
 /**
  * Searches are answered by the in-memory index, which follows a numbered log of changed sounds

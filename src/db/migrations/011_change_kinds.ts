@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from './index.ts';
+import type { Engine } from './engine.ts';
 
 /**
  * The change log becomes readable by mirrors (GET /api/v1/changes): each row also says which

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from './index.ts';
+import type { Engine } from './engine.ts';
 
 /**
  * PostgreSQL's change log trigger no longer takes one advisory lock for every writer: readers

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Migration } from './engine.ts';
 import * as initial from './001_initial.ts';
 import * as dashboard from './002_dashboard.ts';
 import * as catalogChanges from './003_catalog_changes.ts';
@@ -14,17 +14,6 @@ import * as renditionClaims from './012_rendition_claims.ts';
 import * as descriptorsV3 from './013_descriptors_v3.ts';
 import * as downloadCounts from './014_download_counts.ts';
 import * as unlockedChangeLog from './015_unlocked_change_log.ts';
-
-/** The database engine a migration runs on: each writes its SQL out for both. */
-export type Engine = 'sqlite' | 'postgres';
-
-/**
- * A change of the schema. Frozen once released: a migration writes out everything it does and
- * imports no code of the service's, so that changing the service never changes history.
- */
-export interface Migration {
-  up(db: Kysely<any>, engine: Engine): Promise<void>;
-}
 
 /** Every migration, in order. Names are stored in the database, so never rename one. */
 export const migrations: Record<string, Migration> = {

@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+
+/** The database engine a migration runs on: each writes its SQL out for both. */
+export type Engine = 'sqlite' | 'postgres';
+
+/**
+ * A change of the schema. Frozen once released: a migration writes out everything it does and
+ * imports no code of the service's, so that changing the service never changes history.
+ */
+export interface Migration {
+  // biome-ignore lint/suspicious/noExplicitAny: a migration sees the schema of its own time, not today's Database type.
+  up(db: Kysely<any>, engine: Engine): Promise<void>;
+}
