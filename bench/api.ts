@@ -1,7 +1,7 @@
 /**
  * API benchmark: `npm run bench` (node --import tsx bench/api.ts [sizes...]; default 12000 100000;
  * BENCH_ROUNDS, BENCH_SECONDS and BENCH_ONLY, below, narrow a run; BENCH_HEAP_MB replaces the heap
- * bound README gives for the size).
+ * bound docs/operations.md gives for the size).
  * For each catalog size: fills a fresh data folder (bench/fill-catalog.ts), starts the real
  * server in a child process exactly as `npm start` does (logs to a file) and drives it with
  * autocannon, 50 connections, from this process. Every scenario, a bare Fastify route included,
@@ -50,7 +50,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const keys = await createBenchKeys({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' }, 'bench');
   const ids = soundIds(dataDir, 5000);
 
-  // npm start's command with the heap bound README documents for a catalog of this size.
+  // npm start's command with the heap bound docs/operations.md documents for a catalog of this size.
   const heapMb = Number(process.env.BENCH_HEAP_MB ?? heapBoundMb(size));
   const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' });
   const built = /"sounds":(\d+),.*?"ms":(\d+)/.exec(await readFile(server.logFile, 'utf8'));

@@ -52,7 +52,7 @@ const folderOf = new Map(checkouts.map((checkout, i) => {
 
 for (let run = 1; run <= runs; run++) {
   for (const checkout of checkouts) {
-    // npm start's command, from that checkout, with README's heap bound.
+    // npm start's command, from that checkout, with docs/operations.md's heap bound.
     const server = await startChild([...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), `--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'],
       { ...env, SOUND_CATALOG_DATA: folderOf.get(checkout)!, PORT: '0' });
     const pid = server.child.pid!;

@@ -11,7 +11,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 
 /**
- * README's rule for --max-old-space-size: 64 MB and 0.45 MB per 1,000 sounds, at least 128, in
+ * docs/operations.md's rule for --max-old-space-size: 64 MB and 0.45 MB per 1,000 sounds, at least 128, in
  * steps of 64. Without a bound V8 lets the old generation grow to several times what is live
  * between full collections under load (100,000 sounds: 359 MB peak over 40 s, 207 MB with 128).
  */

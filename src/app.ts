@@ -89,7 +89,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 /**
  * Fastify (from 5.12.1) trusts nobody when given a bare hop count, since a client that reaches the
  * server directly can write X-Forwarded-For itself. TRUST_PROXY's hop count is documented for a
- * server that only its proxies can reach (README, "Behind a proxy"), so the count is applied here:
+ * server that only its proxies can reach (docs/operations.md, "Behind a proxy"), so the count is applied here:
  * the socket's address is hop 0, the address its proxy added hop 1, and so on.
  */
 function trustProxyOf(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {

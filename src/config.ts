@@ -7,7 +7,7 @@ import { SECRET_MIN_LENGTH } from './secret-length.ts';
 
 export { ConfigError };
 
-/** The environment, read once here and nowhere else (README.md, "Settings", lists every variable). */
+/** The environment, read once here and nowhere else (docs/operations.md, "Settings", lists every variable). */
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -5,7 +5,7 @@ import { outputFor, parse } from './cli.ts';
 /**
  * Brings the database schema up to date and says what it applied. `serve` and the other commands
  * do this themselves unless SOUND_CATALOG_MIGRATE=0; with several instances, run this once per
- * release instead (docs/deploy.md). Safe to run twice: applied migrations are skipped, and two
+ * release instead (docs/operations.md, "Several instances"). Safe to run twice: applied migrations are skipped, and two
  * runs at once wait for each other.
  */
 export async function migrateCommand(args: string[], config: Config): Promise<void> {

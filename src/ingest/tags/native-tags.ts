@@ -4,7 +4,7 @@ import { decodeUnlabelled } from './text.ts';
 
 /**
  * music-metadata's native tags of one tag format (its `metadata.native[...]`: ids as the file
- * writes them) onto the fields the catalog reads. Which ids count is the README's table.
+ * writes them) onto the fields the catalog reads. docs/operations.md, "Ingest", names the sources.
  */
 
 /** TXXX descriptions libraries store keywords, a description and UCS fields under (matched without case). */
