@@ -47,7 +47,10 @@ function writeSynthesized(dir: string): string[] {
     ['music-like-60s-stereo-48k.wav', [musicMinute(1), musicMinute(2)]],
     ['pink-ish-noise-60s-stereo-48k.wav', [noise(3, -20, MINUTE, 0.9), noise(4, -20, MINUTE, 0.9)]],
     ['steady-1k-tone-60s-stereo-48k.wav', [sine(RATE, 1000, -10, MINUTE), sine(RATE, 1000, -10, MINUTE)]],
-    ['sweeps-60s-stereo-48k.wav', [concat(...Array.from({ length: 6 }, () => chirp(RATE, 20, 20000, -8, 10))), noise(5, -24, MINUTE)]],
+    [
+      'sweeps-60s-stereo-48k.wav',
+      [concat(...Array.from({ length: 6 }, () => chirp(RATE, 20, 20000, -8, 10))), noise(5, -24, MINUTE)],
+    ],
   ];
   return files.map(([name, channels]) => {
     const file = path.join(dir, name);
@@ -61,7 +64,11 @@ function writeTech3341(dir: string): string[] {
   const files: Array<[string, PcmAudio, 16 | 24]> = [
     ['seq-3341-1-16bit.wav', tech3341Tones([[-23, 20]]), 16],
     ['seq-3341-2-16bit.wav', tech3341Tones([[-33, 20]]), 16],
-    ...TRUE_PEAK_CASES.map((which): [string, PcmAudio, 16 | 24] => [`seq-3341-${which}-24bit.wav`, tech3341TruePeak(which), 24]),
+    ...TRUE_PEAK_CASES.map((which): [string, PcmAudio, 16 | 24] => [
+      `seq-3341-${which}-24bit.wav`,
+      tech3341TruePeak(which),
+      24,
+    ]),
   ];
   return files.map(([name, audio, bits]) => {
     const file = path.join(dir, name);
@@ -121,19 +128,33 @@ function streamOneHour(): { ms: number; rssGrowthMb: number; heapGrowthMb: numbe
     maxHeap = Math.max(maxHeap, now.heapUsed);
   }
   analyzer.finish();
-  return { ms: performance.now() - start, rssGrowthMb: (maxRss - before.rss) / 2 ** 20, heapGrowthMb: (maxHeap - before.heapUsed) / 2 ** 20 };
+  return {
+    ms: performance.now() - start,
+    rssGrowthMb: (maxRss - before.rss) / 2 ** 20,
+    heapGrowthMb: (maxHeap - before.heapUsed) / 2 ** 20,
+  };
 }
 
 function report(rows: Row[], stream: ReturnType<typeof streamOneHour>): string {
   const version = spawnSync('ffmpeg', ['-version'], { encoding: 'utf8' }).stdout.split('\n')[0];
   const line = (r: Row) =>
     `| ${r.file} | ${r.seconds.toFixed(1)} | ${r.oursMs.toFixed(0)} | ${(r.seconds / (r.oursMs / 1000)).toFixed(0)}x | ${r.ffmpegMs.toFixed(0)} | ${(r.seconds / (r.ffmpegMs / 1000)).toFixed(0)}x | ${(r.oursMs / r.ffmpegMs).toFixed(2)} |`;
-  const total = rows.reduce((t, r) => ({ ...t, seconds: t.seconds + r.seconds, oursMs: t.oursMs + r.oursMs, ffmpegMs: t.ffmpegMs + r.ffmpegMs }), { file: '**all files**', seconds: 0, oursMs: 0, ffmpegMs: 0 });
+  const total = rows.reduce(
+    (t, r) => ({
+      ...t,
+      seconds: t.seconds + r.seconds,
+      oursMs: t.oursMs + r.oursMs,
+      ffmpegMs: t.ffmpegMs + r.ffmpegMs,
+    }),
+    { file: '**all files**', seconds: 0, oursMs: 0, ffmpegMs: 0 },
+  );
   return [
     '# Audio analysis speed',
     '',
     `Run: \`node --import tsx bench/analysis.ts\` on ${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${version};`,
-    `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (the machine is shared: compare the ratio, not the absolute times).`,
+    `load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} (the machine is shared: compare the ratio, not the absolute times).`,
     '',
     `- **ours**: read the WAV (float32 / 16 / 24-bit PCM) + \`analyzeAudio\` (loudness, true peak, timing, waveform), in process.`,
     `- **ffmpeg**: \`ffmpeg -nostats -i FILE -af ebur128=peak=true -f null -\`, wall time of the whole command.`,

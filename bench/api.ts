@@ -21,7 +21,16 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { fillCatalog } from './fill-catalog.ts';
 import { createBenchKeys, soundIds } from './processes.ts';
-import { additionsRequest, extensionMix, generator, neverAskedQuery, queryMix, realisticRequest, similarRequest, type Generator } from './query-mix.ts';
+import {
+  additionsRequest,
+  extensionMix,
+  generator,
+  neverAskedQuery,
+  queryMix,
+  realisticRequest,
+  similarRequest,
+  type Generator,
+} from './query-mix.ts';
 import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -31,12 +40,26 @@ const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? [];
 const CONNECTIONS = 50;
 const DISTINCT_QUERIES = 20_000;
 const root = path.resolve(import.meta.dirname, '..');
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 
 type Next = () => { path: string; headers?: Record<string, string> };
 /** `next` gives each request its own path; a fixed `path` is sent as it is (the cheapest for the client). */
-interface Scenario { name: string; url: string; next?: Next; path?: string }
-interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Scenario {
+  name: string;
+  url: string;
+  next?: Next;
+  path?: string;
+}
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
 
 // The server runs compiled, as npm start runs it: build dist/ from the sources as they are.
 execFileSync(process.execPath, [path.join(root, 'scripts/build.js')], { stdio: 'inherit' });
@@ -52,9 +75,20 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
 
   // npm start's command with the heap bound docs/operations.md documents for a catalog of this size.
   const heapMb = Number(process.env.BENCH_HEAP_MB ?? heapBoundMb(size));
-  const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' });
+  const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], {
+    SOUND_CATALOG_DATA: dataDir,
+    SOUND_CATALOG_DEMO: '0',
+    PORT: '0',
+  });
   const built = /"sounds":(\d+),.*?"ms":(\d+)/.exec(await readFile(server.logFile, 'utf8'));
-  console.log(JSON.stringify({ size, heapMb, indexBuiltMs: built ? Number(built[2]) : null, startRssMb: await residentMemoryMb(server.child.pid!) }));
+  console.log(
+    JSON.stringify({
+      size,
+      heapMb,
+      indexBuiltMs: built ? Number(built[2]) : null,
+      startRssMb: await residentMemoryMb(server.child.pid!),
+    }),
+  );
   const bare = await startChild(['--import', 'tsx', path.join(root, 'bench/hello-world.ts')], {});
 
   const random = generator(7);
@@ -67,24 +101,34 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
   const allScenarios: Scenario[] = [
     { name: 'hello-world (bare Fastify, 17-byte body)', url: bare.url, path: '/' },
     {
-      name: `realistic mix: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf), 10% downloads`, url: server.url,
+      name: `realistic mix: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf), 10% downloads`,
+      url: server.url,
       next: () => withKey(realisticRequest(random, mix, ids)),
     },
     {
-      name: 'no query repeated (every search new), 10% downloads', url: server.url,
+      name: 'no query repeated (every search new), 10% downloads',
+      url: server.url,
       next: () => withKey(random.next() < 0.1 ? download(random) : neverAskedQuery(random, asked)),
     },
     {
-      name: `with extensions: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf; relevance, facets, onset, LUFS), 10% similar, 10% downloads`, url: server.url,
+      name: `with extensions: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf; relevance, facets, onset, LUFS), 10% similar, 10% downloads`,
+      url: server.url,
       next: () => withKey(additionsRequest(random, extensions, ids)),
     },
     {
-      name: 'similar sounds only (limit 5 to 50)', url: server.url,
+      name: 'similar sounds only (limit 5 to 50)',
+      url: server.url,
       next: () => withKey(similarRequest(random, ids)),
     },
-    { name: 'one query asked over and over (secondary)', url: server.url, next: () => withKey('/api/v1/sounds?q=laser%20short&tags=game&sort=duration&order=asc') },
+    {
+      name: 'one query asked over and over (secondary)',
+      url: server.url,
+      next: () => withKey('/api/v1/sounds?q=laser%20short&tags=game&sort=duration&order=asc'),
+    },
   ];
-  const scenarios = allScenarios.filter((scenario, n) => n === 0 || ONLY.length === 0 || ONLY.some((word) => scenario.name.includes(word)));
+  const scenarios = allScenarios.filter(
+    (scenario, n) => n === 0 || ONLY.length === 0 || ONLY.some((word) => scenario.name.includes(word)),
+  );
 
   const memory = sampleMemory(server.child.pid!);
   const runs = new Map<string, Run[]>(scenarios.map((scenario) => [scenario.name, []]));
@@ -105,10 +149,14 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     const results = runs.get(scenario.name)!;
     const ratio = median(results.map((run, round) => run.rps / ceilings[round]!));
     const failures = results.reduce((sum, run) => sum + run.errors + run.non2xx, 0);
-    table.push(`| ${scenario.name} | ${size.toLocaleString('en')} | ${Math.round(median(results.map((run) => run.rps))).toLocaleString('en')} `
-      + `| ${(ratio * 100).toFixed(1)}% | ${median(results.map((run) => run.p50))} | ${median(results.map((run) => run.p99))} | ${failures} |`);
+    table.push(
+      `| ${scenario.name} | ${size.toLocaleString('en')} | ${Math.round(median(results.map((run) => run.rps))).toLocaleString('en')} ` +
+        `| ${(ratio * 100).toFixed(1)}% | ${median(results.map((run) => run.p50))} | ${median(results.map((run) => run.p99))} | ${failures} |`,
+    );
   }
-  table.push(`| server's peak resident memory (sampled every 200 ms) | ${size.toLocaleString('en')} | ${peakRss} MB | | | | |`);
+  table.push(
+    `| server's peak resident memory (sampled every 200 ms) | ${size.toLocaleString('en')} | ${peakRss} MB | | | | |`,
+  );
 }
 
 console.log(`\n${ROUNDS} rounds of ${DURATION_S} s per scenario, medians; ${CONNECTIONS} connections.\n`);
@@ -124,7 +172,13 @@ async function measure(scenario: Scenario): Promise<Run> {
   const load = (duration: number) => autocannon({ url: scenario.url, connections: CONNECTIONS, duration, requests });
   await load(1); // warm-up: JIT and the state a long-running server is in
   const run = await load(DURATION_S);
-  return { rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99, errors: run.errors, non2xx: run.non2xx };
+  return {
+    rps: run.requests.average,
+    p50: run.latency.p50,
+    p99: run.latency.p99,
+    errors: run.errors,
+    non2xx: run.non2xx,
+  };
 }
 
 function median(values: number[]): number {
@@ -137,10 +191,13 @@ function sampleMemory(pid: number): { now(): number; stop(): number } {
   let peak = 0;
   let last = 0;
   const timer = setInterval(() => {
-    residentMemoryMb(pid).then((rss) => {
-      last = rss;
-      peak = Math.max(peak, rss);
-    }, () => {});
+    residentMemoryMb(pid).then(
+      (rss) => {
+        last = rss;
+        peak = Math.max(peak, rss);
+      },
+      () => {},
+    );
   }, 200);
   return { now: () => last, stop: () => (clearInterval(timer), peak) };
 }

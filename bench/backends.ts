@@ -60,4 +60,3 @@ async function runSql(statement: string): Promise<void> {
   await client.connect();
   await client.query(statement).finally(() => client.end());
 }
-

@@ -27,7 +27,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const LIMIT = 100;
 const root = path.resolve(import.meta.dirname, '..');
 
-interface Walk { pages: number; sounds: number; seconds: number; p50: number; p99: number }
+interface Walk {
+  pages: number;
+  sounds: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build.js')], { stdio: 'inherit' });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-walk-'));
@@ -36,7 +42,10 @@ const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
 const [key] = await createBenchKeys(env, 'walk');
 const since = touchEverySound(dataDir);
 
-const server = await startChild([`--max-old-space-size=${heapBoundMb(SIZE)}`, ...startArguments(), 'serve'], { ...env, PORT: '0' });
+const server = await startChild([`--max-old-space-size=${heapBoundMb(SIZE)}`, ...startArguments(), 'serve'], {
+  ...env,
+  PORT: '0',
+});
 const bare = await startChild(['--import', 'tsx', path.join(root, 'bench/hello-world.ts')], {});
 const headers = { 'x-api-key': key! };
 
@@ -48,21 +57,38 @@ try {
   await warm((cursor) => `${server.url}/api/v1/sounds?limit=${LIMIT}&cursor=${cursor ?? ''}`);
   await warm((cursor) => `${server.url}/api/v1/changes?limit=${LIMIT}&since=${cursor ?? since}`);
   await warm((cursor) => `${server.url}/api/v1/sounds/popular?limit=${LIMIT}&cursor=${cursor ?? ''}`);
-  await walk(() => `${bare.url}/`, () => ({ count: 0, next: 'more' }), false, 100);
+  await walk(
+    () => `${bare.url}/`,
+    () => ({ count: 0, next: 'more' }),
+    false,
+    100,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     const seen = new Set<string>();
-    const search = await walk((cursor) => `${server.url}/api/v1/sounds?limit=${LIMIT}&cursor=${cursor ?? ''}`, (body: any) => {
-      for (const sound of body.data) seen.add(sound.id);
-      return { count: body.data.length, next: body.pagination.next_cursor };
-    });
-    if (seen.size !== SIZE || search.sounds !== SIZE) throw new Error(`the search walk saw ${seen.size} sounds (${search.sounds} in all) of ${SIZE}`);
-    const changes = await walk((cursor) => `${server.url}/api/v1/changes?limit=${LIMIT}&since=${cursor ?? since}`,
-      (body: any) => ({ count: body.data.length, next: body.data.length === 0 ? null : body.next_cursor }));
-    const popular = await walk((cursor) => `${server.url}/api/v1/sounds/popular?limit=${LIMIT}&cursor=${cursor ?? ''}`,
-      (body: any) => ({ count: body.data.length, next: body.pagination.next_cursor }));
+    const search = await walk(
+      (cursor) => `${server.url}/api/v1/sounds?limit=${LIMIT}&cursor=${cursor ?? ''}`,
+      (body: any) => {
+        for (const sound of body.data) seen.add(sound.id);
+        return { count: body.data.length, next: body.pagination.next_cursor };
+      },
+    );
+    if (seen.size !== SIZE || search.sounds !== SIZE)
+      throw new Error(`the search walk saw ${seen.size} sounds (${search.sounds} in all) of ${SIZE}`);
+    const changes = await walk(
+      (cursor) => `${server.url}/api/v1/changes?limit=${LIMIT}&since=${cursor ?? since}`,
+      (body: any) => ({ count: body.data.length, next: body.data.length === 0 ? null : body.next_cursor }),
+    );
+    const popular = await walk(
+      (cursor) => `${server.url}/api/v1/sounds/popular?limit=${LIMIT}&cursor=${cursor ?? ''}`,
+      (body: any) => ({ count: body.data.length, next: body.pagination.next_cursor }),
+    );
     // The last, empty page of the changes is not a page of changes: the bare route gets as many requests as the search walk has pages.
     let left = search.pages;
-    const bareRun = await walk(() => `${bare.url}/`, () => ({ count: 1, next: --left > 0 ? 'more' : null }), false);
+    const bareRun = await walk(
+      () => `${bare.url}/`,
+      () => ({ count: 1, next: --left > 0 ? 'more' : null }),
+      false,
+    );
     for (const [name, run] of Object.entries({ search, changes, popular, bare: bareRun })) {
       results[name]!.push(run);
       console.log(JSON.stringify({ round, walk: name, ...run }));
@@ -74,27 +100,42 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-console.log(`\n${SIZE.toLocaleString('en')} sounds, limit=${LIMIT}, one client, each request after the last; ${ROUNDS} rounds, each walk's best round.\n`);
-console.log('| walk | pages | sounds or changes | total s | pages/s | sounds/s | p50 ms | p99 ms | vs bare route, same round |');
+console.log(
+  `\n${SIZE.toLocaleString('en')} sounds, limit=${LIMIT}, one client, each request after the last; ${ROUNDS} rounds, each walk's best round.\n`,
+);
+console.log(
+  '| walk | pages | sounds or changes | total s | pages/s | sounds/s | p50 ms | p99 ms | vs bare route, same round |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
-const names = { search: 'REST search by cursor', changes: 'GET /api/v1/changes', popular: 'GET /api/v1/sounds/popular by cursor', bare: 'bare Fastify route (one request per page)' };
+const names = {
+  search: 'REST search by cursor',
+  changes: 'GET /api/v1/changes',
+  popular: 'GET /api/v1/sounds/popular by cursor',
+  bare: 'bare Fastify route (one request per page)',
+};
 for (const [name, label] of Object.entries(names)) {
   const runs = results[name]!;
   const best = runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   const round = runs.indexOf(best);
   const ceiling = results.bare![round]!;
-  const ratio = (best.pages / best.seconds) / (ceiling.pages / ceiling.seconds);
-  console.log(`| ${label} | ${best.pages.toLocaleString('en')} | ${best.sounds.toLocaleString('en')} | ${best.seconds.toFixed(2)} `
-    + `| ${Math.round(best.pages / best.seconds).toLocaleString('en')} | ${Math.round(best.sounds / best.seconds).toLocaleString('en')} `
-    + `| ${best.p50.toFixed(2)} | ${best.p99.toFixed(2)} | ${(ratio * 100).toFixed(1)}% |`);
+  const ratio = best.pages / best.seconds / (ceiling.pages / ceiling.seconds);
+  console.log(
+    `| ${label} | ${best.pages.toLocaleString('en')} | ${best.sounds.toLocaleString('en')} | ${best.seconds.toFixed(2)} ` +
+      `| ${Math.round(best.pages / best.seconds).toLocaleString('en')} | ${Math.round(best.sounds / best.seconds).toLocaleString('en')} ` +
+      `| ${best.p50.toFixed(2)} | ${best.p99.toFixed(2)} | ${(ratio * 100).toFixed(1)}% |`,
+  );
 }
 
 /**
  * Reads pages one after another from the first (cursor null) until `read` gives no next cursor
  * (or `maxPages` were read); times each request, body read and parsed included.
  */
-async function walk(url: (cursor: string | null) => string, read: (body: unknown) => { count: number; next: string | null },
-  withKey = true, maxPages = Infinity): Promise<Walk> {
+async function walk(
+  url: (cursor: string | null) => string,
+  read: (body: unknown) => { count: number; next: string | null },
+  withKey = true,
+  maxPages = Infinity,
+): Promise<Walk> {
   const times: number[] = [];
   let sounds = 0;
   let cursor: string | null = null;

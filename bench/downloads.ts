@@ -52,10 +52,13 @@ try {
       path: `/api/v1/sounds/${ids[Math.floor(Math.random() * ids.length)]}/download`,
       headers: { 'x-api-key': keys[n++ % keys.length]! },
     });
-    const load = (duration: number) => autocannon({
-      url: server.url, connections: CONNECTIONS, duration,
-      requests: [{ method: 'GET', setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }],
-    });
+    const load = (duration: number) =>
+      autocannon({
+        url: server.url,
+        connections: CONNECTIONS,
+        duration,
+        requests: [{ method: 'GET', setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }],
+      });
     answered += (await load(1))['2xx']; // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       const logBefore = await changeLogRows();
@@ -64,8 +67,25 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const logRows = (await changeLogRows()) - logBefore;
       answered += run['2xx'];
-      runs.push({ rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99, logRows, answered: run['2xx'] });
-      console.log(JSON.stringify({ round, rps: run.requests.average, p50: run.latency.p50, p99: run.latency.p99, non2xx: run.non2xx, errors: run.errors, logRows, downloads: run['2xx'] }));
+      runs.push({
+        rps: run.requests.average,
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        logRows,
+        answered: run['2xx'],
+      });
+      console.log(
+        JSON.stringify({
+          round,
+          rps: run.requests.average,
+          p50: run.latency.p50,
+          p99: run.latency.p99,
+          non2xx: run.non2xx,
+          errors: run.errors,
+          logRows,
+          downloads: run['2xx'],
+        }),
+      );
     }
   } finally {
     server.child.kill('SIGTERM');
@@ -75,11 +95,15 @@ try {
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`| downloads/s (median of ${ROUNDS}) | p50 ms | p99 ms | change-log rows per download |`);
   console.log('|---|---|---|---|');
-  console.log(`| ${Math.round(median(runs.map((r) => r.rps)))} | ${median(runs.map((r) => r.p50))} | ${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.logRows / r.answered)).toFixed(3)} |`);
+  console.log(
+    `| ${Math.round(median(runs.map((r) => r.rps)))} | ${median(runs.map((r) => r.p50))} | ${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.logRows / r.answered)).toFixed(3)} |`,
+  );
   // autocannon stops with up to CONNECTIONS requests in flight per run: counted, never answered.
   const inFlight = CONNECTIONS * (ROUNDS + 1);
   const adds = stored >= answered && stored <= answered + inFlight;
-  console.log(`stored download counts after SIGTERM: ${stored}; answered 200: ${answered}, with at most ${inFlight} cut off in flight${adds ? '' : ' (MISMATCH)'}`);
+  console.log(
+    `stored download counts after SIGTERM: ${stored}; answered 200: ${answered}, with at most ${inFlight} cut off in flight${adds ? '' : ' (MISMATCH)'}`,
+  );
 } finally {
   await runSql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
   await rm(dataDir, { recursive: true, force: true });
@@ -95,10 +119,20 @@ async function fillCatalog(count: number): Promise<string[]> {
       const { id } = await services.catalogWriter.put({
         contentHash: contentHashOf(bytes),
         mp3: bytes,
-        metadata: { name: `Bench Sound ${i}`, description: null, tags: ['bench'], category: 'SFX', license: 'CC0', sample: false },
+        metadata: {
+          name: `Bench Sound ${i}`,
+          description: null,
+          tags: ['bench'],
+          category: 'SFX',
+          license: 'CC0',
+          sample: false,
+        },
         measurements: {
-          duration: 1, timing: { onset_ms: 1, peak_ms: 2, tail_ms: 900 },
-          loudness: { integrated_lufs: -18, true_peak_db: -1 }, waveform: [[-0.5, 0.5]], descriptors: null,
+          duration: 1,
+          timing: { onset_ms: 1, peak_ms: 2, tail_ms: 900 },
+          loudness: { integrated_lufs: -18, true_peak_db: -1 },
+          waveform: [[-0.5, 0.5]],
+          descriptors: null,
         },
       });
       ids.push(id);

@@ -25,7 +25,10 @@ function musicLike(sampleRate: number, channelCount: number): PcmAudio {
     for (let i = 0; i < length; i++) {
       const t = i / sampleRate;
       const beat = t % 0.5;
-      const chord = [220, 277.2, 329.6].reduce((sum, f) => sum + Math.sin(2 * Math.PI * f * (1 + c * 0.002) * t + 0.3 * Math.sin(5 * t)), 0);
+      const chord = [220, 277.2, 329.6].reduce(
+        (sum, f) => sum + Math.sin(2 * Math.PI * f * (1 + c * 0.002) * t + 0.3 * Math.sin(5 * t)),
+        0,
+      );
       const pluck = Math.sin(2 * Math.PI * 880 * t) * Math.exp(-beat * 12);
       const hat = random() * Math.exp(-(t % 0.25) * 60);
       out[i] = 0.08 * chord + 0.2 * pluck + 0.15 * hat;
@@ -50,7 +53,9 @@ async function timed(run: () => Promise<unknown> | unknown): Promise<number> {
 /** ffmpeg's own decode time (-benchmark rtime) and the whole command's wall time, process start included. */
 function ffmpegNull(path: string): { rtime: number; wall: number } {
   const started = performance.now();
-  const result = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-benchmark', '-i', path, '-f', 'null', '-'], { encoding: 'utf8' });
+  const result = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-benchmark', '-i', path, '-f', 'null', '-'], {
+    encoding: 'utf8',
+  });
   const wall = (performance.now() - started) / 1000;
   const rtime = Number(/rtime=([\d.]+)s/.exec(result.stderr)?.[1] ?? Number.NaN);
   return { rtime, wall };
@@ -60,7 +65,13 @@ const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'bench-encode-'));
 const rows: string[] = [];
 try {
-  const configurations = [[44100, 1], [44100, 2], [48000, 1], [48000, 2], [96000, 2]] as const;
+  const configurations = [
+    [44100, 1],
+    [44100, 2],
+    [48000, 1],
+    [48000, 2],
+    [96000, 2],
+  ] as const;
   for (const [sampleRate, channelCount] of configurations) {
     const audio = musicLike(sampleRate, channelCount);
     // One unmeasured run each: V8 first runs WASM through its baseline compiler, and a
@@ -85,7 +96,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const ffmpegVersion = hasFfmpeg ? execFileSync('ffmpeg', ['-version']).toString().split('\n')[0] : 'ffmpeg not installed';
+const ffmpegVersion = hasFfmpeg
+  ? execFileSync('ffmpeg', ['-version']).toString().split('\n')[0]
+  : 'ffmpeg not installed';
 const report = `# MP3 encode and decode speed
 
 Command: \`${COMMAND}\` (from the repository root)

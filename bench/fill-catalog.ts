@@ -43,7 +43,8 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
   const db = new SQLite(path.join(dataDir, 'catalog.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
-  const insertSound = db.prepare(`INSERT INTO sounds (id, name, description, tags, category, license, duration, onset_ms, peak_ms,
+  const insertSound =
+    db.prepare(`INSERT INTO sounds (id, name, description, tags, category, license, duration, onset_ms, peak_ms,
     tail_ms, integrated_lufs, true_peak_db, waveform, is_sample, content_hash, file_key, file_size,
     created_at, updated_at, descriptors) VALUES (?, ?, ?, ?, ?, 'CC0', ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`);
   const insertDownloads = db.prepare('INSERT INTO sound_downloads (sound_seq, count, version) VALUES (?, ?, 0)');
@@ -55,20 +56,53 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
     for (let i = from; i < to; i++) {
       const source = zipf(SOURCES);
       const category = pick(CATEGORIES);
-      const name = [title(zipf(QUALITIES)), title(source), next() < 0.6 ? title(zipf(ACTIONS)) : '', next() < 0.5 ? String(1 + Math.floor(next() * 20)) : '']
-        .filter(Boolean).join(' ');
-      const description = next() < 0.1 ? null
-        : `A ${zipf(QUALITIES)} ${source} ${zipf(ACTIONS)}${next() < 0.5 ? `, ${zipf(QUALITIES)} and ${zipf(QUALITIES)}` : ''}, for ${zipf(CONTEXTS)} ${next() < 0.4 ? `or ${zipf(CONTEXTS)} ` : ''}scenes`;
-      const tags = [...new Set([source, zipf(CONTEXTS), ...(next() < 0.7 ? [zipf(QUALITIES)] : []), ...(next() < 0.4 ? [zipf(CONTEXTS)] : [])])];
+      const name = [
+        title(zipf(QUALITIES)),
+        title(source),
+        next() < 0.6 ? title(zipf(ACTIONS)) : '',
+        next() < 0.5 ? String(1 + Math.floor(next() * 20)) : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      const description =
+        next() < 0.1
+          ? null
+          : `A ${zipf(QUALITIES)} ${source} ${zipf(ACTIONS)}${next() < 0.5 ? `, ${zipf(QUALITIES)} and ${zipf(QUALITIES)}` : ''}, for ${zipf(CONTEXTS)} ${next() < 0.4 ? `or ${zipf(CONTEXTS)} ` : ''}scenes`;
+      const tags = [
+        ...new Set([
+          source,
+          zipf(CONTEXTS),
+          ...(next() < 0.7 ? [zipf(QUALITIES)] : []),
+          ...(next() < 0.4 ? [zipf(CONTEXTS)] : []),
+        ]),
+      ];
       // Seconds: sound effects mostly under 3 s, ambiences and music from half a minute to minutes.
       const duration = Math.round((category === 'SFX' ? Math.exp(next() * 4 - 2.5) : 20 + next() * 280) * 1000) / 1000;
-      const hash = createHash('sha256').update(`fill-${seed}-${first + i}`).digest('hex');
+      const hash = createHash('sha256')
+        .update(`fill-${seed}-${first + i}`)
+        .digest('hex');
       const created = new Date(start + Math.floor(next() * 3 * 365 * 86_400_000)).toISOString();
       const downloads = Math.floor(Math.exp(next() * 9) - 1) * (next() < 0.3 ? 0 : 1);
-      const { lastInsertRowid } = insertSound.run(hash.slice(0, 16), name, description, JSON.stringify(tags), category, duration,
-        Math.round(next() * 50), Math.round(next() * duration * 300), Math.round(duration * 900), -30 + next() * 22, -6 + next() * 5.5,
-        first + i < 24 ? 1 : 0, hash,
-        `${hash.slice(0, 2)}/${hash}.mp3`, Math.round(duration * 24_000), created, created, descriptorsOf(source, next));
+      const { lastInsertRowid } = insertSound.run(
+        hash.slice(0, 16),
+        name,
+        description,
+        JSON.stringify(tags),
+        category,
+        duration,
+        Math.round(next() * 50),
+        Math.round(next() * duration * 300),
+        Math.round(duration * 900),
+        -30 + next() * 22,
+        -6 + next() * 5.5,
+        first + i < 24 ? 1 : 0,
+        hash,
+        `${hash.slice(0, 2)}/${hash}.mp3`,
+        Math.round(duration * 24_000),
+        created,
+        created,
+        descriptorsOf(source, next),
+      );
       if (downloads > 0) insertDownloads.run(lastInsertRowid, downloads);
     }
   });
@@ -88,5 +122,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const started = performance.now();
   await fillCatalog(path.resolve(dataDir), Number(count), Number(seed ?? 1));
-  process.stderr.write(`${Number(count).toLocaleString('en')} sounds in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `${Number(count).toLocaleString('en')} sounds in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }

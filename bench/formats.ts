@@ -25,7 +25,9 @@ try {
     const { mp3, measurements } = await encodeAndMeasure(sound.audio);
     audioSeconds += measurements.duration;
     const { id } = await server.services.catalogWriter.put({
-      contentHash: contentHashOf(mp3), mp3, measurements,
+      contentHash: contentHashOf(mp3),
+      mp3,
+      measurements,
       metadata: { name: `Bench ${index}`, description: null, tags: [], category: 'SFX', license: 'CC0', sample: false },
     });
     ids.push(id);
@@ -42,15 +44,19 @@ try {
     let bytes = 0;
     const started = performance.now();
     const queue = [...urls];
-    await Promise.all(Array.from({ length: clients }, async () => {
-      for (let url = queue.shift(); url; url = queue.shift()) {
-        const response = await fetch(url);
-        if (response.status !== 200) throw new Error(`${format}: ${response.status}`);
-        bytes += (await response.arrayBuffer()).byteLength;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let url = queue.shift(); url; url = queue.shift()) {
+          const response = await fetch(url);
+          if (response.status !== 200) throw new Error(`${format}: ${response.status}`);
+          bytes += (await response.arrayBuffer()).byteLength;
+        }
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`| ${format.replace('&bit_depth=', ', ')} | ${(urls.length / seconds).toFixed(2)} | ${(audioSeconds / seconds).toFixed(1)} | ${(bytes / urls.length / 1024).toFixed(0)} KiB |`);
+    console.log(
+      `| ${format.replace('&bit_depth=', ', ')} | ${(urls.length / seconds).toFixed(2)} | ${(audioSeconds / seconds).toFixed(1)} | ${(bytes / urls.length / 1024).toFixed(0)} KiB |`,
+    );
   }
 } finally {
   await server.close();

@@ -16,4 +16,4 @@ if (process.env.BODY_FILE) {
   app.get('/body-bytes', async (_request, reply) => reply.type('application/json; charset=utf-8').send(bytes));
 }
 const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-process.stdout.write(address + '\n');
+process.stdout.write(`${address}\n`);

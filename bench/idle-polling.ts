@@ -31,13 +31,17 @@ await new Promise((resolve) => setTimeout(resolve, 2000));
 const before = { postgres: cpuByPid(pidsOf('postgres')), instances: cpuByPid(servers.map((child) => child.pid!)) };
 await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
 const after = { postgres: cpuByPid(pidsOf('postgres')), instances: cpuByPid(servers.map((child) => child.pid!)) };
-const spent = (part: keyof typeof before) => [...after[part]].reduce((sum, [pid, ms]) => sum + ms - (before[part].get(pid) ?? 0), 0);
-console.log(JSON.stringify({
-  instances: INSTANCES, seconds: SECONDS,
-  postgresCpuMsPerSecond: spent('postgres') / SECONDS,
-  instancesCpuMsPerSecond: spent('instances') / SECONDS,
-  polls: INSTANCES * SECONDS * 10,
-}));
+const spent = (part: keyof typeof before) =>
+  [...after[part]].reduce((sum, [pid, ms]) => sum + ms - (before[part].get(pid) ?? 0), 0);
+console.log(
+  JSON.stringify({
+    instances: INSTANCES,
+    seconds: SECONDS,
+    postgresCpuMsPerSecond: spent('postgres') / SECONDS,
+    instancesCpuMsPerSecond: spent('instances') / SECONDS,
+    polls: INSTANCES * SECONDS * 10,
+  }),
+);
 for (const child of servers) child.kill('SIGTERM');
 await new Promise((resolve) => setTimeout(resolve, 500));
 await runSql(`DROP SCHEMA ${SCHEMA} CASCADE`);
@@ -46,7 +50,10 @@ await rm(dataDir, { recursive: true, force: true });
 async function startServe(environment: Record<string, string>): Promise<ChildProcess> {
   const logFile = path.join(tmpdir(), `sound-catalog-idle-${process.pid}-${Date.now()}.log`);
   const log = await open(logFile, 'w');
-  const child = spawn(process.execPath, [path.join(root, 'bin/sound-catalog.js'), 'serve'], { env: { ...process.env, ...environment }, stdio: ['ignore', log.fd, log.fd] });
+  const child = spawn(process.execPath, [path.join(root, 'bin/sound-catalog.js'), 'serve'], {
+    env: { ...process.env, ...environment },
+    stdio: ['ignore', log.fd, log.fd],
+  });
   await log.close();
   for (let waited = 0; waited < 60_000; waited += 100) {
     if (/is listening on/.test(await readFile(logFile, 'utf8'))) return child;

@@ -22,16 +22,20 @@ async function measure(label: string, env: Record<string, string>): Promise<void
     let bytes = 0;
     let requests = 0;
     const end = Date.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: clients }, async () => {
-      while (Date.now() < end) {
-        const response = await fetch(url);
-        const body = await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`${label}: ${response.status} ${Buffer.from(body).toString()}`);
-        bytes += body.byteLength;
-        requests++;
-      }
-    }));
-    console.log(`| ${label} | ${mebibytes} MiB | ${clients} | ${(requests / SECONDS).toFixed(1)} | ${(bytes / SECONDS / 1024 / 1024).toFixed(1)} MiB/s |`);
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (Date.now() < end) {
+          const response = await fetch(url);
+          const body = await response.arrayBuffer();
+          if (response.status !== 200) throw new Error(`${label}: ${response.status} ${Buffer.from(body).toString()}`);
+          bytes += body.byteLength;
+          requests++;
+        }
+      }),
+    );
+    console.log(
+      `| ${label} | ${mebibytes} MiB | ${clients} | ${(requests / SECONDS).toFixed(1)} | ${(bytes / SECONDS / 1024 / 1024).toFixed(1)} MiB/s |`,
+    );
   } finally {
     await server.close();
   }

@@ -30,7 +30,14 @@ const { key } = await server.account('enterprise');
 const ids: string[] = [];
 for (let i = 0; i < SOUNDS; i++) {
   if (FORMAT === undefined) {
-    ids.push((await addSound(server.services, { name: `Bench Sound ${i}`, bytes: new Uint8Array(randomBytes(SOUND_KB * 1024)) })).id);
+    ids.push(
+      (
+        await addSound(server.services, {
+          name: `Bench Sound ${i}`,
+          bytes: new Uint8Array(randomBytes(SOUND_KB * 1024)),
+        })
+      ).id,
+    );
   } else {
     const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('bench-packs', i).audio);
     ids.push((await addSound(server.services, { name: `Bench Sound ${i}`, bytes: mp3, ...measurements })).id);
@@ -38,7 +45,10 @@ for (let i = 0; i < SOUNDS; i++) {
 }
 
 async function round(slow: boolean, first = false) {
-  const answer = await server.get(`/api/v1/packs?ids=${ids.join(',')}${FORMAT === undefined ? '' : `&format=${FORMAT}`}`, { key });
+  const answer = await server.get(
+    `/api/v1/packs?ids=${ids.join(',')}${FORMAT === undefined ? '' : `&format=${FORMAT}`}`,
+    { key },
+  );
   if (answer.status !== 200) throw new Error(`pack answered ${answer.status}: ${await answer.text()}`);
   const { data } = (await answer.json()) as { data: { download_url: string; estimated_bytes: number } };
   globalThis.gc?.();
@@ -60,12 +70,16 @@ async function round(slow: boolean, first = false) {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
-  console.log(`${slow ? 'slow client' : 'fast client'}${first && FORMAT !== undefined ? ' (renditions made while it streams)' : ''}: ${mb(bytes)} MB (estimated ${mb(data.estimated_bytes)}) in ${seconds.toFixed(2)} s, `
-    + `${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s; peak RSS +${mb(peakRss - base.rss)} MB, peak heap +${mb(peakHeap - base.heapUsed)} MB `
-    + `(RSS ${mb(base.rss)} MB before)`);
+  console.log(
+    `${slow ? 'slow client' : 'fast client'}${first && FORMAT !== undefined ? ' (renditions made while it streams)' : ''}: ${mb(bytes)} MB (estimated ${mb(data.estimated_bytes)}) in ${seconds.toFixed(2)} s, ` +
+      `${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s; peak RSS +${mb(peakRss - base.rss)} MB, peak heap +${mb(peakHeap - base.heapUsed)} MB ` +
+      `(RSS ${mb(base.rss)} MB before)`,
+  );
 }
 
-console.log(`${SOUNDS} sounds ${FORMAT === undefined ? `of ${SOUND_KB} KB each` : `as ${FORMAT} from real MP3s`}, node ${process.version}`);
+console.log(
+  `${SOUNDS} sounds ${FORMAT === undefined ? `of ${SOUND_KB} KB each` : `as ${FORMAT} from real MP3s`}, node ${process.version}`,
+);
 for (let i = 0; i < ROUNDS; i++) await round(false, i === 0);
 await round(true);
 await server.close();

@@ -43,39 +43,69 @@ const ids = soundIds(dataDir, 5000);
 
 // Each checkout serves a copy of the filled folder: a newer build migrates its database, which an
 // older build would then refuse to open.
-const folderOf = new Map(checkouts.map((checkout, i) => {
-  const copy = `${dataDir}-build-${i}`;
-  rmSync(copy, { recursive: true, force: true });
-  cpSync(dataDir, copy, { recursive: true });
-  return [checkout, copy];
-}));
+const folderOf = new Map(
+  checkouts.map((checkout, i) => {
+    const copy = `${dataDir}-build-${i}`;
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(dataDir, copy, { recursive: true });
+    return [checkout, copy];
+  }),
+);
 
 for (let run = 1; run <= runs; run++) {
   for (const checkout of checkouts) {
     // npm start's command, from that checkout, with docs/operations.md's heap bound.
-    const server = await startChild([...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), `--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'],
-      { ...env, SOUND_CATALOG_DATA: folderOf.get(checkout)!, PORT: '0' });
+    const server = await startChild(
+      [
+        ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []),
+        `--max-old-space-size=${heapBoundMb(size)}`,
+        path.join(checkout, 'bin/sound-catalog.js'),
+        'serve',
+      ],
+      { ...env, SOUND_CATALOG_DATA: folderOf.get(checkout)!, PORT: '0' },
+    );
     const pid = server.child.pid!;
     const random = generator(7);
     const mix = additions ? extensionMix(random, 20_000) : queryMix(random, 20_000);
     const next = additions ? () => additionsRequest(random, mix, ids) : () => realisticRequest(random, mix, ids);
     let sent = 0;
-    const requests = [{
-      method: 'GET' as const,
-      setupRequest: (request: autocannon.Request) => ({ ...request, path: next(), headers: { 'x-api-key': keys[sent++ % keys.length]! } }),
-    }];
+    const requests = [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          path: next(),
+          headers: { 'x-api-key': keys[sent++ % keys.length]! },
+        }),
+      },
+    ];
     await autocannon({ url: server.url, connections: 50, duration: 2, requests });
     let peakRss = 0;
-    const sampler = setInterval(() => void residentMemoryMb(pid).then((mb) => (peakRss = Math.max(peakRss, mb)), () => {}), 200);
+    const sampler = setInterval(
+      () =>
+        void residentMemoryMb(pid).then(
+          (mb) => (peakRss = Math.max(peakRss, mb)),
+          () => {},
+        ),
+      200,
+    );
     const cpuBefore = cpuByPid([pid]).get(pid)!;
     const result = await autocannon({ url: server.url, connections: 50, duration: seconds, requests });
     const cpuMs = cpuByPid([pid]).get(pid)! - cpuBefore;
     clearInterval(sampler);
     server.child.kill('SIGTERM');
     await new Promise((resolve) => server.child.once('exit', resolve));
-    console.log(JSON.stringify({
-      run, checkout, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
-      cpuUsPerRequest: Math.round((cpuMs * 1000) / result.requests.total), peakRssMb: peakRss, errors: result.errors + result.non2xx,
-    }));
+    console.log(
+      JSON.stringify({
+        run,
+        checkout,
+        rps: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        cpuUsPerRequest: Math.round((cpuMs * 1000) / result.requests.total),
+        peakRssMb: peakRss,
+        errors: result.errors + result.non2xx,
+      }),
+    );
   }
 }

@@ -25,14 +25,17 @@ import { encodeWavFloat32 } from '../test/audio/helpers/wav.ts';
 
 const REPEATS = 5;
 const RATE = 44_100;
-const seedCounts = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const seedCounts = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const work = await mkdtemp(path.join(tmpdir(), 'sound-catalog-pipeline-'));
 
 function programme(seconds: number, seed: number): Float32Array {
   const out = noise(seed, -36, seconds * RATE, 0.9);
   for (let beat = 0; beat < seconds * 2; beat++) {
-    mixInto(out, note(RATE, 110 * 2 ** (((beat * 5 + seed) % 24) / 12), -16, 0.6), Math.floor(beat * RATE / 2));
+    mixInto(out, note(RATE, 110 * 2 ** (((beat * 5 + seed) % 24) / 12), -16, 0.6), Math.floor((beat * RATE) / 2));
   }
   return out;
 }
@@ -59,16 +62,24 @@ for (const [name, channels] of [
     theirs.push(performance.now() - start);
     start = performance.now();
     const stream = await openAudioStream(await readFile(file));
-    await analyzeChunks(stream.sampleRate, stream.channelCount, (async function* () {
-      for await (const chunk of stream.chunks) yield chunk.channels;
-    })());
+    await analyzeChunks(
+      stream.sampleRate,
+      stream.channelCount,
+      (async function* () {
+        for await (const chunk of stream.chunks) yield chunk.channels;
+      })(),
+    );
     ours.push(performance.now() - start);
   }
   oursTotal += median(ours);
   ffmpegTotal += median(theirs);
-  console.log(`| ${name} | ${seconds} | ${median(ours).toFixed(0)} | ${(seconds * 1000 / median(ours)).toFixed(0)}x | ${median(theirs).toFixed(0)} | ${(median(ours) / median(theirs)).toFixed(2)} |`);
+  console.log(
+    `| ${name} | ${seconds} | ${median(ours).toFixed(0)} | ${((seconds * 1000) / median(ours)).toFixed(0)}x | ${median(theirs).toFixed(0)} | ${(median(ours) / median(theirs)).toFixed(2)} |`,
+  );
 }
-console.log(`| **all** | | ${oursTotal.toFixed(0)} | | ${ffmpegTotal.toFixed(0)} | ${(oursTotal / ffmpegTotal).toFixed(2)} |\n`);
+console.log(
+  `| **all** | | ${oursTotal.toFixed(0)} | | ${ffmpegTotal.toFixed(0)} | ${(oursTotal / ffmpegTotal).toFixed(2)} |\n`,
+);
 
 // 2. Ingest throughput.
 const folder = path.join(work, 'wavs');
@@ -83,25 +94,40 @@ for (let i = 0; i < FILES; i++) {
   await writeFile(path.join(folder, `sound-${i}.wav`), encodeWavFloat32({ sampleRate: RATE, channels }));
 }
 {
-  const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: path.join(work, 'ingest-data'), SOUND_CATALOG_DEMO: '0' }));
+  const services = await createServices(
+    loadConfig({ SOUND_CATALOG_DATA: path.join(work, 'ingest-data'), SOUND_CATALOG_DEMO: '0' }),
+  );
   const start = performance.now();
   const summary = await ingestPaths(services, [folder]);
   const seconds = (performance.now() - start) / 1000;
   await services.close();
-  console.log(`## Ingest\n\n${FILES} WAV files (44.1 kHz, half stereo, 2-10 s, ${audioSeconds} s of audio): ${seconds.toFixed(1)} s, `
-    + `${((summary.added / seconds) * 60).toFixed(0)} sounds/minute, ${(audioSeconds / seconds).toFixed(0)}x real time (added ${summary.added}, failed ${summary.failed.length})\n`);
+  console.log(
+    `## Ingest\n\n${FILES} WAV files (44.1 kHz, half stereo, 2-10 s, ${audioSeconds} s of audio): ${seconds.toFixed(1)} s, ` +
+      `${((summary.added / seconds) * 60).toFixed(0)} sounds/minute, ${(audioSeconds / seconds).toFixed(0)}x real time (added ${summary.added}, failed ${summary.failed.length})\n`,
+  );
 }
 
 // 3. Seed.
 console.log('## Seed\n');
 for (const count of seedCounts.length > 0 ? seedCounts : [1000]) {
-  const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: path.join(work, `seed-${count}`), SOUND_CATALOG_DEMO: '0' }));
+  const services = await createServices(
+    loadConfig({ SOUND_CATALOG_DATA: path.join(work, `seed-${count}`), SOUND_CATALOG_DEMO: '0' }),
+  );
   const start = performance.now();
   const { added } = await seedCatalog(services, { count, seed: 'sound-catalog' });
   const seconds = (performance.now() - start) / 1000;
-  const total = await services.database.db.selectFrom('sounds').select((eb) => eb.fn.sum<number>('duration').as('s')).executeTakeFirstOrThrow();
+  const total = await services.database.db
+    .selectFrom('sounds')
+    .select((eb) => eb.fn.sum<number>('duration').as('s'))
+    .executeTakeFirstOrThrow();
   await services.close();
-  console.log(`seed ${count}: ${seconds.toFixed(1)} s (${added} added, ${Number(total.s).toFixed(0)} s of audio, average ${(Number(total.s) / count).toFixed(1)} s)`);
+  console.log(
+    `seed ${count}: ${seconds.toFixed(1)} s (${added} added, ${Number(total.s).toFixed(0)} s of audio, average ${(Number(total.s) / count).toFixed(1)} s)`,
+  );
 }
-console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
+console.log(
+  `\nload average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}`,
+);
 await rm(work, { recursive: true, force: true });

@@ -10,7 +10,9 @@ export function cpuByPid(pids: number[]): Map<number, number> {
   const spent = new Map<number, number>();
   for (const pid of pids) {
     try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        .replace(/^.*\) /, '')
+        .split(' ');
       spent.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       // A process that ended meanwhile (a PostgreSQL backend, say): its time is not counted.
@@ -21,13 +23,16 @@ export function cpuByPid(pids: number[]): Map<number, number> {
 
 /** The processes whose command name starts with `command`. */
 export function pidsOf(command: string): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(command);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith(command);
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** A hundred Enterprise accounts with two keys each: 5,000,000 requests a day between them. */

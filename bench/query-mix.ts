@@ -18,7 +18,8 @@ export function generator(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   /** An item of `list`, the first ones far more often (Zipf, exponent 1). */
-  const zipf = <T>(list: readonly T[]): T => list[Math.min(list.length - 1, Math.floor(Math.exp(next() * Math.log(list.length + 1)) - 1))]!;
+  const zipf = <T>(list: readonly T[]): T =>
+    list[Math.min(list.length - 1, Math.floor(Math.exp(next() * Math.log(list.length + 1)) - 1))]!;
   return { next, zipf, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
 }
 
@@ -46,7 +47,11 @@ export function similarRequest(random: Generator, ids: string[]): string {
 /** The mix with the additions' next request: a download one time in ten, a similar-sounds request one in ten, else a search of `extensions` (with Zipf). */
 export function additionsRequest(random: Generator, extensions: string[], ids: string[]): string {
   const roll = random.next();
-  return roll < 0.1 ? `/api/v1/sounds/${random.zipf(ids)}/download` : roll < 0.2 ? similarRequest(random, ids) : random.zipf(extensions);
+  return roll < 0.1
+    ? `/api/v1/sounds/${random.zipf(ids)}/download`
+    : roll < 0.2
+      ? similarRequest(random, ids)
+      : random.zipf(extensions);
 }
 
 /** A search path never returned before by this function (for a mix where no query repeats). */
@@ -68,8 +73,15 @@ export function randomQuery(random: Generator): string {
   };
   const query = new URLSearchParams();
   if (random.next() < 0.9) query.set('q', random.next() < 0.65 ? word() : `${word()} ${word()}`);
-  if (random.next() < 0.15) query.set('category', random.next() < 0.7 ? random.pick(CATEGORY_NAMES) : `${random.pick(CATEGORY_NAMES)},${random.pick(CATEGORY_NAMES)}`);
-  if (random.next() < 0.15) query.set('tags', random.next() < 0.8 ? random.zipf(CONTEXTS) : `${random.zipf(SOURCES)},${random.zipf(CONTEXTS)}`);
+  if (random.next() < 0.15)
+    query.set(
+      'category',
+      random.next() < 0.7
+        ? random.pick(CATEGORY_NAMES)
+        : `${random.pick(CATEGORY_NAMES)},${random.pick(CATEGORY_NAMES)}`,
+    );
+  if (random.next() < 0.15)
+    query.set('tags', random.next() < 0.8 ? random.zipf(CONTEXTS) : `${random.zipf(SOURCES)},${random.zipf(CONTEXTS)}`);
   const min = random.next() < 0.08 ? random.pick([0.5, 1, 2, 5, 10, 30]) : undefined;
   const max = random.next() < 0.12 ? random.pick([0.5, 1, 2, 3, 5, 10, 60, 300]) : undefined;
   if (min !== undefined) query.set('min_duration', String(min));
@@ -89,7 +101,8 @@ export function extensionQuery(random: Generator): string {
   const url = new URL(randomQuery(random), 'http://bench');
   const query = url.searchParams;
   if (query.has('q') && random.next() < 0.4) query.set('sort', 'relevance');
-  if (random.next() < 0.15) query.set('facets', random.next() < 0.5 ? 'category,tags' : random.pick(['category', 'tags']));
+  if (random.next() < 0.15)
+    query.set('facets', random.next() < 0.5 ? 'category,tags' : random.pick(['category', 'tags']));
   if (random.next() < 0.1) query.set('max_onset_ms', String(random.pick([5, 10, 20, 50])));
   if (random.next() < 0.1) {
     const low = random.pick([-30, -24, -20, -16]);

@@ -22,7 +22,9 @@ try {
     const { mp3, measurements } = await encodeAndMeasure(sound.audio);
     audioSeconds += measurements.duration;
     const { id } = await server.services.catalogWriter.put({
-      contentHash: contentHashOf(mp3), mp3, measurements,
+      contentHash: contentHashOf(mp3),
+      mp3,
+      measurements,
       metadata: { name: `Bench ${index}`, description: null, tags: [], category: 'SFX', license: 'CC0', sample: false },
     });
     for (const lufs of [-14, -16, -20, -23]) {
@@ -33,19 +35,25 @@ try {
   const statuses = new Map<number, number>();
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (next < urls.length) {
-      const response = await fetch(urls[next++]!);
-      await response.arrayBuffer();
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < urls.length) {
+        const response = await fetch(urls[next++]!);
+        await response.arrayBuffer();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const stats = await server.services.renditions.stats();
-  console.log(`${soundCount} sounds (${audioSeconds.toFixed(0)} s of audio), ${urls.length} new renditions, ${clients} clients, `
-    + `RENDITIONS_CONCURRENCY=${server.services.config.renditionsConcurrency}`);
-  console.log(`${(stats.made / seconds).toFixed(1)} renditions/s (${stats.made} made in ${seconds.toFixed(1)} s); answers ${JSON.stringify(Object.fromEntries(statuses))}; `
-    + `stored ${(stats.bytes / 1024).toFixed(0)} KiB`);
+  console.log(
+    `${soundCount} sounds (${audioSeconds.toFixed(0)} s of audio), ${urls.length} new renditions, ${clients} clients, ` +
+      `RENDITIONS_CONCURRENCY=${server.services.config.renditionsConcurrency}`,
+  );
+  console.log(
+    `${(stats.made / seconds).toFixed(1)} renditions/s (${stats.made} made in ${seconds.toFixed(1)} s); answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
+      `stored ${(stats.bytes / 1024).toFixed(0)} KiB`,
+  );
 } finally {
   await server.close();
 }

@@ -52,8 +52,13 @@ if (process.argv[2] === '--child') {
         args.push(sourcePath, path.join(folder, `${minutes}-rendition.mp3`));
       }
       const report = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as ChildReport;
-      const made = minutes > 0 ? `${report.duration.toFixed(0)} s at ${report.lufs} LUFS, ${report.truePeak} dBTP` : 'none (code loaded)';
-      console.log(`| ${minutes} min | ${report.peakRssMb.toFixed(0)} MB | ${report.seconds.toFixed(1)} s | ${report.cpuSeconds.toFixed(1)} s | ${made} |`);
+      const made =
+        minutes > 0
+          ? `${report.duration.toFixed(0)} s at ${report.lufs} LUFS, ${report.truePeak} dBTP`
+          : 'none (code loaded)';
+      console.log(
+        `| ${minutes} min | ${report.peakRssMb.toFixed(0)} MB | ${report.seconds.toFixed(1)} s | ${report.cpuSeconds.toFixed(1)} s | ${made} |`,
+      );
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });

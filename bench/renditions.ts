@@ -28,15 +28,24 @@ console.log('| rendition | renditions/s | s of audio per s | within 0.5 LU and <
 for (const [name, specOf] of [
   ['loudness -16 LUFS', () => ({ loudness: -16 })],
   ['trim', (m) => ({ trim: { startMs: m.timing.onset_ms ?? 0, endMs: m.timing.tail_ms ?? m.duration * 1000 } })],
-  ['loudness -16 LUFS and trim', (m) => ({ loudness: -16, trim: { startMs: m.timing.onset_ms ?? 0, endMs: m.timing.tail_ms ?? m.duration * 1000 } })],
+  [
+    'loudness -16 LUFS and trim',
+    (m) => ({ loudness: -16, trim: { startMs: m.timing.onset_ms ?? 0, endMs: m.timing.tail_ms ?? m.duration * 1000 } }),
+  ],
 ] as Array<[string, (m: AudioMeasurements) => RenditionSpec]>) {
   let onTarget = 0;
   const started = performance.now();
   for (const { mp3Path, measurements } of sounds) {
     const spec = specOf(measurements);
     const { loudness } = await renderRendition(mp3Path, path.join(folder, 'rendition.mp3'), spec);
-    if (spec.loudness === undefined || (Math.abs(loudness.integrated_lufs! - spec.loudness) <= 0.5 && loudness.true_peak_db! <= -1)) onTarget++;
+    if (
+      spec.loudness === undefined ||
+      (Math.abs(loudness.integrated_lufs! - spec.loudness) <= 0.5 && loudness.true_peak_db! <= -1)
+    )
+      onTarget++;
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`| ${name} | ${(count / seconds).toFixed(1)} | ${(audioSeconds / seconds).toFixed(0)} | ${onTarget}/${count} |`);
+  console.log(
+    `| ${name} | ${(count / seconds).toFixed(1)} | ${(audioSeconds / seconds).toFixed(0)} | ${onTarget}/${count} |`,
+  );
 }

@@ -48,7 +48,9 @@ const postgresUrl = withSchema(DATABASE_URL, SCHEMA);
 await runSql(DATABASE_URL, `CREATE SCHEMA ${SCHEMA}`);
 const copied = performance.now();
 await copyCatalogToPostgres(dataDir, postgresUrl);
-console.log(JSON.stringify({ sounds: SOUNDS, copyToPostgresSeconds: Math.round((performance.now() - copied) / 100) / 10 }));
+console.log(
+  JSON.stringify({ sounds: SOUNDS, copyToPostgresSeconds: Math.round((performance.now() - copied) / 100) / 10 }),
+);
 
 const sqliteEnv = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', PORT: '0' };
 const sharedEnv = { ...sqliteEnv, DATABASE_URL: postgresUrl, REDIS_URL };
@@ -56,12 +58,20 @@ const sqliteKeys = await createBenchKeys(sqliteEnv, 'scale');
 const sharedKeys = await createBenchKeys(sharedEnv, 'scale');
 const ids = soundIds(dataDir, 5000);
 const heapMb = Math.max(128, Math.ceil((64 + (0.45 * SOUNDS) / 1000) / 64) * 64);
-const serve = (env: Record<string, string>) => startChild([`--max-old-space-size=${heapMb}`, path.join(root, 'bin/sound-catalog.js'), 'serve'], env);
+const serve = (env: Record<string, string>) =>
+  startChild([`--max-old-space-size=${heapMb}`, path.join(root, 'bin/sound-catalog.js'), 'serve'], env);
 
 const setups = [];
-if (!ONLY || ONLY.includes('sqlite')) setups.push({ name: 'one instance, SQLite', servers: [await serve(sqliteEnv)], keys: sqliteKeys });
-if (!ONLY || ONLY.includes('postgres1')) setups.push({ name: 'one instance, PostgreSQL + Redis', servers: [await serve(sharedEnv)], keys: sharedKeys });
-if (!ONLY || ONLY.includes('postgres2')) setups.push({ name: 'two instances, PostgreSQL + Redis', servers: [await serve(sharedEnv), await serve(sharedEnv)], keys: sharedKeys });
+if (!ONLY || ONLY.includes('sqlite'))
+  setups.push({ name: 'one instance, SQLite', servers: [await serve(sqliteEnv)], keys: sqliteKeys });
+if (!ONLY || ONLY.includes('postgres1'))
+  setups.push({ name: 'one instance, PostgreSQL + Redis', servers: [await serve(sharedEnv)], keys: sharedKeys });
+if (!ONLY || ONLY.includes('postgres2'))
+  setups.push({
+    name: 'two instances, PostgreSQL + Redis',
+    servers: [await serve(sharedEnv), await serve(sharedEnv)],
+    keys: sharedKeys,
+  });
 
 const random = generator(7);
 const mix = queryMix(random, 20_000);
@@ -69,7 +79,10 @@ let sent = 0;
 const mixes: Array<{ name: string; next: (keys: string[]) => { path: string; headers: Record<string, string> } }> = [
   {
     name: `realistic mix (20,000 searches, Zipf, ${Math.round(DOWNLOADS * 100)}% downloads)`,
-    next: (keys) => ({ path: random.next() < DOWNLOADS ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix), headers: { 'x-api-key': keys[sent++ % keys.length]! } }),
+    next: (keys) => ({
+      path: random.next() < DOWNLOADS ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix),
+      headers: { 'x-api-key': keys[sent++ % keys.length]! },
+    }),
   },
   {
     name: 'quota-heavy (popular?limit=1, 200 keys)',
@@ -77,7 +90,12 @@ const mixes: Array<{ name: string; next: (keys: string[]) => { path: string; hea
   },
 ];
 
-interface Result { rps: number; p99: number; failures: number; cpuMsPerRequest: { servers: number; postgres: number; redis: number } }
+interface Result {
+  rps: number;
+  p99: number;
+  failures: number;
+  cpuMsPerRequest: { servers: number; postgres: number; redis: number };
+}
 const results = new Map<string, Result[]>();
 for (let round = 1; round <= ROUNDS; round++) {
   for (const { name: mixName, next } of mixes) {
@@ -90,13 +108,17 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
-console.log(`\n${SOUNDS.toLocaleString('en')} sounds; ${ROUNDS} rounds of ${DURATION_S} s, medians; ${CONNECTIONS} connections in all.\n`);
+console.log(
+  `\n${SOUNDS.toLocaleString('en')} sounds; ${ROUNDS} rounds of ${DURATION_S} s, medians; ${CONNECTIONS} connections in all.\n`,
+);
 console.log('| mix | setup | req/s | p99 ms | CPU ms per request: servers | PostgreSQL | Redis | errors + non-2xx |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const [key, runs] of results) {
   const m = (pick: (result: Result) => number) => median(runs.map(pick));
-  console.log(`| ${key} | ${Math.round(m((r) => r.rps)).toLocaleString('en')} | ${m((r) => r.p99)} | ${m((r) => r.cpuMsPerRequest.servers).toFixed(3)} `
-    + `| ${m((r) => r.cpuMsPerRequest.postgres).toFixed(3)} | ${m((r) => r.cpuMsPerRequest.redis).toFixed(3)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} |`);
+  console.log(
+    `| ${key} | ${Math.round(m((r) => r.rps)).toLocaleString('en')} | ${m((r) => r.p99)} | ${m((r) => r.cpuMsPerRequest.servers).toFixed(3)} ` +
+      `| ${m((r) => r.cpuMsPerRequest.postgres).toFixed(3)} | ${m((r) => r.cpuMsPerRequest.redis).toFixed(3)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} |`,
+  );
 }
 
 for (const setup of setups) for (const server of setup.servers) server.child.kill('SIGTERM');
@@ -105,20 +127,39 @@ await runSql(DATABASE_URL, `DROP SCHEMA ${SCHEMA} CASCADE`);
 await rm(dataDir, { recursive: true, force: true });
 
 /** Load spread over the instances (connections split between them); CPU read around the main run. */
-async function measure(servers: Array<{ child: ChildProcess; url: string }>, next: () => { path: string; headers: Record<string, string> }): Promise<Result> {
-  const load = (duration: number) => Promise.all(servers.map((server) => autocannon({
-    url: server.url, connections: CONNECTIONS / servers.length, duration,
-    requests: [{ method: 'GET', setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }],
-  })));
+async function measure(
+  servers: Array<{ child: ChildProcess; url: string }>,
+  next: () => { path: string; headers: Record<string, string> },
+): Promise<Result> {
+  const load = (duration: number) =>
+    Promise.all(
+      servers.map((server) =>
+        autocannon({
+          url: server.url,
+          connections: CONNECTIONS / servers.length,
+          duration,
+          requests: [{ method: 'GET', setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }],
+        }),
+      ),
+    );
   await load(1);
   const serverPids = servers.map((server) => server.child.pid!);
   // PostgreSQL starts a process per connection, and the pools open more under load: the processes
   // are looked up again afterwards, and one that was not there before started from nothing.
-  const before = { servers: cpuByPid(serverPids), postgres: cpuByPid(pidsOf('postgres')), redis: cpuByPid(pidsOf('redis-server')) };
+  const before = {
+    servers: cpuByPid(serverPids),
+    postgres: cpuByPid(pidsOf('postgres')),
+    redis: cpuByPid(pidsOf('redis-server')),
+  };
   const runs = await load(DURATION_S);
-  const after = { servers: cpuByPid(serverPids), postgres: cpuByPid(pidsOf('postgres')), redis: cpuByPid(pidsOf('redis-server')) };
+  const after = {
+    servers: cpuByPid(serverPids),
+    postgres: cpuByPid(pidsOf('postgres')),
+    redis: cpuByPid(pidsOf('redis-server')),
+  };
   const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
-  const spent = (part: keyof typeof before) => [...after[part]].reduce((sum, [pid, ms]) => sum + ms - (before[part].get(pid) ?? 0), 0);
+  const spent = (part: keyof typeof before) =>
+    [...after[part]].reduce((sum, [pid, ms]) => sum + ms - (before[part].get(pid) ?? 0), 0);
   const perRequest = (part: keyof typeof before) => spent(part) / Math.max(1, requests);
   return {
     rps: runs.reduce((sum, run) => sum + run.requests.average, 0),
@@ -130,7 +171,9 @@ async function measure(servers: Array<{ child: ChildProcess; url: string }>, nex
 
 /** The filled catalog, rows as they are, into the PostgreSQL schema (migrated first). */
 async function copyCatalogToPostgres(folder: string, url: string): Promise<void> {
-  const services = await createServices(loadConfig({ SOUND_CATALOG_DATA: folder, SOUND_CATALOG_DEMO: '0', DATABASE_URL: url }));
+  const services = await createServices(
+    loadConfig({ SOUND_CATALOG_DATA: folder, SOUND_CATALOG_DEMO: '0', DATABASE_URL: url }),
+  );
   await services.close();
   const sqlite = new SQLite(path.join(folder, 'catalog.sqlite'), { readonly: true });
   const client = new pg.Client({ connectionString: url });

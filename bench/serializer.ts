@@ -24,17 +24,25 @@ function sound(i: number): SoundBody {
   const id = `snd_${i.toString(36).padStart(10, '0')}`;
   const query = `exp=1767225600&kid=k1&sig=${'A'.repeat(22)}`;
   return {
-    id, name: `Laser blast ${i}`, description: 'A short bright laser shot with a fast decay, for sci-fi games and UI.',
-    tags: ['laser', 'sci-fi', 'weapon', 'shot'], duration: 0.84,
+    id,
+    name: `Laser blast ${i}`,
+    description: 'A short bright laser shot with a fast decay, for sci-fi games and UI.',
+    tags: ['laser', 'sci-fi', 'weapon', 'shot'],
+    duration: 0.84,
     stream_url: `http://127.0.0.1:3000/media/${id}.mp3?${query}`,
     download_url: `http://127.0.0.1:3000/media/${id}.mp3?d=download&${query}`,
-    category: 'SFX', license: 'CC0', timing: { onset_ms: 1.2, peak_ms: 14.5, tail_ms: 610.3 },
+    category: 'SFX',
+    license: 'CC0',
+    timing: { onset_ms: 1.2, peak_ms: 14.5, tail_ms: 610.3 },
     loudness: { integrated_lufs: -14.2, true_peak_db: -1.1 },
   };
 }
 
 for (const size of [20, 100]) {
-  const page = { data: Array.from({ length: size }, (_, i) => sound(i)), pagination: { page: 1, limit: size, total: 5000, totalPages: 5000 / size } };
+  const page = {
+    data: Array.from({ length: size }, (_, i) => sound(i)),
+    pagination: { page: 1, limit: size, total: 5000, totalPages: 5000 / size },
+  };
   for (const [name, write] of Object.entries(writers)) {
     for (let i = 0; i < 2000; i++) write(page);
     const rounds: number[] = [];

@@ -21,14 +21,19 @@ export function heapBoundMb(sounds: number): number {
 
 /** The node arguments of package.json's start script (`node [FLAGS...] bin/sound-catalog.js serve`), without `serve`. */
 export function startArguments(): string[] {
-  const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
   const [command, ...args] = packageJson.scripts.start.split(/\s+/);
   if (command !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
   return args.filter((arg) => arg !== 'serve').map((arg) => (arg.startsWith('bin/') ? path.join(root, arg) : arg));
 }
 
 /** Starts `node ARGS` and waits for the address it logs (up to 10 minutes: a big catalog's index takes a while). */
-export async function startChild(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string; logFile: string }> {
+export async function startChild(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; logFile: string }> {
   // Output goes to a file, not a pipe that this busy process would drain late.
   const logFile = path.join(tmpdir(), `sound-catalog-bench-${process.pid}-${Date.now()}.log`);
   const log = await open(logFile, 'w');

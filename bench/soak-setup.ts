@@ -14,8 +14,10 @@ const run = promisify(execFile);
 
 /** Runs `sound-catalog ARGS --json` (the compiled CLI) and returns the one JSON object it prints. */
 export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [path.join(root, 'bin/sound-catalog.js'), ...args, '--json'],
-    { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [path.join(root, 'bin/sound-catalog.js'), ...args, '--json'], {
+    env: { ...process.env, ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
@@ -54,13 +56,17 @@ export async function dashboardCookie(url: string, env: Record<string, string>):
   await cli(['accounts', 'set-plan', '--email', email, '--plan', 'enterprise'], env);
   const signIn = await postForm(url, '/dashboard/sign-in', { email, password });
   if (signIn.status !== 303) throw new Error(`dashboard sign-in answered ${signIn.status}`);
-  const overview = await fetch(url + '/dashboard', { headers: { cookie: signIn.cookie }, redirect: 'manual' });
+  const overview = await fetch(`${url}/dashboard`, { headers: { cookie: signIn.cookie }, redirect: 'manual' });
   if (overview.status !== 200) throw new Error(`the signed-in overview answered ${overview.status}`);
   return signIn.cookie;
 }
 
 /** Opens the form's page (for its cookies and CSRF token), then posts the form as a browser does. */
-async function postForm(url: string, path: string, fields: Record<string, string>): Promise<{ status: number; cookie: string }> {
+async function postForm(
+  url: string,
+  path: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; cookie: string }> {
   const cookies = new Map<string, string>();
   const keep = (response: Response) => {
     for (const line of response.headers.getSetCookie()) {

@@ -56,7 +56,10 @@ export class Client {
   private mcpCalls = CALLS_PER_MCP_SESSION;
   private mcpSession: string | null = null;
 
-  constructor(private readonly setup: Setup, private readonly random: Generator) {}
+  constructor(
+    private readonly setup: Setup,
+    private readonly random: Generator,
+  ) {}
 
   /** Sends requests one after another until `until` (a performance.now() time). */
   async run(until: number): Promise<void> {
@@ -87,16 +90,23 @@ export class Client {
     const body = await this.api('stream', `/api/v1/sounds/${this.random.pick(this.setup.audioIds)}/stream`);
     const url = (body as { data?: { stream_url?: string } } | null)?.data?.stream_url;
     // What players send: from the start, a first chunk, a seek, and the last 128 bytes (an ID3v1 tag).
-    if (url) await this.media('media range', url, { range: this.random.pick(['bytes=0-', 'bytes=0-16383', 'bytes=1024-8191', 'bytes=-128']) });
+    if (url)
+      await this.media('media range', url, {
+        range: this.random.pick(['bytes=0-', 'bytes=0-16383', 'bytes=1024-8191', 'bytes=-128']),
+      });
   }
 
   async similar(): Promise<void> {
-    await this.api('similar', `/api/v1/sounds/${this.random.zipf(this.setup.ids)}/similar?limit=${this.random.pick([5, 10, 20])}`);
+    await this.api(
+      'similar',
+      `/api/v1/sounds/${this.random.zipf(this.setup.ids)}/similar?limit=${this.random.pick([5, 10, 20])}`,
+    );
   }
 
   async popularAndSamples(): Promise<void> {
-    if (this.random.next() < 0.5) await this.api('popular', `/api/v1/sounds/popular?limit=${this.random.pick([10, 30, 100])}`);
-    else await this.timed('samples', this.setup.url + '/api/v1/sounds/sample', {}, 200);
+    if (this.random.next() < 0.5)
+      await this.api('popular', `/api/v1/sounds/popular?limit=${this.random.pick([10, 30, 100])}`);
+    else await this.timed('samples', `${this.setup.url}/api/v1/sounds/sample`, {}, 200);
   }
 
   /** One tools/call; a client opens a session (initialize, then the initialized notification) every few calls. */
@@ -112,13 +122,21 @@ export class Client {
       ['get_download_url', { id: this.random.pick(audioIds) }],
       ['find_similar_sounds', { id: this.random.zipf(ids) }],
     ]);
-    const answer = await this.mcp('mcp tools/call', { jsonrpc: '2.0', id: this.mcpCalls, method: 'tools/call', params: { name, arguments: args } }, 200);
-    if ((answer as { result?: { isError?: boolean } } | null)?.result?.isError) this.fault('mcp tools/call', `${name} isError`);
+    const answer = await this.mcp(
+      'mcp tools/call',
+      { jsonrpc: '2.0', id: this.mcpCalls, method: 'tools/call', params: { name, arguments: args } },
+      200,
+    );
+    if ((answer as { result?: { isError?: boolean } } | null)?.result?.isError)
+      this.fault('mcp tools/call', `${name} isError`);
   }
 
   async dashboardPage(): Promise<void> {
     const path = this.random.pick([
-      '/', '/dashboard', '/dashboard/keys', '/dashboard/upgrade',
+      '/',
+      '/dashboard',
+      '/dashboard/keys',
+      '/dashboard/upgrade',
       `/dashboard/catalog?q=${this.random.zipf(SOURCES)}`,
       `/dashboard/catalog?q=${this.random.zipf(SOURCES)}&sort=duration&order=asc&page=2`,
       `/dashboard/catalog/similar/${this.random.zipf(this.setup.ids)}`,
@@ -129,14 +147,25 @@ export class Client {
   /** Requests the server must refuse: they are not errors when refused with the right status. */
   async refusedOnPurpose(): Promise<void> {
     const roll = this.random.next();
-    if (roll < 0.4) await this.timed('refused', `${this.setup.url}/api/v1/sounds/no-such-sound-${this.sent}`, this.keyHeader(), 404);
-    else if (roll < 0.8) await this.timed('refused', `${this.setup.url}/api/v1/sounds?limit=1000&q=rain`, this.keyHeader(), 400);
+    if (roll < 0.4)
+      await this.timed('refused', `${this.setup.url}/api/v1/sounds/no-such-sound-${this.sent}`, this.keyHeader(), 404);
+    else if (roll < 0.8)
+      await this.timed('refused', `${this.setup.url}/api/v1/sounds?limit=1000&q=rain`, this.keyHeader(), 400);
     else await this.timed('refused', `${this.setup.url}/api/v1/sounds?q=rain`, {}, 401);
   }
 
   private async openMcpSession(): Promise<boolean> {
     this.mcpSession = null;
-    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'soak', version: '1.0.0' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'soak', version: '1.0.0' },
+      },
+    };
     if (!(await this.mcp('mcp initialize', initialize, 200))) return false;
     await this.mcp('mcp initialized', { jsonrpc: '2.0', method: 'notifications/initialized' }, 202);
     this.mcpCalls = 0;
@@ -152,7 +181,7 @@ export class Client {
       'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
       ...(this.mcpSession ? { 'mcp-session-id': this.mcpSession } : {}),
     };
-    const answer = await this.timed(kind, this.setup.url + '/mcp', headers, status, 'POST', JSON.stringify(message));
+    const answer = await this.timed(kind, `${this.setup.url}/mcp`, headers, status, 'POST', JSON.stringify(message));
     if (!answer) return null;
     this.mcpSession = answer.headers.get('mcp-session-id') ?? this.mcpSession;
     if (status !== 200) return {};
@@ -181,7 +210,8 @@ export class Client {
     const answer = await this.timed(kind, url, headers, headers.range ? 206 : 200);
     if (!answer) return;
     const announced = Number(answer.headers.get('content-length'));
-    if (answer.body.length !== announced || answer.body.length === 0) this.fault(kind, `body ${answer.body.length} of ${announced} bytes`);
+    if (answer.body.length !== announced || answer.body.length === 0)
+      this.fault(kind, `body ${answer.body.length} of ${announced} bytes`);
   }
 
   private keyHeader(): Record<string, string> {
@@ -189,11 +219,23 @@ export class Client {
   }
 
   /** Sends one request and reads its whole body; reports it, and returns it when its status was `status`. */
-  private async timed(kind: string, url: string, headers: Record<string, string>, status: number, method = 'GET', body?: string):
-    Promise<{ headers: Headers; body: Buffer } | null> {
+  private async timed(
+    kind: string,
+    url: string,
+    headers: Record<string, string>,
+    status: number,
+    method = 'GET',
+    body?: string,
+  ): Promise<{ headers: Headers; body: Buffer } | null> {
     const started = performance.now();
     try {
-      const response = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const response = await fetch(url, {
+        method,
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
       const content = Buffer.from(await response.arrayBuffer());
       const ms = performance.now() - started;
       if (response.status !== status) return (this.report(kind, ms, `${kind} ${response.status}`), null);

@@ -66,8 +66,14 @@ class Recorder {
   close(endsAtS: number, rssMb: number, peakRssMb: number): Window {
     const sorted = this.latencies.sort((a, b) => a - b);
     const window = {
-      endsAtS, requests: sorted.length, errors: Object.fromEntries(this.errors),
-      p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), rssMb, peakRssMb, load: Math.round(loadavg()[0]! * 10) / 10,
+      endsAtS,
+      requests: sorted.length,
+      errors: Object.fromEntries(this.errors),
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      rssMb,
+      peakRssMb,
+      load: Math.round(loadavg()[0]! * 10) / 10,
     };
     this.latencies = [];
     this.errors = new Map();
@@ -82,34 +88,59 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-soak-'));
 const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
 const catalog = await buildCatalog(dataDir, Number(options.audio), Number(options.filled));
 const catalogSummary = {
-  sounds: catalog.ids.length, withAudio: catalog.audioIds.length,
-  seedSeconds: Math.round(catalog.seedSeconds), fillSeconds: Math.round(catalog.fillSeconds),
+  sounds: catalog.ids.length,
+  withAudio: catalog.audioIds.length,
+  seedSeconds: Math.round(catalog.seedSeconds),
+  fillSeconds: Math.round(catalog.fillSeconds),
 };
 console.log(JSON.stringify({ catalog: catalogSummary }));
 // One account and key made as an operator makes them (the CLI), and a hundred more Enterprise
 // accounts made in process: the run sends more requests than one account's daily quota (50,000).
 await cli(['accounts', 'create', '--email', 'soak-cli@example.com', '--plan', 'enterprise'], env);
 const cliKey = String((await cli(['keys', 'create', '--email', 'soak-cli@example.com', '--name', 'soak'], env)).key);
-const keys = [cliKey, ...await createBenchKeys(env, 'soak')];
+const keys = [cliKey, ...(await createBenchKeys(env, 'soak'))];
 
 const heapMb = heapBoundMb(catalog.ids.length);
-const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], { ...env, PORT: '0' });
+const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], {
+  ...env,
+  PORT: '0',
+});
 const pid = server.child.pid!;
 const cookie = await dashboardCookie(server.url, env);
 
 const random = generator(18);
 const searches = shuffled([...queryMix(random, 18_000), ...extensionMix(random, 2_000)], random.next);
 const recorder = new Recorder();
-const setup = { url: server.url, keys, ids: catalog.ids, audioIds: catalog.audioIds, searches, dashboardCookie: cookie, record: recorder.record };
+const setup = {
+  url: server.url,
+  keys,
+  ids: catalog.ids,
+  audioIds: catalog.audioIds,
+  searches,
+  dashboardCookie: cookie,
+  record: recorder.record,
+};
 
 const idleRssMb = await residentMemoryMb(pid);
-console.log(JSON.stringify({ server: server.url, heapMb, idleRssMb, minutes: MINUTES, connections: CONNECTIONS, windowSeconds: WINDOW_S }));
+console.log(
+  JSON.stringify({
+    server: server.url,
+    heapMb,
+    idleRssMb,
+    minutes: MINUTES,
+    connections: CONNECTIONS,
+    windowSeconds: WINDOW_S,
+  }),
+);
 
 // Resident memory read every second; each window reports its last reading and its peak.
 let windowPeak = 0;
-let lastRss = idleRssMb;
+let _lastRss = idleRssMb;
 const memoryTimer = setInterval(() => {
-  residentMemoryMb(pid).then((rss) => ((lastRss = rss), (windowPeak = Math.max(windowPeak, rss))), () => {});
+  residentMemoryMb(pid).then(
+    (rss) => ((_lastRss = rss), (windowPeak = Math.max(windowPeak, rss))),
+    () => {},
+  );
 }, 1000);
 
 const windows: Window[] = [];
@@ -137,49 +168,76 @@ await new Promise((resolve) => setTimeout(resolve, 5000));
 clearInterval(memoryTimer);
 const quietRssMb = await residentMemoryMb(pid);
 const shutdown = await stopServer();
-const serverErrors = (await readFile(server.logFile, 'utf8')).split('\n').filter((line) => /"level":(50|60)/.test(line));
+const serverErrors = (await readFile(server.logFile, 'utf8'))
+  .split('\n')
+  .filter((line) => /"level":(50|60)/.test(line));
 await rm(dataDir, { recursive: true, force: true });
 
 const errorsByKind: Record<string, number> = {};
-for (const window of windows) for (const [kind, n] of Object.entries(window.errors)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + n;
+for (const window of windows)
+  for (const [kind, n] of Object.entries(window.errors)) errorsByKind[kind] = (errorsByKind[kind] ?? 0) + n;
 const totalErrors = Object.values(errorsByKind).reduce((sum, n) => sum + n, 0);
 const firstRss = windows[0]!.rssMb;
 const endRss = windows.at(-1)!.rssMb;
 
-console.log(`\n${MINUTES} min, ${CONNECTIONS} connections, ${catalogSummary.sounds.toLocaleString('en')} sounds (${catalogSummary.withAudio} with audio); server RSS idle before traffic ${idleRssMb} MB.\n`);
-console.log('| window | ends at | requests | req/s | errors | p50 ms | p99 ms | server RSS MB (end / peak) | load avg |');
+console.log(
+  `\n${MINUTES} min, ${CONNECTIONS} connections, ${catalogSummary.sounds.toLocaleString('en')} sounds (${catalogSummary.withAudio} with audio); server RSS idle before traffic ${idleRssMb} MB.\n`,
+);
+console.log(
+  '| window | ends at | requests | req/s | errors | p50 ms | p99 ms | server RSS MB (end / peak) | load avg |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 let previousEnd = 0;
 windows.forEach((window, i) => {
   const seconds = window.endsAtS - previousEnd;
   previousEnd = window.endsAtS;
   const errors = Object.values(window.errors).reduce((sum, n) => sum + n, 0);
-  console.log(`| ${i + 1} | ${clock(window.endsAtS)} | ${window.requests.toLocaleString('en')} | ${Math.round(window.requests / Math.max(1, seconds)).toLocaleString('en')} `
-    + `| ${errors} | ${round(window.p50)} | ${round(window.p99)} | ${window.rssMb} / ${window.peakRssMb} | ${window.load} |`);
+  console.log(
+    `| ${i + 1} | ${clock(window.endsAtS)} | ${window.requests.toLocaleString('en')} | ${Math.round(window.requests / Math.max(1, seconds)).toLocaleString('en')} ` +
+      `| ${errors} | ${round(window.p50)} | ${round(window.p99)} | ${window.rssMb} / ${window.peakRssMb} | ${window.load} |`,
+  );
 });
 console.log('\n| request kind | requests | p50 ms | p99 ms | errors |');
 console.log('|---|---|---|---|---|');
 for (const [kind, { latencies, errors }] of [...recorder.byKind].sort(([a], [b]) => a.localeCompare(b))) {
   const sorted = latencies.sort((a, b) => a - b);
-  console.log(`| ${kind} | ${sorted.length.toLocaleString('en')} | ${round(percentile(sorted, 0.5))} | ${round(percentile(sorted, 0.99))} | ${errors} |`);
+  console.log(
+    `| ${kind} | ${sorted.length.toLocaleString('en')} | ${round(percentile(sorted, 0.5))} | ${round(percentile(sorted, 0.99))} | ${errors} |`,
+  );
 }
 
-console.log(`\n${JSON.stringify({
-  minutes: MINUTES, connections: CONNECTIONS, catalog: catalogSummary,
-  requests: windows.reduce((sum, window) => sum + window.requests, 0),
-  errors: totalErrors, errorsByKind,
-  p99ByWindow: windows.map((window) => round(window.p99)),
-  rssMb: { idle: idleRssMb, firstWindow: firstRss, end: endRss, peak: Math.max(...windows.map((window) => window.peakRssMb)), quietAfter: quietRssMb, growth: endRss - firstRss },
-  cpuSeconds: { server: cpuSeconds(pid), clients: cpuSeconds(process.pid) },
-  serverErrorLogLines: serverErrors.length, firstServerErrors: serverErrors.slice(0, 3),
-  shutdown, serverLog: server.logFile,
-})}`);
+console.log(
+  `\n${JSON.stringify({
+    minutes: MINUTES,
+    connections: CONNECTIONS,
+    catalog: catalogSummary,
+    requests: windows.reduce((sum, window) => sum + window.requests, 0),
+    errors: totalErrors,
+    errorsByKind,
+    p99ByWindow: windows.map((window) => round(window.p99)),
+    rssMb: {
+      idle: idleRssMb,
+      firstWindow: firstRss,
+      end: endRss,
+      peak: Math.max(...windows.map((window) => window.peakRssMb)),
+      quietAfter: quietRssMb,
+      growth: endRss - firstRss,
+    },
+    cpuSeconds: { server: cpuSeconds(pid), clients: cpuSeconds(process.pid) },
+    serverErrorLogLines: serverErrors.length,
+    firstServerErrors: serverErrors.slice(0, 3),
+    shutdown,
+    serverLog: server.logFile,
+  })}`,
+);
 process.exit(totalErrors === 0 && serverErrors.length === 0 ? 0 : 1);
 
 /** SIGTERM, as an operator stops it: how long the clean shutdown took and how the process ended. */
 async function stopServer(): Promise<{ ms: number; code: number | null; signal: string | null }> {
   const asked = performance.now();
-  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => server.child.once('exit', (code, signal) => resolve({ code, signal })));
+  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    server.child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   server.child.kill('SIGTERM');
   const timeout = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
   const result = await ended;

@@ -21,27 +21,71 @@ import { appendRiffChunk, bextChunk, ixmlDocument } from '../test/ingest/helpers
 const FILES = Number(process.argv[2] ?? 300);
 const ROUNDS = 7;
 const SECONDS = 10;
-const METADATA = ['title=Glass Break Small', 'comment=A small window pane shatters on a tiled floor', 'genre=Sound Effects', 'keywords=glass, break, impact, shatter'];
+const METADATA = [
+  'title=Glass Break Small',
+  'comment=A small window pane shatters on a tiled floor',
+  'genre=Sound Effects',
+  'keywords=glass, break, impact, shatter',
+];
 
 /** One file per format, with the tags each format's tools write. */
 function sources(folder: string): Record<string, Uint8Array> {
   const tone = path.join(folder, 'tone.wav');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=f=440:d=${SECONDS}`, '-ac', '2', '-ar', '48000', tone]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=f=440:d=${SECONDS}`,
+    '-ac',
+    '2',
+    '-ar',
+    '48000',
+    tone,
+  ]);
   const byFfmpeg = (extension: string, codec: string[]) => {
     const file = path.join(folder, `tagged.${extension}`);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', tone, ...codec, ...METADATA.flatMap((field) => ['-metadata', field]), file]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      tone,
+      ...codec,
+      ...METADATA.flatMap((field) => ['-metadata', field]),
+      file,
+    ]);
     return new Uint8Array(readFileSync(file));
   };
   const wavWithInfo = byFfmpeg('wav', []); // ffmpeg writes the metadata as LIST/INFO
-  const ixml = ixmlDocument({ FXNAME: 'Glass Break Small', DESCRIPTION: 'A small window pane shatters', KEYWORDS: 'glass, break', CATID: 'GLASBrk' }, 'sTAKE=3');
+  const ixml = ixmlDocument(
+    {
+      FXNAME: 'Glass Break Small',
+      DESCRIPTION: 'A small window pane shatters',
+      KEYWORDS: 'glass, break',
+      CATID: 'GLASBrk',
+    },
+    'sTAKE=3',
+  );
   const frames = 48_000 * SECONDS;
-  const channels = [new Float32Array(frames), new Float32Array(frames)].map((channel) => channel.map((_, i) => 0.3 * Math.sin(i / 20)));
+  const channels = [new Float32Array(frames), new Float32Array(frames)].map((channel) =>
+    channel.map((_, i) => 0.3 * Math.sin(i / 20)),
+  );
   return {
     mp3: byFfmpeg('mp3', ['-c:a', 'libmp3lame', '-q:a', '2', '-id3v2_version', '4']),
     flac: byFfmpeg('flac', ['-c:a', 'flac']),
     ogg: byFfmpeg('ogg', ['-c:a', 'libvorbis']),
     wav: appendRiffChunk(appendRiffChunk(wavWithInfo, 'bext', bextChunk('A small window pane shatters')), 'iXML', ixml),
-    aiff: writeAiff({ sampleRate: 48_000, channels, chunksBeforeSound: [['NAME', ascii('Glass Break Small')], ['ANNO', ascii('A small window pane shatters')]] }),
+    aiff: writeAiff({
+      sampleRate: 48_000,
+      channels,
+      chunksBeforeSound: [
+        ['NAME', ascii('Glass Break Small')],
+        ['ANNO', ascii('A small window pane shatters')],
+      ],
+    }),
   };
 }
 
@@ -54,13 +98,18 @@ const folder = mkdtempSync(path.join(tmpdir(), 'bench-tags-'));
 try {
   const made = sources(folder);
   const perFormat = Math.max(1, Math.round(FILES / Object.keys(made).length));
-  console.log(`bench/tags.ts: ${perFormat * Object.keys(made).length} files (${perFormat} per format), ${ROUNDS} rounds, median per format`);
-  console.log('| format | file | sources read | ms per file | files per second | CPU ms per file |\n|---|---|---|---|---|---|');
+  console.log(
+    `bench/tags.ts: ${perFormat * Object.keys(made).length} files (${perFormat} per format), ${ROUNDS} rounds, median per format`,
+  );
+  console.log(
+    '| format | file | sources read | ms per file | files per second | CPU ms per file |\n|---|---|---|---|---|---|',
+  );
   for (const [format, bytes] of Object.entries(made)) {
     const files = Array.from({ length: perFormat }, (_, i) => path.join(folder, `${format}-${i}.${format}`));
     for (const file of files) writeFileSync(file, bytes);
     const first = await readEmbeddedTags(files[0]!);
-    if (first.found.length === 0 || first.notes.length > 0) throw new Error(`${format}: no tags read (${first.notes.join('; ')})`);
+    if (first.found.length === 0 || first.notes.length > 0)
+      throw new Error(`${format}: no tags read (${first.notes.join('; ')})`);
     const rounds: number[] = [];
     const cpu: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -73,7 +122,9 @@ try {
     }
     const ms = median(rounds);
     const kib = Math.round(bytes.length / 1024);
-    console.log(`| ${format} | ${kib} KiB | ${first.found.map((found) => found.source).join(', ')} | ${ms.toFixed(2)} | ${Math.round(1000 / ms)} | ${median(cpu).toFixed(2)} |`);
+    console.log(
+      `| ${format} | ${kib} KiB | ${first.found.map((found) => found.source).join(', ')} | ${ms.toFixed(2)} | ${Math.round(1000 / ms)} | ${median(cpu).toFixed(2)} |`,
+    );
   }
 } finally {
   rmSync(folder, { recursive: true, force: true });

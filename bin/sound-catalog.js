@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 
 const main = new URL('../dist/main.js', import.meta.url);
 if (!existsSync(main)) {
-  process.stderr.write('sound-catalog: the compiled service (dist/) is missing. Run `npm install` (or `npm run build`) in the project folder first.\n');
+  process.stderr.write(
+    'sound-catalog: the compiled service (dist/) is missing. Run `npm install` (or `npm run build`) in the project folder first.\n',
+  );
   process.exit(1);
 }
 await import(main.href);

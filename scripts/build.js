@@ -18,13 +18,19 @@ try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 } catch {
   // Installed without dev dependencies (a deployment that ships a dist/ built elsewhere): nothing to do.
-  console.log('sound-catalog build: TypeScript is not installed, so dist/ was not built; `npm install` with dev dependencies builds it');
+  console.log(
+    'sound-catalog build: TypeScript is not installed, so dist/ was not built; `npm install` with dev dependencies builds it',
+  );
   process.exit(0);
 }
 
 const scratch = `${out}.building-${process.pid}`;
 rmSync(scratch, { recursive: true, force: true });
-const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--noCheck', '--outDir', scratch], { stdio: 'inherit' });
+const compiled = spawnSync(
+  process.execPath,
+  [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--noCheck', '--outDir', scratch],
+  { stdio: 'inherit' },
+);
 if (compiled.status !== 0) fail('tsc failed');
 // Files the code reads at run time (dashboard assets) go beside the compiled modules. The worker
 // entry for sources is left out: compiled workers start from worker.js.
@@ -38,7 +44,9 @@ for (const folder of readdirSync(path.join(ROOT, 'packages'), { withFileTypes: t
   const manifest = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8'));
   const packageOut = path.join(scratch, 'node_modules', manifest.name);
   const config = path.join(packageRoot, 'tsconfig.build.json');
-  const built = spawnSync(process.execPath, [tsc, '-p', config, '--noCheck', '--outDir', packageOut], { stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [tsc, '-p', config, '--noCheck', '--outDir', packageOut], {
+    stdio: 'inherit',
+  });
   if (built.status !== 0) fail(`tsc failed on ${manifest.name}`);
   copyAssets(path.join(packageRoot, 'src'), packageOut, (name) => name.endsWith('.wat'));
   // Its exports, from the sources in src/ to the modules compiled beside this package.json.

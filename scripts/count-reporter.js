@@ -13,5 +13,5 @@ export default async function* countReporter(source) {
     } else if (event.type === 'test:pass') counts.passed++;
     else counts.failed++;
   }
-  yield JSON.stringify(counts) + '\n';
+  yield `${JSON.stringify(counts)}\n`;
 }

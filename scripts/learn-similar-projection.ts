@@ -19,7 +19,12 @@ import { isHeldOut, readRecordings, readWav } from '../bench/similar-eval/data.t
 /** Share of the identity mixed into the within-family spread (of z-scored measures). */
 const SHRINK = 0.1;
 
-export interface Projection { mean: number[]; scale: number[]; axes: number[][]; spread: number[] }
+export interface Projection {
+  mean: number[];
+  scale: number[];
+  axes: number[][];
+  spread: number[];
+}
 
 /** Measures of one recording, as the analyzer computes them. */
 export function measuresOf(file: string): number[] {
@@ -36,20 +41,42 @@ export function measuresOf(file: string): number[] {
  */
 export function learn(vectors: number[][], families: string[], limit: number): Projection {
   const D = vectors[0]!.length;
-  const mean = Array.from({ length: D }, (_, d) => vectors.reduce((sum, vector) => sum + vector[d]!, 0) / vectors.length);
-  const scale = Array.from({ length: D }, (_, d) => Math.sqrt(vectors.reduce((sum, vector) => sum + (vector[d]! - mean[d]!) ** 2, 0) / vectors.length) || 1);
+  const mean = Array.from(
+    { length: D },
+    (_, d) => vectors.reduce((sum, vector) => sum + vector[d]!, 0) / vectors.length,
+  );
+  const scale = Array.from(
+    { length: D },
+    (_, d) => Math.sqrt(vectors.reduce((sum, vector) => sum + (vector[d]! - mean[d]!) ** 2, 0) / vectors.length) || 1,
+  );
   const z = vectors.map((vector) => vector.map((value, d) => (value - mean[d]!) / scale[d]!));
   const names = [...new Set(families)].sort();
   const within = square(D);
   const between = square(D);
   const centres = names.map((name) => {
     const members = z.filter((_, i) => families[i] === name);
-    const centre = Array.from({ length: D }, (_, d) => members.reduce((sum, vector) => sum + vector[d]!, 0) / members.length);
-    for (const vector of members) addOuter(within, vector.map((value, d) => value - centre[d]!), 1 / (members.length * names.length));
+    const centre = Array.from(
+      { length: D },
+      (_, d) => members.reduce((sum, vector) => sum + vector[d]!, 0) / members.length,
+    );
+    for (const vector of members)
+      addOuter(
+        within,
+        vector.map((value, d) => value - centre[d]!),
+        1 / (members.length * names.length),
+      );
     return centre;
   });
-  const grand = Array.from({ length: D }, (_, d) => centres.reduce((sum, centre) => sum + centre[d]!, 0) / centres.length);
-  for (const centre of centres) addOuter(between, centre.map((value, d) => value - grand[d]!), 1 / names.length);
+  const grand = Array.from(
+    { length: D },
+    (_, d) => centres.reduce((sum, centre) => sum + centre[d]!, 0) / centres.length,
+  );
+  for (const centre of centres)
+    addOuter(
+      between,
+      centre.map((value, d) => value - grand[d]!),
+      1 / names.length,
+    );
   for (let i = 0; i < D; i++) {
     for (let j = 0; j < D; j++) within[i]![j] = (1 - SHRINK) * within[i]![j]! + (i === j ? SHRINK : 0);
   }
@@ -58,12 +85,23 @@ export function learn(vectors: number[][], families: string[], limit: number): P
   const whitened = square(D);
   const halfway = between.map((row) => solveLower(lower, row)); // rows of B L⁻ᵀ (B symmetric)
   for (let j = 0; j < D; j++) {
-    const column = solveLower(lower, halfway.map((row) => row[j]!));
+    const column = solveLower(
+      lower,
+      halfway.map((row) => row[j]!),
+    );
     for (let i = 0; i < D; i++) whitened[i]![j] = column[i]!;
   }
   const { values, vectors: eigen } = jacobi(whitened);
-  const order = values.map((value, i) => ({ value, i })).sort((a, b) => b.value - a.value).slice(0, Math.min(limit, names.length - 1));
-  const axes = order.map(({ i }) => solveUpper(lower, eigen.map((row) => row[i]!)));
+  const order = values
+    .map((value, i) => ({ value, i }))
+    .sort((a, b) => b.value - a.value)
+    .slice(0, Math.min(limit, names.length - 1));
+  const axes = order.map(({ i }) =>
+    solveUpper(
+      lower,
+      eigen.map((row) => row[i]!),
+    ),
+  );
   const spread = axes.map((axis) => {
     const projected = z.map((vector) => vector.reduce((sum, value, d) => sum + value * axis[d]!, 0));
     const m = projected.reduce((sum, value) => sum + value, 0) / projected.length;
@@ -77,7 +115,8 @@ function square(n: number): number[][] {
 }
 
 function addOuter(matrix: number[][], vector: number[], weight: number): void {
-  for (let i = 0; i < vector.length; i++) for (let j = 0; j < vector.length; j++) matrix[i]![j] = matrix[i]![j]! + weight * vector[i]! * vector[j]!;
+  for (let i = 0; i < vector.length; i++)
+    for (let j = 0; j < vector.length; j++) matrix[i]![j] = matrix[i]![j]! + weight * vector[i]! * vector[j]!;
 }
 
 function cholesky(matrix: number[][]): number[][] {
@@ -162,7 +201,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const training = readRecordings(folder).filter((recording) => !isHeldOut(recording));
   const sources = [...new Set(training.map((recording) => recording.source))];
   console.log(`training on ${training.length} recordings from ${sources.length} sources: ${sources.join(', ')}`);
-  const projection = learn(training.map((recording) => measuresOf(path.join(folder, recording.file))), training.map((recording) => recording.family), 32);
+  const projection = learn(
+    training.map((recording) => measuresOf(path.join(folder, recording.file))),
+    training.map((recording) => recording.family),
+    32,
+  );
   const round = (values: number[]) => values.map((value) => Number(value.toPrecision(6)));
   const target = new URL('../src/audio/analyze/similar-projection.ts', import.meta.url);
   writeFileSync(

@@ -8,8 +8,9 @@ import { notAllowed } from './allowed-skips.js';
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
 // The service's tests, and each workspace package's (packages/*/test/).
-const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory());
+const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true }).filter((entry) =>
+  entry.isDirectory(),
+);
 const suites = [path.join(root, 'test'), ...packages.map((entry) => path.join(root, 'packages', entry.name, 'test'))];
 const files = only.length > 0 ? only : suites.flatMap((folder) => findTests(folder));
 const output = path.join(root, 'test-output');
@@ -24,14 +25,21 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
-const result = spawnSync(process.execPath, [
-  '--import', 'tsx',
-  '--test',
-  '--test-concurrency=2',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./scripts/count-reporter.js', '--test-reporter-destination=./test-output/counts.json',
-  ...files,
-], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/count-reporter.js',
+    '--test-reporter-destination=./test-output/counts.json',
+    ...files,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
 
 let counts = { passed: 0, failed: 0, skipped: 0, skippedNames: [] };
 try {
@@ -40,11 +48,12 @@ try {
   counts.failed = Math.max(1, counts.failed);
 }
 // In CI a test passes by running: a skip fails the run unless it is allowed, with its reason.
-const unallowedSkips = process.env.CI === 'true' ? notAllowed(counts.skippedNames, path.join(root, 'test/allowed-skips.json')) : [];
+const unallowedSkips =
+  process.env.CI === 'true' ? notAllowed(counts.skippedNames, path.join(root, 'test/allowed-skips.json')) : [];
 for (const name of unallowedSkips) console.log(`skipped in CI and not in test/allowed-skips.json: ${name}`);
 const failed = (result.status === 0 ? counts.failed : Math.max(1, counts.failed)) + unallowedSkips.length;
 const summary = `${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`;
-writeFileSync(path.join(output, 'summary.txt'), summary + '\n');
+writeFileSync(path.join(output, 'summary.txt'), `${summary}\n`);
 console.log(summary);
 process.exit(result.status === 0 && failed === 0 ? 0 : 1);
 

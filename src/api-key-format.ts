@@ -12,7 +12,8 @@ export const KEY_DISPLAY_LENGTH = KEY_PREFIX.length + SHOWN;
 
 /** A key inside other text, also with its `_` percent-encoded as a path may carry it. */
 const KEY_IN_TEXT = new RegExp(
-  `(sc(?:_|%5[Ff])[0-9A-Za-z]{${SHOWN}})[0-9A-Za-z]{${KEY_SECRET_LENGTH + KEY_CHECKSUM_LENGTH - SHOWN}}`, 'g',
+  `(sc(?:_|%5[Ff])[0-9A-Za-z]{${SHOWN}})[0-9A-Za-z]{${KEY_SECRET_LENGTH + KEY_CHECKSUM_LENGTH - SHOWN}}`,
+  'g',
 );
 
 /**

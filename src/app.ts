@@ -47,7 +47,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // status an endpoint does not list.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (request.url.startsWith('/media/')) return reply.code(403).send({ error: 'This link is not valid' });
-      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(404).send({ error: 'Not found' });
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+        return reply.code(404).send({ error: 'Not found' });
       request.log.error({ err: error }, 'router failed');
       return reply.code(500).send({ error: 'Internal server error' });
     },
@@ -60,8 +61,19 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   // Each part gets the services it uses and no others.
   const {
-    catalog, accounts, meter, usageHistory, signer, files, renditions, packs,
-    sessions, signInFailures, csrfSecret, clock, baseUrl,
+    catalog,
+    accounts,
+    meter,
+    usageHistory,
+    signer,
+    files,
+    renditions,
+    packs,
+    sessions,
+    signInFailures,
+    csrfSecret,
+    clock,
+    baseUrl,
   } = services;
   const api = { catalog, accounts, meter, signer, clock, baseUrl, packs };
   registerErrorHandling(app);
@@ -74,15 +86,35 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // which cost every search throughput for headers it never sends.
   await app.register(async (crossOrigin) => {
     await registerCors(crossOrigin);
-    registerEndpoints(crossOrigin, soundEndpoints.filter((endpoint) => endpoint.security === 'public'), api);
+    registerEndpoints(
+      crossOrigin,
+      soundEndpoints.filter((endpoint) => endpoint.security === 'public'),
+      api,
+    );
     registerMediaRoute(crossOrigin, { catalog, signer, files, renditions, accounts, meter, clock });
     registerPackRoute(crossOrigin, { packs, signer, clock });
     registerDocument(crossOrigin);
   });
-  registerEndpoints(app, soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'), api);
+  registerEndpoints(
+    app,
+    soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey'),
+    api,
+  );
   await registerDocs(app);
   registerMcp(app, { ...api, files, renditions });
-  registerDashboard(app, { catalog, accounts, meter, usageHistory, signer, sessions, signInFailures, csrfSecret, clock, baseUrl, packs });
+  registerDashboard(app, {
+    catalog,
+    accounts,
+    meter,
+    usageHistory,
+    signer,
+    sessions,
+    signInFailures,
+    csrfSecret,
+    clock,
+    baseUrl,
+    packs,
+  });
   return app;
 }
 

@@ -8,47 +8,86 @@ import { SECRET_MIN_LENGTH } from './secret-length.ts';
 export { ConfigError };
 
 /** The environment, read once here and nowhere else (docs/operations.md, "Settings", lists every variable). */
-const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  SOUND_CATALOG_DATA: z.string().min(1).default('./data'),
-  PUBLIC_URL: z.url().optional(),
-  SIGNING_SECRET: z.string().optional().refine((value) => value === undefined || value.split(',').every((secret) => secret.length >= SECRET_MIN_LENGTH),
-    `each comma-separated secret must be at least ${SECRET_MIN_LENGTH} characters, 32 random bytes (make one with: openssl rand -base64 32)`),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
-  SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
-  SOUND_CATALOG_DEMO_COUNT: z.coerce.number().int().min(1).max(100_000).default(1000),
-  SOUND_CATALOG_DEMO_RECORDINGS: z.coerce.number().int().min(0).max(100_000).default(1000),
-  SOUND_CATALOG_MIGRATE: z.enum(['0', '1']).default('1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().trim().optional().transform(parseTrustProxy),
-  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-  METRICS_PORT: z.coerce.number({ message: 'must be a port number (0 to 65535)' }).int('must be a port number (0 to 65535)')
-    .min(0, 'must be a port number (0 to 65535)').max(65535, 'must be a port number (0 to 65535)').optional(),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  RENDITIONS_MAX_BYTES: z.coerce.number({ message: 'must be a whole number of bytes' }).int('must be a whole number of bytes')
-    .min(1, 'must be at least 1 byte').max(Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
-  RENDITIONS_CONCURRENCY: z.coerce.number({ message: 'must be a whole number of renditions made at once' }).int('must be a whole number')
-    .min(1, 'must be at least 1').max(256, 'must be at most 256').default(Math.max(1, Math.floor(availableParallelism() / 2))),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)').optional(),
-  S3_ENDPOINT: z.url({ message: 'must be a URL such as https://s3.example.com' }).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
-  S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
-  // The AWS SDK's own names: read here like every setting; without them the SDK's chain looks further (profile, SSO, instance role).
-  AWS_ACCESS_KEY_ID: z.string().optional(),
-  AWS_SECRET_ACCESS_KEY: z.string().optional(),
-  AWS_SESSION_TOKEN: z.string().optional(),
-  MEDIA_REDIRECT: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
-}).refine((e) => !(e.METRICS_PORT && e.METRICS_PORT === e.PORT && e.METRICS_HOST === e.HOST),
-  { path: ['METRICS_PORT'], message: 'must differ from PORT: /metrics has a listener of its own, never the API\'s' })
-  .refine((e) => e.S3_BUCKET !== undefined || (e.S3_ENDPOINT === undefined && e.S3_PREFIX === undefined),
-    { path: ['S3_BUCKET'], message: 'must be set when S3_ENDPOINT or S3_PREFIX is: media stays in the data folder without a bucket' })
-  .refine((e) => (e.AWS_ACCESS_KEY_ID === undefined) === (e.AWS_SECRET_ACCESS_KEY === undefined),
-    { path: ['AWS_SECRET_ACCESS_KEY'], message: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together' })
-  .refine((e) => e.MEDIA_REDIRECT === 'false' || e.S3_BUCKET !== undefined,
-    { path: ['MEDIA_REDIRECT'], message: 'needs S3_BUCKET: only a bucket can answer a redirected media URL' });
+const environmentSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    SOUND_CATALOG_DATA: z.string().min(1).default('./data'),
+    PUBLIC_URL: z.url().optional(),
+    SIGNING_SECRET: z
+      .string()
+      .optional()
+      .refine(
+        (value) => value === undefined || value.split(',').every((secret) => secret.length >= SECRET_MIN_LENGTH),
+        `each comma-separated secret must be at least ${SECRET_MIN_LENGTH} characters, 32 random bytes (make one with: openssl rand -base64 32)`,
+      ),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://')
+      .optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://')
+      .optional(),
+    SOUND_CATALOG_DEMO: z.enum(['0', '1']).default('1'),
+    SOUND_CATALOG_DEMO_COUNT: z.coerce.number().int().min(1).max(100_000).default(1000),
+    SOUND_CATALOG_DEMO_RECORDINGS: z.coerce.number().int().min(0).max(100_000).default(1000),
+    SOUND_CATALOG_MIGRATE: z.enum(['0', '1']).default('1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z.string().trim().optional().transform(parseTrustProxy),
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    METRICS_PORT: z.coerce
+      .number({ message: 'must be a port number (0 to 65535)' })
+      .int('must be a port number (0 to 65535)')
+      .min(0, 'must be a port number (0 to 65535)')
+      .max(65535, 'must be a port number (0 to 65535)')
+      .optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    RENDITIONS_MAX_BYTES: z.coerce
+      .number({ message: 'must be a whole number of bytes' })
+      .int('must be a whole number of bytes')
+      .min(1, 'must be at least 1 byte')
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(2 * 1024 ** 3),
+    RENDITIONS_CONCURRENCY: z.coerce
+      .number({ message: 'must be a whole number of renditions made at once' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(256, 'must be at most 256')
+      .default(Math.max(1, Math.floor(availableParallelism() / 2))),
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens)',
+      )
+      .optional(),
+    S3_ENDPOINT: z.url({ message: 'must be a URL such as https://s3.example.com' }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
+    S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
+    // The AWS SDK's own names: read here like every setting; without them the SDK's chain looks further (profile, SSO, instance role).
+    AWS_ACCESS_KEY_ID: z.string().optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().optional(),
+    AWS_SESSION_TOKEN: z.string().optional(),
+    MEDIA_REDIRECT: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
+  })
+  .refine((e) => !(e.METRICS_PORT && e.METRICS_PORT === e.PORT && e.METRICS_HOST === e.HOST), {
+    path: ['METRICS_PORT'],
+    message: "must differ from PORT: /metrics has a listener of its own, never the API's",
+  })
+  .refine((e) => e.S3_BUCKET !== undefined || (e.S3_ENDPOINT === undefined && e.S3_PREFIX === undefined), {
+    path: ['S3_BUCKET'],
+    message: 'must be set when S3_ENDPOINT or S3_PREFIX is: media stays in the data folder without a bucket',
+  })
+  .refine((e) => (e.AWS_ACCESS_KEY_ID === undefined) === (e.AWS_SECRET_ACCESS_KEY === undefined), {
+    path: ['AWS_SECRET_ACCESS_KEY'],
+    message: 'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together',
+  })
+  .refine((e) => e.MEDIA_REDIRECT === 'false' || e.S3_BUCKET !== undefined, {
+    path: ['MEDIA_REDIRECT'],
+    message: 'needs S3_BUCKET: only a bucket can answer a redirected media URL',
+  });
 
 export interface Config {
   port: number;
@@ -135,16 +174,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     renditionsMaxBytes: e.RENDITIONS_MAX_BYTES,
     renditionsConcurrency: e.RENDITIONS_CONCURRENCY,
-    s3: e.S3_BUCKET === undefined ? null : {
-      bucket: e.S3_BUCKET,
-      endpoint: e.S3_ENDPOINT ?? null,
-      region: e.S3_REGION,
-      forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
-      prefix: e.S3_PREFIX === undefined ? '' : e.S3_PREFIX.replace(/\/*$/, '/'),
-      credentials: e.AWS_ACCESS_KEY_ID === undefined || e.AWS_SECRET_ACCESS_KEY === undefined ? null : {
-        accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY, ...(e.AWS_SESSION_TOKEN && { sessionToken: e.AWS_SESSION_TOKEN }),
-      },
-    },
+    s3:
+      e.S3_BUCKET === undefined
+        ? null
+        : {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT ?? null,
+            region: e.S3_REGION,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+            prefix: e.S3_PREFIX === undefined ? '' : e.S3_PREFIX.replace(/\/*$/, '/'),
+            credentials:
+              e.AWS_ACCESS_KEY_ID === undefined || e.AWS_SECRET_ACCESS_KEY === undefined
+                ? null
+                : {
+                    accessKeyId: e.AWS_ACCESS_KEY_ID,
+                    secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+                    ...(e.AWS_SESSION_TOKEN && { sessionToken: e.AWS_SESSION_TOKEN }),
+                  },
+          },
     mediaRedirect: e.MEDIA_REDIRECT === 'true',
   };
 }
@@ -165,13 +212,20 @@ function parseTrustProxy(value: string | undefined, context: z.RefinementCtx): T
   if (value === undefined || value === '0') return false;
   if (/^\d{1,3}$/.test(value)) return Number(value);
   if (value.toLowerCase() === 'true') {
-    context.addIssue({ code: 'custom', message: 'true would believe X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or their addresses' });
+    context.addIssue({
+      code: 'custom',
+      message:
+        'true would believe X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or their addresses',
+    });
     return z.NEVER;
   }
   const entries = value.split(',').map((entry) => entry.trim());
   const wrong = entries.find((entry) => !isProxyAddress(entry));
   if (wrong !== undefined) {
-    context.addIssue({ code: 'custom', message: `"${wrong}" is not a hop count, an IP address, a CIDR range or one of loopback, linklocal, uniquelocal` });
+    context.addIssue({
+      code: 'custom',
+      message: `"${wrong}" is not a hop count, an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+    });
     return z.NEVER;
   }
   return entries;

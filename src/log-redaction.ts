@@ -10,7 +10,13 @@ import { withoutApiKeys } from './api-key-format.ts';
  */
 export const logRedaction = {
   redact: {
-    paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'err.rawPacket', 'err.cause.rawPacket'],
+    paths: [
+      'req.headers["x-api-key"]',
+      'req.headers.authorization',
+      'req.headers.cookie',
+      'err.rawPacket',
+      'err.cause.rawPacket',
+    ],
     censor: '[redacted]',
   },
   hooks: { streamWrite: redactSecrets },

@@ -22,9 +22,12 @@ const EARLIER_FILE: Record<SecretName, string> = { signing: 'signing-secret', cs
 export async function databaseSecret(db: Db, dataDir: string, name: SecretName): Promise<string> {
   const stored = await readSecret(db, name);
   if (stored !== undefined) return stored;
-  const value = await earlierFile(dataDir, name) ?? randomBytes(32).toString('base64url');
-  await db.insertInto('secrets').values({ name, value, created_at: new Date().toISOString() })
-    .onConflict((conflict) => conflict.column('name').doNothing()).execute();
+  const value = (await earlierFile(dataDir, name)) ?? randomBytes(32).toString('base64url');
+  await db
+    .insertInto('secrets')
+    .values({ name, value, created_at: new Date().toISOString() })
+    .onConflict((conflict) => conflict.column('name').doNothing())
+    .execute();
   const agreed = await readSecret(db, name);
   if (agreed === undefined) throw new Error(`the ${name} secret was written to the database but cannot be read back`);
   return agreed;
@@ -48,7 +51,9 @@ async function earlierFile(dataDir: string, name: SecretName): Promise<string | 
   // Earlier releases generated 43 characters; anything shorter was written by hand, and would be a weak key.
   if (value.length < SECRET_MIN_LENGTH) {
     const instead = name === 'signing' ? ', or set SIGNING_SECRET' : '';
-    throw new ConfigError(`${file} holds a secret shorter than ${SECRET_MIN_LENGTH} characters: delete it to have one generated${instead}`);
+    throw new ConfigError(
+      `${file} holds a secret shorter than ${SECRET_MIN_LENGTH} characters: delete it to have one generated${instead}`,
+    );
   }
   return value;
 }

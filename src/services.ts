@@ -54,7 +54,10 @@ export interface Services {
 
 /** A dependency of the service does not answer: /readyz names it. */
 export class NotReadyError extends Error {
-  constructor(readonly dependency: 'database' | 'quota counters' | 'media store', cause: unknown) {
+  constructor(
+    readonly dependency: 'database' | 'quota counters' | 'media store',
+    cause: unknown,
+  ) {
     super(`the ${dependency} does not answer`, { cause });
   }
 }
@@ -66,5 +69,17 @@ export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'sig
 export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
 
 /** The dashboard's pages and forms. */
-export type DashboardServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'usageHistory' | 'signer' | 'packs'
-  | 'sessions' | 'signInFailures' | 'csrfSecret' | 'clock' | 'baseUrl'>;
+export type DashboardServices = Pick<
+  Services,
+  | 'catalog'
+  | 'accounts'
+  | 'meter'
+  | 'usageHistory'
+  | 'signer'
+  | 'packs'
+  | 'sessions'
+  | 'signInFailures'
+  | 'csrfSecret'
+  | 'clock'
+  | 'baseUrl'
+>;

@@ -57,7 +57,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let signer: MediaSigner;
   let csrfSecret: string;
   try {
-    signer = new MediaSigner(config.signingSecrets ?? [await databaseSecret(database.db, config.dataDir, 'signing')], () => baseUrl(), clock);
+    signer = new MediaSigner(
+      config.signingSecrets ?? [await databaseSecret(database.db, config.dataDir, 'signing')],
+      () => baseUrl(),
+      clock,
+    );
     // Its own secret: a dashboard token never shares a key with a media signature.
     csrfSecret = await databaseSecret(database.db, config.dataDir, 'csrf');
   } catch (error) {
@@ -71,19 +75,27 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const usageHistory = new UsageHistory(database.db, ledger);
   let quota: QuotaCounter;
   try {
-    quota = config.redisUrl ? await RedisQuotaCounter.connect(config.redisUrl, usageHistory) : new InProcessQuotaCounter(usageHistory);
+    quota = config.redisUrl
+      ? await RedisQuotaCounter.connect(config.redisUrl, usageHistory)
+      : new InProcessQuotaCounter(usageHistory);
   } catch (error) {
     await usageHistory.close();
     await database.close();
     throw error;
   }
   const renditions = new RenditionService(files, new RenditionStore(database.db), {
-    maxBytes: config.renditionsMaxBytes, concurrency: config.renditionsConcurrency, clock, onError: options.onError,
+    maxBytes: config.renditionsMaxBytes,
+    concurrency: config.renditionsConcurrency,
+    clock,
+    onError: options.onError,
     ...(options.renderTimeLimit && { timeLimit: options.renderTimeLimit }),
   });
   const downloads = new DownloadCounts(database.db, database.dialect, ledger);
   const catalog = new CatalogService(
-    new CatalogStore(database.db), new DatabaseChangeFeed(database.db, database.dialect), downloads, options.onError,
+    new CatalogStore(database.db),
+    new DatabaseChangeFeed(database.db, database.dialect),
+    downloads,
+    options.onError,
   );
   const accounts = new AccountService(accountStore, clock);
   const meter = new Meter(quota, catalog, clock);
@@ -107,9 +119,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
     clock,
     baseUrl,
     async ready() {
-      await sql`SELECT 1`.execute(database.db).catch((error: unknown) => { throw new NotReadyError('database', error); });
-      await quota.ready().catch((error: unknown) => { throw new NotReadyError('quota counters', error); });
-      await files.ready().catch((error: unknown) => { throw new NotReadyError('media store', error); });
+      await sql`SELECT 1`.execute(database.db).catch((error: unknown) => {
+        throw new NotReadyError('database', error);
+      });
+      await quota.ready().catch((error: unknown) => {
+        throw new NotReadyError('quota counters', error);
+      });
+      await files.ready().catch((error: unknown) => {
+        throw new NotReadyError('media store', error);
+      });
     },
     listeningAt(url: string) {
       listeningUrl = url;

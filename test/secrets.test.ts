@@ -13,7 +13,8 @@ import { createServices } from '../src/wiring.ts';
 import { backendEnv, configFor, onPostgres, otherConnection, removeBackend } from './helpers/backend.ts';
 
 const ID = 'abcdef0123456789';
-const kidOf = (secret: string) => createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
+const kidOf = (secret: string) =>
+  createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
 const kidIn = (url: string) => new URL(url).searchParams.get('kid');
 const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
 
@@ -77,7 +78,10 @@ describe('secrets', () => {
     assert.equal(kidIn(url), kidOf(stored.signing!));
     for (const value of Object.values(stored)) assert.equal(Buffer.from(value, 'base64url').length, 32);
     assert.notEqual(stored.signing, stored.csrf);
-    assert.deepEqual((await readdir(dataDir)).filter((name) => name.includes('secret')), []);
+    assert.deepEqual(
+      (await readdir(dataDir)).filter((name) => name.includes('secret')),
+      [],
+    );
 
     const again = await createServices(await configFor(dataDir));
     try {
@@ -88,7 +92,7 @@ describe('secrets', () => {
     }
   });
 
-  test('secrets.shared: instances on separate data folders and one database, started at once, get the same secrets (their URLs and forms are each other\'s)', async () => {
+  test("secrets.shared: instances on separate data folders and one database, started at once, get the same secrets (their URLs and forms are each other's)", async () => {
     const dataDir = await dataFolder();
     const configs = [await configFor(dataDir), await sameDatabase(dataDir), await sameDatabase(dataDir)];
     if (onPostgres) assert.equal(new Set(configs.map((config) => config.dataDir)).size, 3);
@@ -117,7 +121,11 @@ describe('secrets', () => {
     const upgraded = await createServices(await configFor(dataDir));
     try {
       assert.equal(upgraded.csrfSecret, csrf);
-      assert.equal(upgraded.signer.verify(ID, queryOf(before)).ok, true, 'a URL handed out before the upgrade still plays');
+      assert.equal(
+        upgraded.signer.verify(ID, queryOf(before)).ok,
+        true,
+        'a URL handed out before the upgrade still plays',
+      );
     } finally {
       await upgraded.close();
     }
@@ -138,12 +146,17 @@ describe('secrets', () => {
     const dataDir = await dataFolder();
     const file = path.join(dataDir, 'signing-secret');
     await writeFile(file, 'hand-written-secret\n');
-    await assert.rejects(createServices(await configFor(dataDir)), (error: Error) => error instanceof ConfigError &&
-      error.message === `${file} holds a secret shorter than 43 characters: delete it to have one generated, or set SIGNING_SECRET`);
+    await assert.rejects(
+      createServices(await configFor(dataDir)),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message ===
+          `${file} holds a secret shorter than 43 characters: delete it to have one generated, or set SIGNING_SECRET`,
+    );
     assert.deepEqual(await storedSecrets(dataDir), {});
   });
 
-  test('secrets.environment-wins: SIGNING_SECRET signs instead of the database\'s secret, which it neither makes nor changes; the CSRF secret stays the database\'s', async () => {
+  test("secrets.environment-wins: SIGNING_SECRET signs instead of the database's secret, which it neither makes nor changes; the CSRF secret stays the database's", async () => {
     const dataDir = await dataFolder();
     const operator = 'oP3r4t0rS3cr3t-kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9';
     const fromEnvironment = await createServices(await configFor(dataDir, { SIGNING_SECRET: operator }));
@@ -151,7 +164,11 @@ describe('secrets', () => {
     const url = fromEnvironment.signer.sign(ID, 'stream').url;
     await fromEnvironment.close();
     assert.equal(kidIn(url), kidOf(operator));
-    assert.deepEqual(Object.keys(await storedSecrets(dataDir)), ['csrf'], 'no signing secret is generated while SIGNING_SECRET is set');
+    assert.deepEqual(
+      Object.keys(await storedSecrets(dataDir)),
+      ['csrf'],
+      'no signing secret is generated while SIGNING_SECRET is set',
+    );
 
     const generated = await createServices(await sameDatabase(dataDir));
     const stored = await storedSecrets(dataDir);

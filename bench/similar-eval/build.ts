@@ -73,7 +73,12 @@ const HYDROGEN: Array<[RegExp, string]> = [
   [/(crash|ride|splash|china|cymbal)/i, 'cymbal'],
 ];
 
-interface Row { file: string; source: string; family: string; origin: string }
+interface Row {
+  file: string;
+  source: string;
+  family: string;
+  origin: string;
+}
 const rows: Row[] = [];
 
 rmSync(out, { recursive: true, force: true });
@@ -86,17 +91,45 @@ for (const font of SOUNDFONTS) {
     console.log(`left out ${font.source}: ${font.file} is not installed`);
     continue;
   }
-  const notes: Array<{ family: string; channel: number; program: number; key: number; velocity: number; hold: number; origin: string }> = [];
+  const notes: Array<{
+    family: string;
+    channel: number;
+    program: number;
+    key: number;
+    velocity: number;
+    hold: number;
+    origin: string;
+  }> = [];
   for (const [family, keys] of Object.entries(DRUM_KEYS)) {
     // A drums-only font keeps its kit as an ordinary preset (bank 0), played on the first channel.
     const channel = font.drumsOnly ? 0 : 9;
-    for (const key of keys) for (const velocity of DRUM_VELOCITIES) notes.push({ family, channel, program: 0, key, velocity, hold: 0.2, origin: `drum key ${key} velocity ${velocity}` });
+    for (const key of keys)
+      for (const velocity of DRUM_VELOCITIES)
+        notes.push({
+          family,
+          channel,
+          program: 0,
+          key,
+          velocity,
+          hold: 0.2,
+          origin: `drum key ${key} velocity ${velocity}`,
+        });
   }
   if (!font.drumsOnly) {
     for (const [family, { programs, keys }] of Object.entries(PITCHED)) {
-      for (const program of programs) for (const key of keys) for (const velocity of PITCHED_VELOCITIES) {
-        notes.push({ family, channel: 0, program, key, velocity, hold: HOLD, origin: `program ${program} key ${key} velocity ${velocity}` });
-      }
+      for (const program of programs)
+        for (const key of keys)
+          for (const velocity of PITCHED_VELOCITIES) {
+            notes.push({
+              family,
+              channel: 0,
+              program,
+              key,
+              velocity,
+              hold: HOLD,
+              origin: `program ${program} key ${key} velocity ${velocity}`,
+            });
+          }
     }
   }
   const samples = render(font.file, notes, path.join(scratch, font.source));
@@ -133,7 +166,12 @@ if (existsSync(hydrogen)) {
       // The first layer (or the older single filename) is the instrument's own recording.
       const sample = /<filename>([^<]*)<\/filename>/.exec(instrument)?.[1];
       if (!family || !sample || !existsSync(path.join(hydrogen, kit, sample))) continue;
-      add(decode(path.join(hydrogen, kit, sample)), `hydrogen-${kit.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, family, `${kit}/${name}/${sample}`);
+      add(
+        decode(path.join(hydrogen, kit, sample)),
+        `hydrogen-${kit.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+        family,
+        `${kit}/${name}/${sample}`,
+      );
       count++;
     }
     console.log(`hydrogen ${kit}: ${count} instruments`);
@@ -141,7 +179,10 @@ if (existsSync(hydrogen)) {
 } else console.log(`left out hydrogen: ${hydrogen} is not installed`);
 
 rmSync(scratch, { recursive: true, force: true });
-writeFileSync(path.join(out, 'labels.tsv'), ['file\tsource\tfamily\torigin', ...rows.map((row) => `${row.file}\t${row.source}\t${row.family}\t${row.origin}`)].join('\n') + '\n');
+writeFileSync(
+  path.join(out, 'labels.tsv'),
+  `${['file\tsource\tfamily\torigin', ...rows.map((row) => `${row.file}\t${row.source}\t${row.family}\t${row.origin}`)].join('\n')}\n`,
+);
 console.log(`${rows.length} sounds in ${out}`);
 
 function add(samples: Float32Array, source: string, family: string, origin: string): void {
@@ -156,12 +197,18 @@ function add(samples: Float32Array, source: string, family: string, origin: stri
 
 /** Any audio file as mono 44.1 kHz samples, through ffmpeg. */
 function decode(file: string): Float32Array {
-  const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', '-'], { maxBuffer: 1 << 30 });
+  const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', '-'], {
+    maxBuffer: 1 << 30,
+  });
   return new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4).slice();
 }
 
 /** Renders the notes one per SLOT seconds with fluidsynth (no reverb or chorus) and decodes them. */
-function render(font: string, notes: Array<{ channel: number; program: number; key: number; velocity: number; hold: number }>, base: string): Float32Array {
+function render(
+  font: string,
+  notes: Array<{ channel: number; program: number; key: number; velocity: number; hold: number }>,
+  base: string,
+): Float32Array {
   // 480 ticks a quarter at 120 beats a minute: 960 ticks a second.
   const tick = (seconds: number) => Math.round(seconds * 960);
   const events: Array<{ at: number; bytes: number[] }> = [];
@@ -181,7 +228,11 @@ function render(font: string, notes: Array<{ channel: number; program: number; k
   const header = [0x4d, 0x54, 0x68, 0x64, 0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xe0];
   const midi = Buffer.from([...header, 0x4d, 0x54, 0x72, 0x6b, ...u32(track.length), ...track]);
   writeFileSync(`${base}.mid`, midi);
-  execFileSync('fluidsynth', ['-ni', '-q', '-R', '0', '-C', '0', '-g', '0.6', '-r', String(RATE), '-F', `${base}.wav`, font, `${base}.mid`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    'fluidsynth',
+    ['-ni', '-q', '-R', '0', '-C', '0', '-g', '0.6', '-r', String(RATE), '-F', `${base}.wav`, font, `${base}.mid`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   return decode(`${base}.wav`);
 }
 

@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export interface Recording { file: string; source: string; family: string; origin: string }
+export interface Recording {
+  file: string;
+  source: string;
+  family: string;
+  origin: string;
+}
 
 /**
  * Sources held out: nothing in the descriptors, their weights or the learned projection is

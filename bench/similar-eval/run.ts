@@ -28,20 +28,43 @@ const folder = process.argv[2] ?? '/tmp/similar-eval';
 const demoCount = Number(process.argv[3] ?? 600);
 const K = 5;
 
-interface Labelled { family: string; source: string; ours: number[]; baseline: number[] }
+interface Labelled {
+  family: string;
+  source: string;
+  ours: number[];
+  baseline: number[];
+}
 
 const recordings = readRecordings(folder);
-const baseline = spectralStats(folder, recordings.map((recording) => recording.file));
+const baseline = spectralStats(
+  folder,
+  recordings.map((recording) => recording.file),
+);
 const labelled = recordings.map((recording, i): Labelled & { heldOut: boolean } => {
   const { sampleRate, samples } = readWav(path.join(folder, recording.file));
-  return { family: recording.family, source: recording.source, ours: analyzeAudio({ sampleRate, channels: [samples] }).descriptors!, baseline: baseline[i]!, heldOut: isHeldOut(recording) };
+  return {
+    family: recording.family,
+    source: recording.source,
+    ours: analyzeAudio({ sampleRate, channels: [samples] }).descriptors!,
+    baseline: baseline[i]!,
+    heldOut: isHeldOut(recording),
+  };
 });
 const heldOut = labelled.filter((sound) => sound.heldOut);
 const training = labelled.filter((sound) => !sound.heldOut);
-const sources = (held: boolean) => [...new Set(recordings.filter((recording) => isHeldOut(recording) === held).map((recording) => recording.source))].join(', ');
-console.log(`${recordings.length} recordings; held out: ${heldOut.length} (${sources(true)}); training: ${training.length} (${sources(false)})`);
+const sources = (held: boolean) =>
+  [
+    ...new Set(recordings.filter((recording) => isHeldOut(recording) === held).map((recording) => recording.source)),
+  ].join(', ');
+console.log(
+  `${recordings.length} recordings; held out: ${heldOut.length} (${sources(true)}); training: ${training.length} (${sources(false)})`,
+);
 table('held-out sources', heldOut, true);
-table('held-out drum kits alone (AVL Red Zeppelin and Hydrogen kits, no General MIDI font)', heldOut.filter((sound) => /^(avl|hydrogen)-/.test(sound.source)), true);
+table(
+  'held-out drum kits alone (AVL Red Zeppelin and Hydrogen kits, no General MIDI font)',
+  heldOut.filter((sound) => /^(avl|hydrogen)-/.test(sound.source)),
+  true,
+);
 // Only FluidR3 among the training sources has pitched families: with no other source to find, they read 0.
 table('training sources (fitted on: not a result)', training, true);
 
@@ -50,26 +73,41 @@ if (demoCount > 0) {
   for (let index = 0; index < demoCount; index++) {
     const sound = synthesizeSound('precision', index);
     const { measurements } = await encodeAndMeasure(sound.audio);
-    const family = sound.category === 'SFX' || sound.category === 'AMBIENT' ? `${sound.category.toLowerCase()} ${sound.tags[0]}` : sound.category.toLowerCase();
+    const family =
+      sound.category === 'SFX' || sound.category === 'AMBIENT'
+        ? `${sound.category.toLowerCase()} ${sound.tags[0]}`
+        : sound.category.toLowerCase();
     demo.push({ family, source: `demo ${index}`, ours: measurements.descriptors!, baseline: [] });
   }
   const { hits, total } = precision(demo, (sound) => sound.ours, true).all;
-  console.log(`\ndemo catalog (${demoCount} synthesized sounds, families = generators): precision at ${K} = ${(hits / total).toFixed(2)}`);
+  console.log(
+    `\ndemo catalog (${demoCount} synthesized sounds, families = generators): precision at ${K} = ${(hits / total).toFixed(2)}`,
+  );
 }
 
 function table(title: string, sounds: Labelled[], withBaseline: boolean): void {
   const ours = precision(sounds, (sound) => sound.ours, true);
   const plain = withBaseline ? precision(sounds, (sound) => sound.baseline, false) : null;
-  const cell = (entry: { hits: number; total: number } | undefined) => (entry && entry.total > 0 ? (entry.hits / entry.total).toFixed(2) : '-');
+  const cell = (entry: { hits: number; total: number } | undefined) =>
+    entry && entry.total > 0 ? (entry.hits / entry.total).toFixed(2) : '-';
   console.log(`\n${title}\n| family | sounds | descriptors | ffmpeg spectral statistics |\n|---|---|---|---|`);
-  const families = [...ours.families.keys()].sort((a, b) => Number(DRUM_FAMILIES.includes(b)) - Number(DRUM_FAMILIES.includes(a)) || a.localeCompare(b));
-  for (const family of families) console.log(`| ${family} | ${ours.families.get(family)!.sounds} | ${cell(ours.families.get(family))} | ${cell(plain?.families.get(family))} |`);
+  const families = [...ours.families.keys()].sort(
+    (a, b) => Number(DRUM_FAMILIES.includes(b)) - Number(DRUM_FAMILIES.includes(a)) || a.localeCompare(b),
+  );
+  for (const family of families)
+    console.log(
+      `| ${family} | ${ours.families.get(family)!.sounds} | ${cell(ours.families.get(family))} | ${cell(plain?.families.get(family))} |`,
+    );
   console.log(`| **drums** | ${ours.drums.sounds} | **${cell(ours.drums)}** | ${cell(plain?.drums)} |`);
   console.log(`| other families | ${ours.others.sounds} | ${cell(ours.others)} | ${cell(plain?.others)} |`);
   console.log(`| all | ${ours.all.sounds} | ${cell(ours.all)} | ${cell(plain?.all)} |`);
 }
 
-interface Tally { hits: number; total: number; sounds: number }
+interface Tally {
+  hits: number;
+  total: number;
+  sounds: number;
+}
 
 /**
  * Precision at K of every sound among `sounds`: through the service's index, or (`service`
@@ -98,17 +136,31 @@ function serviceNearest(sounds: Labelled[], vectors: number[][]): (i: number) =>
   const index = new SimilarityIndex(DESCRIPTOR_WEIGHTS);
   vectors.forEach((vector, doc) => index.set(doc, vector));
   // Below 20,000 sounds the index reads every one: asking for all of them is exact search.
-  return (i) => index.nearest(i, sounds.length).map(({ doc }) => doc).filter((doc) => sounds[doc]!.source !== sounds[i]!.source).slice(0, K);
+  return (i) =>
+    index
+      .nearest(i, sounds.length)
+      .map(({ doc }) => doc)
+      .filter((doc) => sounds[doc]!.source !== sounds[i]!.source)
+      .slice(0, K);
 }
 
 function plainNearest(sounds: Labelled[], vectors: number[][]): (i: number) => number[] {
   const length = vectors[0]!.length;
   const mean = Array.from({ length }, (_, d) => vectors.reduce((sum, vector) => sum + vector[d]!, 0) / vectors.length);
-  const deviation = Array.from({ length }, (_, d) => Math.sqrt(vectors.reduce((sum, vector) => sum + (vector[d]! - mean[d]!) ** 2, 0) / vectors.length) || 1);
+  const deviation = Array.from(
+    { length },
+    (_, d) => Math.sqrt(vectors.reduce((sum, vector) => sum + (vector[d]! - mean[d]!) ** 2, 0) / vectors.length) || 1,
+  );
   const scaled = vectors.map((vector) => vector.map((value, d) => (value - mean[d]!) / deviation[d]!));
   return (i) =>
     scaled
-      .map((other, j) => ({ j, distance: sounds[j]!.source === sounds[i]!.source ? Infinity : other.reduce((sum, value, d) => sum + (value - scaled[i]![d]!) ** 2, 0) }))
+      .map((other, j) => ({
+        j,
+        distance:
+          sounds[j]!.source === sounds[i]!.source
+            ? Infinity
+            : other.reduce((sum, value, d) => sum + (value - scaled[i]![d]!) ** 2, 0),
+      }))
       .sort((a, b) => a.distance - b.distance || a.j - b.j)
       .slice(0, K)
       .map(({ j }) => j);
@@ -124,7 +176,21 @@ function spectralStats(folder: string, files: string[]): number[][] {
   let added = 0;
   for (const file of files) {
     if (known[file]) continue;
-    const printed = execFileSync('ffmpeg', ['-v', 'error', '-i', path.join(folder, file), '-af', 'aspectralstats,ametadata=mode=print:file=-', '-f', 'null', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const printed = execFileSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-i',
+        path.join(folder, file),
+        '-af',
+        'aspectralstats,ametadata=mode=print:file=-',
+        '-f',
+        'null',
+        '-',
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 28 },
+    );
     const perStatistic = new Map<string, number[]>();
     for (const match of printed.matchAll(/^lavfi\.aspectralstats\.1\.(\w+)=(\S+)$/gm)) {
       const value = Number(match[2]);

@@ -56,6 +56,7 @@ function checksum(secret: string): string {
  * Every authenticated request hashes its key twice (checksum, then lookup). The one-shot
  * crypto.hash does both faster than createHash, which builds a Hash object per call.
  */
-const sha256: (text: string) => Buffer = typeof crypto.hash === 'function'
-  ? (text) => crypto.hash('sha256', text, 'buffer')
-  : (text) => crypto.createHash('sha256').update(text).digest();
+const sha256: (text: string) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'buffer')
+    : (text) => crypto.createHash('sha256').update(text).digest();

@@ -15,7 +15,14 @@ export type PlanName = (typeof PLAN_NAMES)[number];
 export const PLANS: Record<PlanName, Plan> = {
   free: { name: 'free', label: 'Free', apiAccess: false, dailyQuota: 0, maxKeys: 0, priceUsdPerMonth: 0 },
   pro: { name: 'pro', label: 'Pro', apiAccess: true, dailyQuota: 2500, maxKeys: 2, priceUsdPerMonth: 15 },
-  enterprise: { name: 'enterprise', label: 'Enterprise', apiAccess: true, dailyQuota: 50000, maxKeys: 20, priceUsdPerMonth: 49 },
+  enterprise: {
+    name: 'enterprise',
+    label: 'Enterprise',
+    apiAccess: true,
+    dailyQuota: 50000,
+    maxKeys: 20,
+    priceUsdPerMonth: 49,
+  },
 };
 
 export function planOf(name: string): Plan {

@@ -80,7 +80,9 @@ export class AccountService {
     const id = randomUUID();
     const key = { id, accountId, name, prefix: generated.prefix, hash: generated.hash, now };
     if (!(await this.store.insertKeyWithinLimit(key, account.plan.maxKeys))) {
-      throw limitReached(`the ${account.plan.label} plan allows ${account.plan.maxKeys} API keys; revoke one to create another`);
+      throw limitReached(
+        `the ${account.plan.label} plan allows ${account.plan.maxKeys} API keys; revoke one to create another`,
+      );
     }
     const record = { id, accountId, name, prefix: generated.prefix, createdAt: now.toISOString(), lastUsedAt: null };
     return { key: generated.key, record, account };

@@ -26,18 +26,23 @@ export class SessionStore {
     const expiresAt = now + SESSION_LIFETIME_SECONDS * 1000;
     // Expired rows go when new ones come, so the table never grows without bound.
     await this.db.deleteFrom('dashboard_sessions').where('expires_at', '<=', new Date(now).toISOString()).execute();
-    await this.db.insertInto('dashboard_sessions').values({
-      id_hash: hashSessionId(id),
-      account_id: accountId,
-      created_at: new Date(now).toISOString(),
-      expires_at: new Date(expiresAt).toISOString(),
-    }).execute();
+    await this.db
+      .insertInto('dashboard_sessions')
+      .values({
+        id_hash: hashSessionId(id),
+        account_id: accountId,
+        created_at: new Date(now).toISOString(),
+        expires_at: new Date(expiresAt).toISOString(),
+      })
+      .execute();
     return { id, expiresAt };
   }
 
   /** The account a live session belongs to, or null for an unknown or expired id. */
   async accountIdOf(id: string): Promise<string | null> {
-    const row = await this.db.selectFrom('dashboard_sessions').select('account_id')
+    const row = await this.db
+      .selectFrom('dashboard_sessions')
+      .select('account_id')
       .where('id_hash', '=', hashSessionId(id))
       .where('expires_at', '>', new Date(this.clock()).toISOString())
       .executeTakeFirst();

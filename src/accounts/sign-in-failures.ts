@@ -32,8 +32,10 @@ export class FailureLog implements FastifyRateLimitStore {
 
   /** The count without recording anything (the limiter's `{ increment: false }`). */
   read(key: string, done: Done, timeWindow: number, max: number): void {
-    this.recent(key, timeWindow, max)
-      .then((stamps) => done(null, { current: stamps.length, ttl: this.ttlOf(stamps, timeWindow, max) }), done);
+    this.recent(key, timeWindow, max).then(
+      (stamps) => done(null, { current: stamps.length, ttl: this.ttlOf(stamps, timeWindow, max) }),
+      done,
+    );
   }
 
   child(): FastifyRateLimitStore {
@@ -47,16 +49,23 @@ export class FailureLog implements FastifyRateLimitStore {
 
   /** Takes back one attempt of the subject (the latest): one that turned out not to be a failure. */
   async release(key: string): Promise<void> {
-    const latest = await this.db.selectFrom('dashboard_sign_in_failures').select('failed_at')
-      .where('subject', '=', key).orderBy('failed_at', 'desc').limit(1).executeTakeFirst();
+    const latest = await this.db
+      .selectFrom('dashboard_sign_in_failures')
+      .select('failed_at')
+      .where('subject', '=', key)
+      .orderBy('failed_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     if (latest) await this.remove(key, latest.failed_at);
   }
 
   private async attempt(key: string, timeWindow: number, max: number): Promise<{ current: number; ttl: number }> {
     const now = this.clock();
     const stamp = `${new Date(now).toISOString()} ${randomBytes(8).toString('hex')}`;
-    await this.db.deleteFrom('dashboard_sign_in_failures')
-      .where('failed_at', '<=', new Date(now - timeWindow).toISOString()).execute();
+    await this.db
+      .deleteFrom('dashboard_sign_in_failures')
+      .where('failed_at', '<=', new Date(now - timeWindow).toISOString())
+      .execute();
     await this.db.insertInto('dashboard_sign_in_failures').values({ subject: key, failed_at: stamp }).execute();
     // One more than `max` is enough to know this attempt is past the limit.
     const stamps = await this.recent(key, timeWindow, max + 1);
@@ -68,9 +77,14 @@ export class FailureLog implements FastifyRateLimitStore {
 
   /** The newest `limit` attempts of the subject within the window, newest first. */
   private async recent(key: string, timeWindow: number, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('dashboard_sign_in_failures').select('failed_at')
-      .where('subject', '=', key).where('failed_at', '>', new Date(this.clock() - timeWindow).toISOString())
-      .orderBy('failed_at', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('dashboard_sign_in_failures')
+      .select('failed_at')
+      .where('subject', '=', key)
+      .where('failed_at', '>', new Date(this.clock() - timeWindow).toISOString())
+      .orderBy('failed_at', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((row) => row.failed_at);
   }
 
@@ -82,7 +96,10 @@ export class FailureLog implements FastifyRateLimitStore {
   }
 
   private async remove(key: string, stamp: string): Promise<void> {
-    await this.db.deleteFrom('dashboard_sign_in_failures')
-      .where('subject', '=', key).where('failed_at', '=', stamp).execute();
+    await this.db
+      .deleteFrom('dashboard_sign_in_failures')
+      .where('subject', '=', key)
+      .where('failed_at', '=', stamp)
+      .execute();
   }
 }

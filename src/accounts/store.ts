@@ -35,23 +35,51 @@ export class AccountStore {
   private readonly keyOwnerByHash;
 
   constructor(private readonly db: Db) {
-    this.keyOwnerByHash = reusableQuery(db, db.selectFrom('api_keys').innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['api_keys.id as key_id', 'api_keys.prefix', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.is_operator', 'accounts.created_at'])
-      .where('api_keys.hash', '=', '').where('api_keys.revoked_at', 'is', null));
+    this.keyOwnerByHash = reusableQuery(
+      db,
+      db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select([
+          'api_keys.id as key_id',
+          'api_keys.prefix',
+          'accounts.id',
+          'accounts.email',
+          'accounts.plan',
+          'accounts.is_operator',
+          'accounts.created_at',
+        ])
+        .where('api_keys.hash', '=', '')
+        .where('api_keys.revoked_at', 'is', null),
+    );
   }
 
   async createAccount(input: { email: string; plan: PlanName; passwordHash?: string; now: Date }): Promise<Account> {
     const email = normalizeEmail(input.email);
-    const account = { id: randomUUID(), email, plan: input.plan, password_hash: input.passwordHash ?? null, created_at: input.now.toISOString() };
-    const inserted = await this.db.insertInto('accounts').values(account)
-      .onConflict((oc) => oc.column('email').doNothing()).executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw conflict(`an account with email ${email} already exists`);
+    const account = {
+      id: randomUUID(),
+      email,
+      plan: input.plan,
+      password_hash: input.passwordHash ?? null,
+      created_at: input.now.toISOString(),
+    };
+    const inserted = await this.db
+      .insertInto('accounts')
+      .values(account)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+      throw conflict(`an account with email ${email} already exists`);
     return { id: account.id, email, plan: planOf(input.plan), isOperator: false, createdAt: account.created_at };
   }
 
   async findByEmail(email: string): Promise<(Account & { passwordHash: string | null }) | null> {
     if (!storable(email)) return null;
-    const row = await this.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('email', '=', normalizeEmail(email))
+      .executeTakeFirst();
     return row ? { ...toAccount(row), passwordHash: row.password_hash } : null;
   }
 
@@ -68,11 +96,15 @@ export class AccountStore {
   }
 
   async update(id: string, changes: { plan?: PlanName; isOperator?: boolean; passwordHash?: string }): Promise<void> {
-    await this.db.updateTable('accounts').set({
-      ...(changes.plan !== undefined && { plan: changes.plan }),
-      ...(changes.isOperator !== undefined && { is_operator: changes.isOperator ? 1 : 0 }),
-      ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
-    }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('accounts')
+      .set({
+        ...(changes.plan !== undefined && { plan: changes.plan }),
+        ...(changes.isOperator !== undefined && { is_operator: changes.isOperator ? 1 : 0 }),
+        ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
+      })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**
@@ -80,8 +112,12 @@ export class AccountStore {
    * never overwrites a password changed meanwhile. Returns whether it was written.
    */
   async replacePasswordHash(id: string, previous: string, next: string): Promise<boolean> {
-    const result = await this.db.updateTable('accounts').set({ password_hash: next })
-      .where('id', '=', id).where('password_hash', '=', previous).executeTakeFirst();
+    const result = await this.db
+      .updateTable('accounts')
+      .set({ password_hash: next })
+      .where('id', '=', id)
+      .where('password_hash', '=', previous)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
@@ -113,10 +149,21 @@ export class AccountStore {
   }
 
   async activeKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId)
-      .where('revoked_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map((row) => ({
-      id: row.id, accountId: row.account_id, name: row.name, prefix: row.prefix, createdAt: row.created_at, lastUsedAt: row.last_used_at,
+      id: row.id,
+      accountId: row.account_id,
+      name: row.name,
+      prefix: row.prefix,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
     }));
   }
 
@@ -128,8 +175,11 @@ export class AccountStore {
 
   /** Revokes by display prefix, optionally only within one account; returns whether a key was revoked. */
   async revokeKey(prefix: string, now: Date, accountId?: string): Promise<boolean> {
-    let query = this.db.updateTable('api_keys').set({ revoked_at: now.toISOString() })
-      .where('prefix', '=', prefix).where('revoked_at', 'is', null);
+    let query = this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now.toISOString() })
+      .where('prefix', '=', prefix)
+      .where('revoked_at', 'is', null);
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
     const result = await query.executeTakeFirst();
     return result.numUpdatedRows > 0n;
@@ -145,5 +195,11 @@ export function normalizeEmail(email: string): string {
 }
 
 function toAccount(row: { id: string; email: string; plan: string; is_operator: number; created_at: string }): Account {
-  return { id: row.id, email: row.email, plan: planOf(row.plan), isOperator: row.is_operator === 1, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    plan: planOf(row.plan),
+    isOperator: row.is_operator === 1,
+    createdAt: row.created_at,
+  };
 }

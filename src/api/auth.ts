@@ -17,11 +17,18 @@ declare module 'fastify' {
  * their daily quota. A request refused with 429 is not counted; every later status is. An address
  * that sent too many unknown keys is answered 429 before its key is looked up (quota/unknown-keys.ts).
  */
-export async function authenticateAndCount(request: FastifyRequest, reply: FastifyReply, services: ApiServices): Promise<void> {
+export async function authenticateAndCount(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: ApiServices,
+): Promise<void> {
   const header = request.headers['x-api-key'];
   let owner: KeyOwner;
   try {
-    owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header, request.server.unknownApiKeys.guardFor(request));
+    owner = await services.accounts.authenticate(
+      Array.isArray(header) ? header[0] : header,
+      request.server.unknownApiKeys.guardFor(request),
+    );
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'forbidden') {
       throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services.baseUrl()) });
@@ -32,11 +39,15 @@ export async function authenticateAndCount(request: FastifyRequest, reply: Fasti
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     const retryAfter = Math.max(1, decision.reset - Math.floor(services.clock() / 1000));
-    throw new HttpError(429, {
-      error: `Daily quota of ${decision.limit} requests exceeded; it resets at midnight UTC`,
-      limit: decision.limit,
-      reset: decision.reset,
-    }, { ...headers, 'retry-after': retryAfter });
+    throw new HttpError(
+      429,
+      {
+        error: `Daily quota of ${decision.limit} requests exceeded; it resets at midnight UTC`,
+        limit: decision.limit,
+        reset: decision.reset,
+      },
+      { ...headers, 'retry-after': retryAfter },
+    );
   }
   reply.headers(headers);
   request.owner = owner;

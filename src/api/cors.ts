@@ -23,8 +23,16 @@ const OPEN: FastifyCorsOptions = {
   allowedHeaders: ['Range', 'If-Range', 'If-None-Match', 'If-Modified-Since', 'X-Request-Id'],
   // What a page may read besides the always-visible ones: the media route's file and rendition
   // headers (media/route.ts) and the request id.
-  exposedHeaders: ['Accept-Ranges', 'Content-Range', 'Content-Disposition', 'ETag', 'X-Request-Id',
-    'X-Duration-Seconds', 'X-Integrated-LUFS', 'X-True-Peak-dBTP'],
+  exposedHeaders: [
+    'Accept-Ranges',
+    'Content-Range',
+    'Content-Disposition',
+    'ETag',
+    'X-Request-Id',
+    'X-Duration-Seconds',
+    'X-Integrated-LUFS',
+    'X-True-Peak-dBTP',
+  ],
   maxAge: 3600,
   // An OPTIONS request that is not a preflight gets the same 204, not a text/plain 400.
   strictPreflight: false,

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 export function registerDocument(app: FastifyInstance): void {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })));
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
 }
 
 /** The reference at /docs (@fastify/swagger-ui, whose files come from the installed package: it works with no internet). */

@@ -29,7 +29,9 @@ export interface Answer<S extends z.ZodType = z.ZodType> {
  * Every status an endpoint may answer, and nothing else (API document, "Errors", rule 2). The 200
  * is always there: its schema `S` is what the handler must return.
  */
-export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Partial<Record<Exclude<Status, 200>, Answer>>;
+export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Partial<
+  Record<Exclude<Status, 200>, Answer>
+>;
 
 /**
  * One endpoint, declared once: its route, its documentation, its schemas and its handler.
@@ -37,7 +39,9 @@ export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Pa
  * (serializer.ts) and the OpenAPI document (@fastify/swagger) are all derived from this.
  */
 export interface Endpoint<
-  Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  S extends z.ZodType = z.ZodType,
 > {
   method: 'GET';
   /** Fastify route syntax (`/api/v1/sounds/:id`); the OpenAPI path is derived from it. */
@@ -58,9 +62,11 @@ export interface Endpoint<
 }
 
 /** Keeps the schema types of one endpoint tied to its handler: the query and params it gets, the body it returns. */
-export function defineEndpoint<Q extends z.ZodType, S extends z.ZodType, P extends z.ZodType = z.ZodObject<{}>>(
-  endpoint: Endpoint<Q, P, S>,
-): Endpoint {
+export function defineEndpoint<
+  Q extends z.ZodType,
+  S extends z.ZodType,
+  P extends z.ZodType = z.ZodObject<Record<string, never>>,
+>(endpoint: Endpoint<Q, P, S>): Endpoint {
   return endpoint;
 }
 
@@ -69,7 +75,10 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': { type: 'integer', description: 'Requests remaining today.' },
   'X-RateLimit-Reset': { type: 'integer', description: 'Unix timestamp of the reset (midnight UTC).' },
 };
-const RETRY_AFTER_HEADERS = { ...RATE_LIMIT_HEADERS, 'Retry-After': { type: 'integer', description: 'Seconds until the reset.' } };
+const RETRY_AFTER_HEADERS = {
+  ...RATE_LIMIT_HEADERS,
+  'Retry-After': { type: 'integer', description: 'Seconds until the reset.' },
+};
 
 /**
  * Registers the endpoints in a scope of their own: the query and path are validated by their zod
@@ -86,10 +95,19 @@ export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], s
         method: endpoint.method,
         url: endpoint.url,
         schema: routeSchemaOf(endpoint),
-        onRequest: endpoint.security === 'apiKey' ? (request, reply) => authenticateAndCount(request, reply, services) : undefined,
-        handler: (request, reply) => endpoint.handler({
-          query: request.query, params: request.params, owner: request.owner ?? null, services, request, reply,
-        }),
+        onRequest:
+          endpoint.security === 'apiKey'
+            ? (request, reply) => authenticateAndCount(request, reply, services)
+            : undefined,
+        handler: (request, reply) =>
+          endpoint.handler({
+            query: request.query,
+            params: request.params,
+            owner: request.owner ?? null,
+            services,
+            request,
+            reply,
+          }),
       });
     }
   });
@@ -125,9 +143,19 @@ export function invalidQuery(details: Array<{ param: string; message: string }>)
 }
 
 /** Fastify's validation error (zod issues from the type provider) as the 400 answer. */
-export function invalidQueryOf(validation: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }>): HttpError {
-  return invalidQuery(validation.flatMap((issue) =>
-    issue.keyword === 'unrecognized_keys'
-      ? (issue.params.keys as string[]).map((key) => ({ param: key, message: 'Unknown parameter' }))
-      : [{ param: issue.instancePath.slice(1).replaceAll('/', '.') || '(query)', message: issue.message ?? 'Invalid value' }]));
+export function invalidQueryOf(
+  validation: Array<{ instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }>,
+): HttpError {
+  return invalidQuery(
+    validation.flatMap((issue) =>
+      issue.keyword === 'unrecognized_keys'
+        ? (issue.params.keys as string[]).map((key) => ({ param: key, message: 'Unknown parameter' }))
+        : [
+            {
+              param: issue.instancePath.slice(1).replaceAll('/', '.') || '(query)',
+              message: issue.message ?? 'Invalid value',
+            },
+          ],
+    ),
+  );
 }

@@ -11,7 +11,10 @@ export function registerHealth(app: FastifyInstance, ready: () => Promise<void>)
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed');
       // The dependency is named (never its address or error): an operator's probe says what to look at.
-      if (error instanceof NotReadyError) return reply.code(503).send({ error: `Not ready: the ${error.dependency} does not answer`, dependency: error.dependency });
+      if (error instanceof NotReadyError)
+        return reply
+          .code(503)
+          .send({ error: `Not ready: the ${error.dependency} does not answer`, dependency: error.dependency });
       return reply.code(503).send({ error: 'Not ready: a store does not answer' });
     }
   });

@@ -117,7 +117,9 @@ function answerClientError(this: FastifyInstance, error: ConnectionError, socket
   this.log.debug({ code: error.code, status }, 'client error');
   if (socket.writable) {
     const body = JSON.stringify({ error: STATUS_CODES[status] });
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

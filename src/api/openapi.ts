@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { components } from '../shapes/schemas.ts';
 
 /** What the `extensions` tag stands for; the marks the rest of the document uses for additions. */
-const EXTENSIONS_TAG_DESCRIPTION = 'Additions to the API document 1.0.0: operations tagged extensions, and on its operations '
-  + 'optional parameters marked x-extension, enum values listed in x-extension-values and optional response fields '
-  + 'marked x-extension. sort=relevance (search) ranks matches of q: a match in the name above one in a tag above one '
-  + 'in the description, a whole word above the beginning of a word above its inside; ties by downloads, then id; '
-  + 'without q it orders like downloads. Without the new parameters every answer is exactly that of 1.0.0.';
+const EXTENSIONS_TAG_DESCRIPTION =
+  'Additions to the API document 1.0.0: operations tagged extensions, and on its operations ' +
+  'optional parameters marked x-extension, enum values listed in x-extension-values and optional response fields ' +
+  'marked x-extension. sort=relevance (search) ranks matches of q: a match in the name above one in a tag above one ' +
+  'in the description, a whole word above the beginning of a word above its inside; ties by downloads, then id; ' +
+  'without q it orders like downloads. Without the new parameters every answer is exactly that of 1.0.0.';
 
 /**
  * The OpenAPI 3.1 document, made by @fastify/swagger from the routes the endpoints declare
@@ -47,8 +48,9 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: () => strin
       info: {
         title: 'Sound Catalog API',
         version: '1.0.0',
-        description: 'Search, preview and download a catalog of CC0 sound effects and music. Every sound is CC0 1.0: '
-          + 'commercial use allowed, no attribution required. Delivered files are MP3. An MCP server for AI agents is at /mcp.',
+        description:
+          'Search, preview and download a catalog of CC0 sound effects and music. Every sound is CC0 1.0: ' +
+          'commercial use allowed, no attribution required. Delivered files are MP3. An MCP server for AI agents is at /mcp.',
         license: { name: 'CC0 1.0 (catalog sounds)', identifier: 'CC0-1.0' },
       },
       tags: [
@@ -62,8 +64,11 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: () => strin
     transform: (route) => {
       const result = fromZod(route);
       // The type provider keeps a response's description and content; its quota headers go back in.
-      for (const [status, response] of Object.entries(route.schema?.response ?? {}) as Array<[string, { headers?: unknown }]>) {
-        if (response.headers) (result.schema.response as Record<string, Record<string, unknown>>)[status]!.headers = response.headers;
+      for (const [status, response] of Object.entries(route.schema?.response ?? {}) as Array<
+        [string, { headers?: unknown }]
+      >) {
+        if (response.headers)
+          (result.schema.response as Record<string, Record<string, unknown>>)[status]!.headers = response.headers;
       }
       return result;
     },

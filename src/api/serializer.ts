@@ -16,7 +16,8 @@ export const compileSerializer: FastifySerializerCompiler<z.ZodType> = ({ schema
 
 /** fast-json-stringify for a zod schema: writes exactly the fields the schema declares. */
 export function compileSchemaWriter(
-  schema: z.ZodType, route = { method: 'GET', url: '/', httpStatus: '200' },
+  schema: z.ZodType,
+  route = { method: 'GET', url: '/', httpStatus: '200' },
 ): (body: unknown) => string {
   const options = { io: 'output', unrepresentable: 'any', override: dropUnlisted } as const;
   const json = z.toJSONSchema(schema, options) as Record<string, unknown>;

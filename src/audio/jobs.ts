@@ -18,8 +18,15 @@ export type Job =
 export type JobResult =
   | { id: number; ok: false; reason: string }
   | { id: number; ok: true; kind: 'file'; mp3Path: string; encoded: boolean; measurements: AudioMeasurements }
-  | { id: number; ok: true; kind: 'probe' } & AudioProbe
-  | { id: number; ok: true; kind: 'synth'; mp3: Uint8Array; measurements: AudioMeasurements; metadata: Omit<SynthSound, 'audio'> }
+  | ({ id: number; ok: true; kind: 'probe' } & AudioProbe)
+  | {
+      id: number;
+      ok: true;
+      kind: 'synth';
+      mp3: Uint8Array;
+      measurements: AudioMeasurements;
+      metadata: Omit<SynthSound, 'audio'>;
+    }
   | { id: number; ok: true; kind: 'render'; measurements: RenditionMeasurements };
 
 export type JobWithoutId = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;

@@ -17,7 +17,11 @@ export interface PlayedPart {
  * reading the source as soon as the played part is known, so a preview of an hour-long sound
  * decodes only its first seconds; holds back at most the fade's frames.
  */
-export async function* playedAudio(chunks: AsyncIterable<PcmAudio>, sampleRate: number, part: PlayedPart): AsyncGenerator<PcmAudio> {
+export async function* playedAudio(
+  chunks: AsyncIterable<PcmAudio>,
+  sampleRate: number,
+  part: PlayedPart,
+): AsyncGenerator<PcmAudio> {
   const framesOf = (ms: number) => Math.max(0, Math.round((ms * sampleRate) / 1000));
   let start = 0;
   let end = Infinity;

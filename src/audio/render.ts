@@ -66,7 +66,11 @@ interface Leveling {
  * Makes the rendition of the MP3 at `sourcePath` as a whole, synced file at `outputPath` and
  * measures it. On failure nothing is left at `outputPath`.
  */
-export async function renderRendition(sourcePath: string, outputPath: string, spec: RenditionSpec): Promise<RenditionMeasurements> {
+export async function renderRendition(
+  sourcePath: string,
+  outputPath: string,
+  spec: RenditionSpec,
+): Promise<RenditionMeasurements> {
   const attemptPath = `${outputPath}.attempt`;
   await mkdir(path.dirname(outputPath), { recursive: true });
   try {
@@ -79,7 +83,12 @@ export async function renderRendition(sourcePath: string, outputPath: string, sp
   }
 }
 
-async function render(sourcePath: string, outputPath: string, attemptPath: string, spec: RenditionSpec): Promise<RenditionMeasurements> {
+async function render(
+  sourcePath: string,
+  outputPath: string,
+  attemptPath: string,
+  spec: RenditionSpec,
+): Promise<RenditionMeasurements> {
   // Measured after cutting: the loudness target is for what the listener hears.
   const measured = spec.loudness === undefined ? null : await playedLoudness(sourcePath, spec);
   if (spec.loudness === undefined || measured === null) return writeRendition(sourcePath, spec, null, outputPath);
@@ -129,7 +138,10 @@ async function playedLoudness(sourcePath: string, spec: RenditionSpec): Promise<
 }
 
 /** The part the rendition plays, at the rendition's rate and channel count, in chunks. */
-async function playedAndConformed(sourcePath: string, spec: RenditionSpec): Promise<{ target: OutputTarget; chunks: AsyncIterable<PcmAudio> }> {
+async function playedAndConformed(
+  sourcePath: string,
+  spec: RenditionSpec,
+): Promise<{ target: OutputTarget; chunks: AsyncIterable<PcmAudio> }> {
   const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
   const target = outputTarget(spec.output ?? { format: 'mp3' }, source);
   const conformer = new Conformer(source.channelCount, source.sampleRate, target.channels, target.sampleRate);
@@ -137,11 +149,20 @@ async function playedAndConformed(sourcePath: string, spec: RenditionSpec): Prom
 }
 
 /** One pass: the played part, leveled when asked, encoded straight into a synced file at `path`; then that file measured. */
-async function writeRendition(sourcePath: string, spec: RenditionSpec, leveling: Leveling | null, outputPath: string): Promise<RenditionMeasurements> {
+async function writeRendition(
+  sourcePath: string,
+  spec: RenditionSpec,
+  leveling: Leveling | null,
+  outputPath: string,
+): Promise<RenditionMeasurements> {
   const played = await playedAndConformed(sourcePath, spec);
   const { target } = played;
   let chunks = played.chunks;
-  if (leveling) chunks = limited(amplified(chunks, leveling.gainDb), new LookAheadLimiter(target.sampleRate, target.channels, leveling.ceilingDb));
+  if (leveling)
+    chunks = limited(
+      amplified(chunks, leveling.gainDb),
+      new LookAheadLimiter(target.sampleRate, target.channels, leveling.ceilingDb),
+    );
   const heard = new Meters(target.sampleRate, target.channels);
   const handle = await open(outputPath, 'w');
   let measuresItself = false;
@@ -184,7 +205,10 @@ class Meters {
   private readonly truePeak: TruePeakMeter;
   private frames = 0;
 
-  constructor(private readonly sampleRate: number, channelCount: number) {
+  constructor(
+    private readonly sampleRate: number,
+    channelCount: number,
+  ) {
     this.loudness = new LoudnessMeter(sampleRate, channelCount);
     this.truePeak = new TruePeakMeter(sampleRate, channelCount);
   }
@@ -199,7 +223,10 @@ class Meters {
   finish(): RenditionMeasurements {
     return {
       duration: this.frames / this.sampleRate,
-      loudness: { integrated_lufs: hundredths(this.loudness.finish()), true_peak_db: hundredths(this.truePeak.finish()) },
+      loudness: {
+        integrated_lufs: hundredths(this.loudness.finish()),
+        true_peak_db: hundredths(this.truePeak.finish()),
+      },
     };
   }
 }

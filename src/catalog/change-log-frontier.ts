@@ -33,7 +33,10 @@ export class ChangeLogFrontier {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** `snapshot` is the dialect's changeLogSnapshot: null where numbers become visible in order. */
-  constructor(private readonly db: Db, private readonly snapshot: RawBuilder<string> | null) {}
+  constructor(
+    private readonly db: Db,
+    private readonly snapshot: RawBuilder<string> | null,
+  ) {}
 
   /** The frontier as of now; it never moves back. */
   now(): Promise<number> {
@@ -43,7 +46,10 @@ export class ChangeLogFrontier {
   }
 
   private async newest(): Promise<number> {
-    const row = await this.db.selectFrom('catalog_changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('catalog_changes')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirst();
     this.settled = Math.max(this.settled, Number(row?.seq ?? 0));
     return this.settled;
   }
@@ -51,8 +57,13 @@ export class ChangeLogFrontier {
   private async move(snapshot: RawBuilder<string>): Promise<number> {
     for (;;) {
       // One statement, so the rows are those its snapshot shows.
-      const rows = await this.db.selectFrom('catalog_changes').select(['seq', snapshot.as('snapshot')])
-        .where('seq', '>', this.settled).orderBy('seq').limit(ROWS_PER_READ).execute();
+      const rows = await this.db
+        .selectFrom('catalog_changes')
+        .select(['seq', snapshot.as('snapshot')])
+        .where('seq', '>', this.settled)
+        .orderBy('seq')
+        .limit(ROWS_PER_READ)
+        .execute();
       if (rows.length === 0) return this.settled;
       if (rows[0]!.seq > this.settled + 1 && (await this.passPruned())) continue;
       const running = runningIn(rows[0]!.snapshot);

@@ -33,7 +33,11 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
   private readonly keepChanges: number;
   private readonly frontier: ChangeLogFrontier;
 
-  constructor(private readonly db: Db, dialect: SqlDialect, options: ChangeFeedOptions = {}) {
+  constructor(
+    private readonly db: Db,
+    dialect: SqlDialect,
+    options: ChangeFeedOptions = {},
+  ) {
     this.keepChanges = options.keepChanges ?? KEEP_CHANGES;
     this.frontier = new ChangeLogFrontier(db, dialect.changeLogSnapshot);
   }
@@ -41,9 +45,13 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
   async loadAll(onPage: (records: CatalogRecord[]) => void): Promise<number> {
     // The cursor is taken first: a change made while the pages are read is read again after.
     const cursor = await this.frontier.now();
-    for (let after = 0; ;) {
-      const rows = await this.sounds().select(RECORD_COLUMNS)
-        .where('seq', '>', after).orderBy('seq').limit(PAGE_ROWS).execute();
+    for (let after = 0; ; ) {
+      const rows = await this.sounds()
+        .select(RECORD_COLUMNS)
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(PAGE_ROWS)
+        .execute();
       if (rows.length === 0) return cursor;
       onPage(rows.map(toRecord));
       after = rows[rows.length - 1]!.seq;
@@ -52,8 +60,14 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
 
   async changesSince(cursor: number, limit: number): Promise<CatalogChanges | 'reload'> {
     const until = await this.frontier.now();
-    const log = await this.db.selectFrom('catalog_changes').select(['seq', 'sound_seq'])
-      .where('seq', '>', cursor).where('seq', '<=', until).orderBy('seq').limit(limit).execute();
+    const log = await this.db
+      .selectFrom('catalog_changes')
+      .select(['seq', 'sound_seq'])
+      .where('seq', '>', cursor)
+      .where('seq', '<=', until)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
     if (log.length === 0) return { changed: [], removed: [], cursor };
     if (log[0]!.seq > cursor + 1 && (await this.pruned(cursor))) return 'reload';
     const seqs = [...new Set(log.map((row) => row.sound_seq))];
@@ -67,8 +81,14 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
 
   async listChanges(after: number, limit: number): Promise<ChangeList> {
     const until = await this.frontier.now();
-    const log = await this.db.selectFrom('catalog_changes').select(['seq', 'sound_id', 'kind', 'changed_at'])
-      .where('seq', '>', after).where('seq', '<=', until).orderBy('seq').limit(limit).execute();
+    const log = await this.db
+      .selectFrom('catalog_changes')
+      .select(['seq', 'sound_id', 'kind', 'changed_at'])
+      .where('seq', '>', after)
+      .where('seq', '<=', until)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
     if (log.length === 0) return { changes: [], next: after };
     // A gap before the first row is either numbers never committed or rows pruned; only the log's
     // oldest row tells which. Rows written before migration 011 do not say what happened.
@@ -86,15 +106,21 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     const timer = setInterval(() => {
       if (asking) return;
       asking = true;
-      this.frontier.now().then((newest) => {
-        if (newest !== seen) wake();
-        seen = newest;
-      }, () => {
-        // Read again after a failure even when the newest number looks the same: the reader's
-        // read may have failed with it, and it should learn that it is current.
-        seen = -1;
-        wake();
-      }).finally(() => (asking = false));
+      this.frontier
+        .now()
+        .then(
+          (newest) => {
+            if (newest !== seen) wake();
+            seen = newest;
+          },
+          () => {
+            // Read again after a failure even when the newest number looks the same: the reader's
+            // read may have failed with it, and it should learn that it is current.
+            seen = -1;
+            wake();
+          },
+        )
+        .finally(() => (asking = false));
     }, POLL_MS);
     timer.unref();
     return () => clearInterval(timer);
@@ -107,7 +133,10 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
 
   /** True when the log's oldest row is past `cursor + 1`: rows this reader has not read were pruned. */
   private async pruned(cursor: number): Promise<boolean> {
-    const row = await this.db.selectFrom('catalog_changes').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('catalog_changes')
+      .select((eb) => eb.fn.min('seq').as('seq'))
+      .executeTakeFirst();
     return Number(row?.seq ?? 0) > cursor + 1;
   }
 

@@ -43,7 +43,11 @@ export class DownloadCounts {
   private batch: Batch | null = null;
 
   /** `commits`: the group commit it shares with the usage history (db/turn-commit.ts). */
-  constructor(private readonly db: Db, private readonly dialect: SqlDialect, private readonly commits = new TurnCommit(db)) {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: SqlDialect,
+    private readonly commits = new TurnCommit(db),
+  ) {
     commits.join({ take: () => this.take() });
   }
 
@@ -62,8 +66,11 @@ export class DownloadCounts {
 
   /** Where a reader starts that has every count committed so far (read before the counts are loaded). */
   async cursorNow(): Promise<CountsCursor> {
-    const row = await this.db.selectFrom('sound_downloads').select((eb) => eb.fn.max('version').as('version'))
-      .where('version', '<', this.dialect.settledDownloadsVersion).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('sound_downloads')
+      .select((eb) => eb.fn.max('version').as('version'))
+      .where('version', '<', this.dialect.settledDownloadsVersion)
+      .executeTakeFirst();
     return { version: Number(row?.version ?? 0), soundSeq: PAST_EVERY_SOUND };
   }
 
@@ -75,13 +82,19 @@ export class DownloadCounts {
    * skip the older transaction's counts.
    */
   async changedSince(cursor: CountsCursor, limit: number): Promise<{ counts: SoundCount[]; cursor: CountsCursor }> {
-    const rows = await this.db.selectFrom('sound_downloads')
+    const rows = await this.db
+      .selectFrom('sound_downloads')
       .select(['sound_seq', 'count', 'version', this.dialect.settledDownloadsVersion.as('settled')])
-      .where((eb) => eb.or([
-        eb('version', '>', cursor.version),
-        eb.and([eb('version', '=', cursor.version), eb('sound_seq', '>', cursor.soundSeq)]),
-      ]))
-      .orderBy('version').orderBy('sound_seq').limit(limit).execute();
+      .where((eb) =>
+        eb.or([
+          eb('version', '>', cursor.version),
+          eb.and([eb('version', '=', cursor.version), eb('sound_seq', '>', cursor.soundSeq)]),
+        ]),
+      )
+      .orderBy('version')
+      .orderBy('sound_seq')
+      .limit(limit)
+      .execute();
     let next = cursor;
     for (const row of rows) {
       if (Number(row.version) >= Number(row.settled)) break;
@@ -109,8 +122,11 @@ export class DownloadCounts {
   private async write(trx: Db, batch: Batch): Promise<void> {
     const entries = [...batch.additions].sort(([a], [b]) => a - b);
     for (let from = 0; from < entries.length; from += SOUNDS_PER_STATEMENT) {
-      const values = sql.join(entries.slice(from, from + SOUNDS_PER_STATEMENT)
-        .map(([seq, n]) => sql`(CAST(${seq} AS INTEGER), CAST(${n} AS INTEGER))`));
+      const values = sql.join(
+        entries
+          .slice(from, from + SOUNDS_PER_STATEMENT)
+          .map(([seq, n]) => sql`(CAST(${seq} AS INTEGER), CAST(${n} AS INTEGER))`),
+      );
       // VALUES' columns are column1, column2 on both engines. The join counts only sounds that
       // still exist, and holds them until the commit (db/dialects); `WHERE true` lets SQLite parse
       // ON CONFLICT after a SELECT.

@@ -4,8 +4,20 @@ import type { Category, Sound } from './sound.ts';
 
 /** The columns a Sound is made of (the waveform is read on its own, it is large). */
 export const SOUND_COLUMNS = [
-  'id', 'name', 'description', 'tags', 'category', 'license', 'duration', 'onset_ms', 'peak_ms', 'tail_ms',
-  'integrated_lufs', 'true_peak_db', 'is_sample', 'created_at',
+  'id',
+  'name',
+  'description',
+  'tags',
+  'category',
+  'license',
+  'duration',
+  'onset_ms',
+  'peak_ms',
+  'tail_ms',
+  'integrated_lufs',
+  'true_peak_db',
+  'is_sample',
+  'created_at',
 ] as const;
 
 /**
@@ -14,7 +26,9 @@ export const SOUND_COLUMNS = [
  */
 export const DOWNLOADS_COLUMN = sql<number | string>`coalesce(sound_downloads.count, 0)`.as('num_downloads');
 
-export type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]> & { num_downloads: number | string };
+export type SoundRow = Pick<Selectable<SoundsTable>, (typeof SOUND_COLUMNS)[number]> & {
+  num_downloads: number | string;
+};
 
 /** A row of `sounds` as the services see it: the one place column names become field names. */
 export function soundOf(row: SoundRow): Sound {

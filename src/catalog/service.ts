@@ -127,7 +127,10 @@ export class CatalogService {
    * has waited to be applied: 0 when it is current, growing while reads of the feed fail.
    */
   indexState(): { sounds: number | null; waitingMs: number } {
-    return { sounds: this.index?.count ?? null, waitingMs: this.waitingSince === null ? 0 : performance.now() - this.waitingSince };
+    return {
+      sounds: this.index?.count ?? null,
+      waitingMs: this.waitingSince === null ? 0 : performance.now() - this.waitingSince,
+    };
   }
 
   /**
@@ -140,7 +143,9 @@ export class CatalogService {
     if (this.index === null) return Promise.resolve();
     this.waitingSince ??= performance.now();
     if (this.syncing === null) {
-      this.syncing = this.sync().catch(this.onError).finally(() => (this.syncing = null));
+      this.syncing = this.sync()
+        .catch(this.onError)
+        .finally(() => (this.syncing = null));
       return this.syncing;
     }
     this.queued ??= this.syncing.then(() => {
@@ -161,15 +166,18 @@ export class CatalogService {
   }
 
   private ready(): Promise<SearchIndex> {
-    this.building ??= this.build().then((index) => {
-      this.index = index;
-      this.stopWatching = this.feed.watch(() => void this.changed());
-      this.stopCounting = this.followCounts();
-      return index;
-    }, (error: unknown) => {
-      this.building = null;
-      throw error;
-    });
+    this.building ??= this.build().then(
+      (index) => {
+        this.index = index;
+        this.stopWatching = this.feed.watch(() => void this.changed());
+        this.stopCounting = this.followCounts();
+        return index;
+      },
+      (error: unknown) => {
+        this.building = null;
+        throw error;
+      },
+    );
     return this.building;
   }
 
@@ -204,7 +212,9 @@ export class CatalogService {
   /** Reads the counts other processes commit, every COUNTS_POLL_MS; returns a function that stops it. */
   private followCounts(): () => void {
     const timer = setInterval(() => {
-      this.readingCounts ??= this.readCounts().catch(this.onError).finally(() => (this.readingCounts = null));
+      this.readingCounts ??= this.readCounts()
+        .catch(this.onError)
+        .finally(() => (this.readingCounts = null));
     }, COUNTS_POLL_MS);
     timer.unref();
     return () => clearInterval(timer);

@@ -3,9 +3,24 @@
  * and what only the service adds to them.
  */
 export {
-  CATEGORIES, FACETS, SEARCH_SORTS, SORT_FIELDS, TOP_TAG_FACETS, type Category, type Facet, type Facets, type Loudness,
-  type Page, type SampleFilters, type SearchFilters, type SearchPage, type SearchSort, type Sound, type SortField,
-  type SortOrder, type Timing,
+  CATEGORIES,
+  FACETS,
+  SEARCH_SORTS,
+  SORT_FIELDS,
+  TOP_TAG_FACETS,
+  type Category,
+  type Facet,
+  type Facets,
+  type Loudness,
+  type Page,
+  type SampleFilters,
+  type SearchFilters,
+  type SearchPage,
+  type SearchSort,
+  type Sound,
+  type SortField,
+  type SortOrder,
+  type Timing,
 } from '@sound-catalog/catalog-index';
 import type { Sound } from '@sound-catalog/catalog-index';
 
@@ -19,10 +34,16 @@ export interface StoredSound extends Sound {
 
 /** Splits free text into lower-case words, the one way `q` is read everywhere. */
 export function toWords(text: string | undefined): string[] {
-  return (text ?? '').toLowerCase().split(/\s+/).filter((word) => word.length > 0);
+  return (text ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word.length > 0);
 }
 
 /** Splits a comma-separated list into lower-case, trimmed, non-empty items. */
 export function toList(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((item) => item.trim().toLowerCase()).filter((item) => item.length > 0);
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item.length > 0);
 }

@@ -20,9 +20,18 @@ export class CatalogStore {
   private readonly seqById;
 
   constructor(private readonly db: Db) {
-    this.soundById = reusableQuery(db, db.selectFrom('sounds').leftJoin('sound_downloads', 'sound_downloads.sound_seq', 'sounds.seq')
-      .select([...STORED_COLUMNS, DOWNLOADS_COLUMN]).where('id', '=', ''));
-    this.downloadTargetById = reusableQuery(db, db.selectFrom('sounds').select(['seq', 'id', 'name']).where('id', '=', ''));
+    this.soundById = reusableQuery(
+      db,
+      db
+        .selectFrom('sounds')
+        .leftJoin('sound_downloads', 'sound_downloads.sound_seq', 'sounds.seq')
+        .select([...STORED_COLUMNS, DOWNLOADS_COLUMN])
+        .where('id', '=', ''),
+    );
+    this.downloadTargetById = reusableQuery(
+      db,
+      db.selectFrom('sounds').select(['seq', 'id', 'name']).where('id', '=', ''),
+    );
     this.seqById = reusableQuery(db, db.selectFrom('sounds').select('seq').where('id', '=', ''));
   }
 
@@ -63,7 +72,8 @@ export class CatalogStore {
         // A write first, so the transaction holds SQLite's write lock from the start (see
         // CatalogWriter.updateMetadata); unknown ids then roll it back.
         await trx.updateTable('sounds').set({ is_sample: 0 }).where('is_sample', '=', 1).execute();
-        const found = ids.length === 0 ? [] : await trx.selectFrom('sounds').select('id').where('id', 'in', ids).execute();
+        const found =
+          ids.length === 0 ? [] : await trx.selectFrom('sounds').select('id').where('id', 'in', ids).execute();
         const known = new Set(found.map((row) => row.id));
         const unknown = ids.filter((id) => !known.has(id));
         if (unknown.length > 0) throw new UnknownSounds(unknown);
@@ -77,7 +87,10 @@ export class CatalogStore {
   }
 
   async size(): Promise<number> {
-    const row = await this.db.selectFrom('sounds').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('sounds')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }
@@ -89,5 +102,11 @@ class UnknownSounds extends Error {
 }
 
 function toStoredSound(row: SoundRow & { file_key: string; file_size: number; content_hash: string }): StoredSound {
-  return { ...soundOf(row), fileKey: row.file_key, fileSize: Number(row.file_size), contentHash: row.content_hash, createdAt: row.created_at };
+  return {
+    ...soundOf(row),
+    fileKey: row.file_key,
+    fileSize: Number(row.file_size),
+    contentHash: row.content_hash,
+    createdAt: row.created_at,
+  };
 }

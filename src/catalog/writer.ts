@@ -45,23 +45,34 @@ export class CatalogWriter {
   async updateMetadata(contentHash: string, metadata: SoundMetadata): Promise<{ id: string } | null> {
     // One statement, which finds the row and writes it at once: no read first that another
     // process's commit could make stale.
-    const row = await this.db.updateTable('sounds').set({ ...metadataColumns(metadata), updated_at: this.now() })
-      .where('content_hash', '=', contentHash).returning('id').executeTakeFirst()
+    const row = await this.db
+      .updateTable('sounds')
+      .set({ ...metadataColumns(metadata), updated_at: this.now() })
+      .where('content_hash', '=', contentHash)
+      .returning('id')
+      .executeTakeFirst()
       .finally(this.onChange);
     return row ? { id: row.id } : null;
   }
 
   /** The sound that holds this content, if any (read only: what an ingest of it would update). */
   async findByContent(contentHash: string): Promise<{ id: string; name: string } | null> {
-    const row = await this.db.selectFrom('sounds').select(['id', 'name']).where('content_hash', '=', contentHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('sounds')
+      .select(['id', 'name'])
+      .where('content_hash', '=', contentHash)
+      .executeTakeFirst();
     return row ?? null;
   }
 
   /** The names that begin with `prefix` (demo names are checked against them: ingest/demo-names.ts). */
   async namesStartingWith(prefix: string): Promise<string[]> {
     // substr rather than LIKE: no wildcard in a name can widen it, and no collation reorders it.
-    const rows = await this.db.selectFrom('sounds').select('name')
-      .where(sql<string>`substr(name, 1, ${[...prefix].length})`, '=', prefix).execute();
+    const rows = await this.db
+      .selectFrom('sounds')
+      .select('name')
+      .where(sql<string>`substr(name, 1, ${[...prefix].length})`, '=', prefix)
+      .execute();
     return rows.map((row) => row.name);
   }
 
@@ -75,29 +86,32 @@ export class CatalogWriter {
     const now = this.now();
     const { measurements: m } = sound;
     const id = soundIdFor(sound.contentHash);
-    const inserted = await this.db.insertInto('sounds').values({
-      id,
-      ...metadataColumns(sound.metadata),
-      duration: m.duration,
-      onset_ms: m.timing.onset_ms,
-      peak_ms: m.timing.peak_ms,
-      tail_ms: m.timing.tail_ms,
-      integrated_lufs: m.loudness.integrated_lufs,
-      true_peak_db: m.loudness.true_peak_db,
-      waveform: JSON.stringify(m.waveform),
-      descriptors: m.descriptors && JSON.stringify(m.descriptors),
-      content_hash: sound.contentHash,
-      file_key: fileKey,
-      file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,
-      created_at: now,
-      updated_at: now,
-    })
+    const inserted = await this.db
+      .insertInto('sounds')
+      .values({
+        id,
+        ...metadataColumns(sound.metadata),
+        duration: m.duration,
+        onset_ms: m.timing.onset_ms,
+        peak_ms: m.timing.peak_ms,
+        tail_ms: m.timing.tail_ms,
+        integrated_lufs: m.loudness.integrated_lufs,
+        true_peak_db: m.loudness.true_peak_db,
+        waveform: JSON.stringify(m.waveform),
+        descriptors: m.descriptors && JSON.stringify(m.descriptors),
+        content_hash: sound.contentHash,
+        file_key: fileKey,
+        file_size: sound.mp3 instanceof Uint8Array ? sound.mp3.byteLength : sound.mp3.size,
+        created_at: now,
+        updated_at: now,
+      })
       // The same content may arrive twice at once (two copies in one folder, two ingest runs):
       // the second one finds the row and only updates the metadata. No conflict target: the id
       // is made from the content too, and PostgreSQL may find the other insert by either unique
       // index (naming content_hash alone, a race on the id's index was an error).
       .onConflict((oc) => oc.doNothing())
-      .returning('seq').executeTakeFirst()
+      .returning('seq')
+      .executeTakeFirst()
       .finally(this.onChange);
     if (!inserted) await this.updateMetadata(sound.contentHash, sound.metadata);
     return { id, added: inserted !== undefined };
@@ -105,7 +119,12 @@ export class CatalogWriter {
 
   /** Every sound whose audio descriptors were never measured, with its file, in the order they were added. */
   async undescribed(): Promise<Array<{ id: string; fileKey: string }>> {
-    const rows = await this.db.selectFrom('sounds').select(['id', 'file_key']).where('descriptors', 'is', null).orderBy('seq').execute();
+    const rows = await this.db
+      .selectFrom('sounds')
+      .select(['id', 'file_key'])
+      .where('descriptors', 'is', null)
+      .orderBy('seq')
+      .execute();
     return rows.map((row) => ({ id: row.id, fileKey: row.file_key }));
   }
 
@@ -114,8 +133,12 @@ export class CatalogWriter {
    * when the sound is gone or was described meanwhile (an ingest of the same content, say).
    */
   async setDescriptors(id: string, descriptors: number[]): Promise<boolean> {
-    const result = await this.db.updateTable('sounds').set({ descriptors: JSON.stringify(descriptors) })
-      .where('id', '=', id).where('descriptors', 'is', null).executeTakeFirst()
+    const result = await this.db
+      .updateTable('sounds')
+      .set({ descriptors: JSON.stringify(descriptors) })
+      .where('id', '=', id)
+      .where('descriptors', 'is', null)
+      .executeTakeFirst()
       .finally(this.onChange);
     return Number(result.numUpdatedRows) > 0;
   }

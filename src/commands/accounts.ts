@@ -5,7 +5,11 @@ import { outputFor, parse, required, UsageError } from './cli.ts';
 import { withServices } from './with-services.ts';
 
 export async function accountsCommand(args: string[], config: Config): Promise<void> {
-  const { values, positionals } = parse(args, { email: { type: 'string' }, plan: { type: 'string' }, operator: { type: 'boolean' } });
+  const { values, positionals } = parse(args, {
+    email: { type: 'string' },
+    plan: { type: 'string' },
+    operator: { type: 'boolean' },
+  });
   const output = outputFor(values.json === true);
   const email = required(values.email, '--email');
   const plan = planArgument(values.plan);
@@ -22,12 +26,16 @@ export async function accountsCommand(args: string[], config: Config): Promise<v
     if (values.operator) {
       await services.accounts.makeOperator(account.id);
     }
-    output.result({ id: account.id, email: account.email, plan: account.plan.name }, `${account.email}: ${account.plan.label} plan (account ${account.id})`);
+    output.result(
+      { id: account.id, email: account.email, plan: account.plan.name },
+      `${account.email}: ${account.plan.label} plan (account ${account.id})`,
+    );
   });
 }
 
 function planArgument(value: string | boolean | undefined): PlanName {
   const plan = required(value, '--plan').toLowerCase();
-  if (!(PLAN_NAMES as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
+  if (!(PLAN_NAMES as readonly string[]).includes(plan))
+    throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
   return plan as PlanName;
 }

@@ -13,14 +13,19 @@ export function outputFor(json: boolean): CommandOutput {
   return {
     json,
     result(value, human) {
-      process.stdout.write(json ? JSON.stringify(value) + '\n' : human + '\n');
+      process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
     },
   };
 }
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
-    return parseArgs({ args, options: { ...options, json: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args,
+      options: { ...options, json: { type: 'boolean', default: false } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -36,26 +36,31 @@ export async function prepareFirstStart(
   const marker = path.join(services.config.dataDir, 'demo-catalog-in-progress');
   const resuming = existsSync(marker);
   if ((await services.catalog.size()) > 0 && !resuming) return null;
-  await writeFile(marker, new Date(services.clock()).toISOString() + '\n');
+  await writeFile(marker, `${new Date(services.clock()).toISOString()}\n`);
   const total = services.config.demoCount;
   const first = Math.min(total, beforeListening);
   log.info({ total }, 'empty catalog: synthesizing the demo catalog (SOUND_CATALOG_DEMO=0 turns this off)');
-  process.stderr.write(`First start: making the demo catalog (${total} synthesized sounds, encoded to MP3 and measured)...\n`);
+  process.stderr.write(
+    `First start: making the demo catalog (${total} synthesized sounds, encoded to MP3 and measured)...\n`,
+  );
   await seedCatalog(services, { count: first, seed: DEFAULT_SEED, progress: createProgress('sounds'), signal });
   if (signal.aborted) return null;
 
-  const account = (await services.accounts.findByEmail(DEMO_EMAIL)) ?? (await services.accounts.createAccount(DEMO_EMAIL, 'pro'));
+  const account =
+    (await services.accounts.findByEmail(DEMO_EMAIL)) ?? (await services.accounts.createAccount(DEMO_EMAIL, 'pro'));
   // A demo account from an earlier, interrupted first start may already hold its keys.
-  for (const key of await services.accounts.listKeys(account.id)) await services.accounts.revokeKey(key.prefix, account.id);
+  for (const key of await services.accounts.listKeys(account.id))
+    await services.accounts.revokeKey(key.prefix, account.id);
   const created = await services.accounts.createKey(account.id, 'demo');
 
   return {
-    banner: (base) => `\n  Demo account ${DEMO_EMAIL} (Pro plan). Its API key, shown this once:\n\n    ${created.key}\n\n`
-      + `  Try it:  curl -H "x-api-key: ${created.key}" "${base}/api/v1/sounds?q=laser&max_duration=1"\n`
-      + (total > first ? `  The other ${total - first} demo sounds are being made in the background.\n\n` : '\n'),
+    banner: (base) =>
+      `\n  Demo account ${DEMO_EMAIL} (Pro plan). Its API key, shown this once:\n\n    ${created.key}\n\n` +
+      `  Try it:  curl -H "x-api-key: ${created.key}" "${base}/api/v1/sounds?q=laser&max_duration=1"\n` +
+      (total > first ? `  The other ${total - first} demo sounds are being made in the background.\n\n` : '\n'),
     async finish(stop) {
       if (total > first) {
-        const { added } = await seedCatalog(services, { from: first, count: total, seed: DEFAULT_SEED, signal: stop });
+        await seedCatalog(services, { from: first, count: total, seed: DEFAULT_SEED, signal: stop });
         if (stop.aborted) return;
       }
       await addRecordings(services, log, stop);
@@ -79,5 +84,8 @@ async function addRecordings(services: Services, log: FastifyBaseLogger, stop: A
   }
   const result = await ingestDemoRecordings(services, recordings, { signal: stop });
   if (stop.aborted) return;
-  log.info({ added: result.added, updated: result.updated, failed: result.failed }, 'real CC0 recordings (Sonic Pi\'s samples, from Freesound) added to the demo catalog');
+  log.info(
+    { added: result.added, updated: result.updated, failed: result.failed },
+    "real CC0 recordings (Sonic Pi's samples, from Freesound) added to the demo catalog",
+  );
 }

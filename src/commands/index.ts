@@ -39,7 +39,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   const load = name ? COMMANDS[name] : undefined;
   if (!load) {
-    process.stderr.write(name === undefined || name === '--help' || name === 'help' ? USAGE + '\n' : `unknown command "${name}"\n${USAGE}\n`);
+    process.stderr.write(
+      name === undefined || name === '--help' || name === 'help'
+        ? `${USAGE}\n`
+        : `unknown command "${name}"\n${USAGE}\n`,
+    );
     return name === undefined || name === '--help' || name === 'help' ? 0 : 2;
   }
   try {

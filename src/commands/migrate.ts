@@ -14,7 +14,10 @@ export async function migrateCommand(args: string[], config: Config): Promise<vo
   const { handle, applied } = await openForMigration(config);
   await handle.close();
   const backend = config.databaseUrl ? 'postgres' : 'sqlite';
-  output.result({ backend, applied }, applied.length > 0
-    ? `applied ${applied.length} migration${applied.length === 1 ? '' : 's'} (${backend}): ${applied.join(', ')}`
-    : `the ${backend} database schema is up to date`);
+  output.result(
+    { backend, applied },
+    applied.length > 0
+      ? `applied ${applied.length} migration${applied.length === 1 ? '' : 's'} (${backend}): ${applied.join(', ')}`
+      : `the ${backend} database schema is up to date`,
+  );
 }

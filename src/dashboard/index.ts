@@ -42,7 +42,11 @@ export function registerDashboard(app: FastifyInstance, services: DashboardServi
 
 function registerSection(section: FastifyInstance, dashboard: Dashboard): void {
   section.setNotFoundHandler((request, reply) =>
-    sendPage(reply.code(404), errorPage(request.visitor, 404, 'Page not found', 'There is no dashboard page at this address.')));
+    sendPage(
+      reply.code(404),
+      errorPage(request.visitor, 404, 'Page not found', 'There is no dashboard page at this address.'),
+    ),
+  );
   registerOverviewRoutes(section, dashboard);
   registerAuthRoutes(section, dashboard);
   registerKeyRoutes(section, dashboard);
@@ -62,20 +66,40 @@ function setHtmlErrorHandler(scope: FastifyInstance): void {
   scope.setErrorHandler((error: FastifyError | PageError | Redirect | HashingBusy, request, reply) => {
     if (error instanceof Redirect) return reply.redirect(error.location, 303);
     if (isCsrfRefusal(error as FastifyError)) {
-      return sendPage(reply.code(403), errorPage(request.visitor, 403, 'This form has expired',
-        'The page was open too long or came from another site. Go back, reload the page and try again.'));
+      return sendPage(
+        reply.code(403),
+        errorPage(
+          request.visitor,
+          403,
+          'This form has expired',
+          'The page was open too long or came from another site. Go back, reload the page and try again.',
+        ),
+      );
     }
     if (error instanceof HashingBusy) {
-      return sendPage(reply.code(503).header('retry-after', BUSY_RETRY_SECONDS), errorPage(request.visitor, 503, 'Too busy right now',
-        'Too many people are signing in at this moment. Wait a few seconds and try again.'));
+      return sendPage(
+        reply.code(503).header('retry-after', BUSY_RETRY_SECONDS),
+        errorPage(
+          request.visitor,
+          503,
+          'Too busy right now',
+          'Too many people are signing in at this moment. Wait a few seconds and try again.',
+        ),
+      );
     }
     if (error instanceof PageError) {
-      return sendPage(reply.code(error.statusCode).headers(error.headers), errorPage(request.visitor, error.statusCode, error.title, error.message));
+      return sendPage(
+        reply.code(error.statusCode).headers(error.headers),
+        errorPage(request.visitor, error.statusCode, error.title, error.message),
+      );
     }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'dashboard request failed');
-      return sendPage(reply.code(500), errorPage(request.visitor, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.'));
+      return sendPage(
+        reply.code(500),
+        errorPage(request.visitor, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.'),
+      );
     }
     const message = CLIENT_ERRORS[status] ?? 'The request could not be understood. Go back and try again.';
     return sendPage(reply.code(status), errorPage(request.visitor, status, 'That did not work', message));

@@ -24,7 +24,10 @@ export function lastDays(now: number, count: number): string[] {
 }
 
 /** Today's count and the chart come from the counters the API's quota check writes. */
-export async function usageSummary(services: Pick<DashboardServices, 'clock' | 'usageHistory'>, account: Account): Promise<UsageSummary> {
+export async function usageSummary(
+  services: Pick<DashboardServices, 'clock' | 'usageHistory'>,
+  account: Account,
+): Promise<UsageSummary> {
   const now = services.clock();
   const dayNames = lastDays(now, CHART_DAYS);
   const counts = await services.usageHistory.usage(account.id, dayNames);
@@ -42,12 +45,17 @@ export async function usageSummary(services: Pick<DashboardServices, 'clock' | '
 }
 
 /** Requests per key over the chart's days, for the key list. */
-export async function keyTotals(services: Pick<DashboardServices, 'clock' | 'usageHistory'>, keyIds: string[]): Promise<Map<string, { today: number; total: number }>> {
+export async function keyTotals(
+  services: Pick<DashboardServices, 'clock' | 'usageHistory'>,
+  keyIds: string[],
+): Promise<Map<string, { today: number; total: number }>> {
   const dayNames = lastDays(services.clock(), CHART_DAYS);
   const totals = new Map<string, { today: number; total: number }>();
-  await Promise.all(keyIds.map(async (id) => {
-    const counts = await services.usageHistory.keyUsage(id, dayNames);
-    totals.set(id, { today: counts[counts.length - 1] ?? 0, total: counts.reduce((sum, n) => sum + n, 0) });
-  }));
+  await Promise.all(
+    keyIds.map(async (id) => {
+      const counts = await services.usageHistory.keyUsage(id, dayNames);
+      totals.set(id, { today: counts[counts.length - 1] ?? 0, total: counts.reduce((sum, n) => sum + n, 0) });
+    }),
+  );
   return totals;
 }

@@ -1,6 +1,11 @@
 import path from 'node:path';
 import {
-  Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration as KyselyMigration, type MigrationResultSet,
+  Migrator,
+  sql,
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration as KyselyMigration,
+  type MigrationResultSet,
   type TableMetadata,
 } from 'kysely';
 import { ConfigError } from '../config-error.ts';
@@ -8,7 +13,6 @@ import { openPostgres } from './dialects/postgres.ts';
 import { openSqlite } from './dialects/sqlite.ts';
 import type { DatabaseHandle, Db } from './dialects/types.ts';
 import { migrations } from './migrations/index.ts';
-import type { Database } from './schema.ts';
 
 export type { DatabaseHandle, Db, PoolFigures } from './dialects/types.ts';
 
@@ -25,11 +29,16 @@ export interface DatabaseOptions {
 
 /** Opens the configured database and brings its schema up to date (with `migrate: false`, refuses one that is behind). */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return openAndPrepare(options, options.migrate === false ? requireCurrentSchema : async (handle) => void await migrate(handle));
+  return openAndPrepare(
+    options,
+    options.migrate === false ? requireCurrentSchema : async (handle) => void (await migrate(handle)),
+  );
 }
 
 /** Opens the configured database for `sound-catalog migrate`, which reports what it applied. */
-export async function openForMigration(options: DatabaseOptions): Promise<{ handle: DatabaseHandle; applied: string[] }> {
+export async function openForMigration(
+  options: DatabaseOptions,
+): Promise<{ handle: DatabaseHandle; applied: string[] }> {
   let applied: string[] = [];
   const handle = await openAndPrepare(options, async (opened) => {
     applied = await migrate(opened);
@@ -37,8 +46,13 @@ export async function openForMigration(options: DatabaseOptions): Promise<{ hand
   return { handle, applied };
 }
 
-async function openAndPrepare(options: DatabaseOptions, prepare: (handle: DatabaseHandle) => Promise<void>): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
+async function openAndPrepare(
+  options: DatabaseOptions,
+  prepare: (handle: DatabaseHandle) => Promise<void>,
+): Promise<DatabaseHandle> {
+  const handle = options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : openSqlite(path.join(options.dataDir, 'catalog.sqlite'));
   try {
     if (options.databaseUrl) await reach(handle);
     await prepare(handle);
@@ -94,9 +108,13 @@ async function inOneTransaction(db: Db, migrator: Migrator, run: () => Promise<M
 }
 
 async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
-  const pending = (await (await migratorOf(handle)).getMigrations()).filter((migration) => migration.executedAt === undefined);
+  const pending = (await (await migratorOf(handle)).getMigrations()).filter(
+    (migration) => migration.executedAt === undefined,
+  );
   if (pending.length > 0) {
-    throw new ConfigError(`the database schema is behind (${pending.map((m) => m.name).join(', ')} not applied): run "sound-catalog migrate", or unset SOUND_CATALOG_MIGRATE=0`);
+    throw new ConfigError(
+      `the database schema is behind (${pending.map((m) => m.name).join(', ')} not applied): run "sound-catalog migrate", or unset SOUND_CATALOG_MIGRATE=0`,
+    );
   }
 }
 
@@ -104,7 +122,11 @@ async function migratorOf(handle: DatabaseHandle): Promise<Migrator> {
   const provider = {
     async getMigrations(): Promise<Record<string, KyselyMigration>> {
       return Object.fromEntries(
-        Object.entries(migrations).map(([name, migration]) => [name, { up: (db: Kysely<any>) => migration.up(db, handle.dialect.name) }]),
+        Object.entries(migrations).map(([name, migration]) => [
+          name,
+          // biome-ignore lint/suspicious/noExplicitAny: each migration sees the schema of its own time.
+          { up: (db: Kysely<any>) => migration.up(db, handle.dialect.name) },
+        ]),
       );
     },
   };
@@ -116,11 +138,16 @@ async function migratorOf(handle: DatabaseHandle): Promise<Migrator> {
 
 /** The schema unqualified names go to: the first of search_path that exists. */
 async function ownSchema(db: Db): Promise<string> {
-  const { schema, searchPath } = (await sql<{ schema: string | null; searchPath: string }>`
-    SELECT current_schema() AS schema, current_setting('search_path') AS "searchPath"`.execute(db)).rows[0]!;
+  const { schema, searchPath } = (
+    await sql<{ schema: string | null; searchPath: string }>`
+    SELECT current_schema() AS schema, current_setting('search_path') AS "searchPath"`.execute(db)
+  ).rows[0]!;
   // None exists: PostgreSQL has nowhere to create a table, and the migrator would take another
   // schema's migration table for ours.
-  if (!schema) throw new ConfigError(`no schema of the search_path "${searchPath}" exists in the database at DATABASE_URL: create it, or name one that does`);
+  if (!schema)
+    throw new ConfigError(
+      `no schema of the search_path "${searchPath}" exists in the database at DATABASE_URL: create it, or name one that does`,
+    );
   return schema;
 }
 
@@ -134,7 +161,9 @@ async function ownSchema(db: Db): Promise<string> {
  */
 function seeingOnlySchema(db: Db, schema: string): Db {
   const getTables = async (): Promise<TableMetadata[]> => {
-    const { rows } = await sql<{ name: string }>`SELECT tablename AS name FROM pg_catalog.pg_tables WHERE schemaname = ${schema}`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+    }>`SELECT tablename AS name FROM pg_catalog.pg_tables WHERE schemaname = ${schema}`.execute(db);
     return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }));
   };
   const introspection: DatabaseIntrospector = {

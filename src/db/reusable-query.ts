@@ -6,7 +6,11 @@ import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
  * query costs more than SQLite's indexed read of one row, so a key lookup built each time took
  * several times as long as one compiled once.
  */
-export function reusableQuery<Row>(db: Kysely<any>, query: Compilable<Row>): (...parameters: unknown[]) => Promise<Row[]> {
+export function reusableQuery<Row>(
+  // biome-ignore lint/suspicious/noExplicitAny: a reusable query is made once for any database type.
+  db: Kysely<any>,
+  query: Compilable<Row>,
+): (...parameters: unknown[]) => Promise<Row[]> {
   const { sql } = query.compile();
   return async (...parameters) => (await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters))).rows;
 }

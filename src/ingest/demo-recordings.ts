@@ -29,8 +29,16 @@ export interface DemoRecording {
 /** Sample name prefixes (Sonic Pi's families) to what the catalog says about them. */
 const FAMILIES: Array<{ prefix: RegExp; category: Category; tags: string[] }> = [
   { prefix: /^ambi_/, category: 'AMBIENT', tags: ['ambience', 'drone'] },
-  { prefix: /^(bd_|drum_bass_|drum_heavy_kick|elec_(hollow|soft)_kick)/, category: 'SFX', tags: ['kick', 'drum', 'percussion'] },
-  { prefix: /^(sn_|drum_snare_|elec_(filt_|hi_|lo_|mid_)?snare)/, category: 'SFX', tags: ['snare', 'drum', 'percussion'] },
+  {
+    prefix: /^(bd_|drum_bass_|drum_heavy_kick|elec_(hollow|soft)_kick)/,
+    category: 'SFX',
+    tags: ['kick', 'drum', 'percussion'],
+  },
+  {
+    prefix: /^(sn_|drum_snare_|elec_(filt_|hi_|lo_|mid_)?snare)/,
+    category: 'SFX',
+    tags: ['snare', 'drum', 'percussion'],
+  },
   { prefix: /^(drum_cymbal_|drum_splash_|elec_cymbal)/, category: 'SFX', tags: ['cymbal', 'drum', 'percussion'] },
   { prefix: /^(drum_tom_|elec_fuzz_tom)/, category: 'SFX', tags: ['tom', 'drum', 'percussion'] },
   { prefix: /^drum_/, category: 'SFX', tags: ['drum', 'percussion'] },
@@ -114,9 +122,16 @@ async function flacSeconds(file: string): Promise<number | null> {
 
 async function displayNames(folder: string): Promise<Map<string, string>> {
   try {
-    const index = JSON.parse(await readFile(path.join(folder, 'index.json'), 'utf8')) as { data?: Array<{ name?: unknown; file?: unknown }> };
-    return new Map((index.data ?? []).flatMap((entry) => (typeof entry.name === 'string' && typeof entry.file === 'string'
-      ? [[path.basename(entry.file, '.flac'), entry.name] as [string, string]] : [])));
+    const index = JSON.parse(await readFile(path.join(folder, 'index.json'), 'utf8')) as {
+      data?: Array<{ name?: unknown; file?: unknown }>;
+    };
+    return new Map(
+      (index.data ?? []).flatMap((entry) =>
+        typeof entry.name === 'string' && typeof entry.file === 'string'
+          ? [[path.basename(entry.file, '.flac'), entry.name] as [string, string]]
+          : [],
+      ),
+    );
   } catch {
     return new Map();
   }
@@ -128,20 +143,25 @@ async function displayNames(folder: string): Promise<Map<string, string>> {
  * package's folder is not ours to write in). Copies are removed afterwards.
  */
 export async function ingestDemoRecordings(
-  services: IngestServices, recordings: DemoRecording[], options: PipelineOptions = {},
+  services: IngestServices,
+  recordings: DemoRecording[],
+  options: PipelineOptions = {},
 ): Promise<IngestResult> {
   const folder = await mkdtemp(path.join(tmpdir(), 'sound-catalog-recordings-'));
   try {
     for (const recording of recordings) {
       const base = path.join(folder, path.basename(recording.file, '.flac'));
       await copyFile(recording.file, `${base}.flac`);
-      await writeFile(`${base}.json`, JSON.stringify({
-        name: recording.name,
-        description: `A recording from Sonic Pi's sample library (${path.basename(recording.file)}), CC0, originally from Freesound: ${recording.origin}`,
-        tags: recording.tags,
-        category: recording.category,
-        license: 'CC0',
-      }));
+      await writeFile(
+        `${base}.json`,
+        JSON.stringify({
+          name: recording.name,
+          description: `A recording from Sonic Pi's sample library (${path.basename(recording.file)}), CC0, originally from Freesound: ${recording.origin}`,
+          tags: recording.tags,
+          category: recording.category,
+          license: 'CC0',
+        }),
+      );
     }
     return await ingestPaths(services, [folder], options);
   } finally {

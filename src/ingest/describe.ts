@@ -35,10 +35,12 @@ export async function describeMissing(
       try {
         // A stored file is an MP3, so it is only decoded and measured: nothing is written to the temporary path.
         const source = await services.files.localCopy(fileKey);
-        const result = await pool.run({ kind: 'file', sourcePath: source.path, temporaryPath: services.files.temporaryPath(), encoding: {} })
+        const result = await pool
+          .run({ kind: 'file', sourcePath: source.path, temporaryPath: services.files.temporaryPath(), encoding: {} })
           .finally(() => source.release());
         if (!result.ok) summary.failed.push({ id, reason: result.reason });
-        else if (result.kind !== 'file' || result.measurements.descriptors === null) summary.failed.push({ id, reason: 'no descriptors measured' });
+        else if (result.kind !== 'file' || result.measurements.descriptors === null)
+          summary.failed.push({ id, reason: 'no descriptors measured' });
         else if (await services.catalogWriter.setDescriptors(id, result.measurements.descriptors)) summary.described++;
       } catch (error) {
         summary.failed.push({ id, reason: `could not describe: ${(error as Error).message}` });

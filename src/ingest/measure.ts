@@ -20,14 +20,22 @@ export interface MeasuredFile {
 }
 
 /** Streams a file through decode → encode (to `temporaryPath`) → decode → analysis. */
-export async function measureFile(sourcePath: string, temporaryPath: string, encoding: Mp3EncodeOptions = {}): Promise<MeasuredFile> {
+export async function measureFile(
+  sourcePath: string,
+  temporaryPath: string,
+  encoding: Mp3EncodeOptions = {},
+): Promise<MeasuredFile> {
   const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), sourcePath);
   if (source.format === 'mp3') {
     return { mp3Path: sourcePath, encoded: false, measurements: await measureStream(source) };
   }
   const handle = await open(temporaryPath, 'w');
   try {
-    const encoder = await createMp3FileEncoder(handle, { sampleRate: source.sampleRate, channelCount: source.channelCount }, encoding);
+    const encoder = await createMp3FileEncoder(
+      handle,
+      { sampleRate: source.sampleRate, channelCount: source.channelCount },
+      encoding,
+    );
     for await (const chunk of source.chunks) await encoder.push(chunk);
     await encoder.finish();
     await handle.sync();
@@ -46,7 +54,12 @@ export async function probeFile(sourcePath: string): Promise<AudioProbe> {
   const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), sourcePath);
   let frames = 0;
   for await (const chunk of source.chunks) frames += chunk.channels[0]?.length ?? 0;
-  return { format: source.format, sampleRate: source.sampleRate, channels: source.channelCount, duration: frames / source.sampleRate };
+  return {
+    format: source.format,
+    sampleRate: source.sampleRate,
+    channels: source.channelCount,
+    duration: frames / source.sampleRate,
+  };
 }
 
 /** In memory, for short synthesized sounds: encode, decode the MP3, measure. */

@@ -13,12 +13,16 @@ const sidecarSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   description: z.string().max(2000).nullable().optional(),
   tags: z.union([z.array(z.string().max(100)).max(100), z.string().max(2000)]).optional(),
-  category: z.string().transform((value, context) => {
-    const category = value.trim().toUpperCase();
-    if ((CATEGORIES as readonly string[]).includes(category)) return category as Category;
-    context.addIssue({ code: 'custom', message: `unknown category "${value}" (use ${CATEGORIES.join(', ')})` });
-    return z.NEVER;
-  }).nullable().optional(),
+  category: z
+    .string()
+    .transform((value, context) => {
+      const category = value.trim().toUpperCase();
+      if ((CATEGORIES as readonly string[]).includes(category)) return category as Category;
+      context.addIssue({ code: 'custom', message: `unknown category "${value}" (use ${CATEGORIES.join(', ')})` });
+      return z.NEVER;
+    })
+    .nullable()
+    .optional(),
   license: z.string().trim().min(1).max(100).optional(),
   sample: z.boolean().optional(),
 });
@@ -45,17 +49,32 @@ export async function readMetadata(audioPath: string): Promise<ResolvedMetadata>
   const embedded = await readEmbeddedTags(audioPath);
   const ucs = ucsFromFileName(audioPath);
   const found: SourcedFields[] = [...embedded.found, ...(ucs ? [{ source: 'ucs' as const, fields: ucs }] : [])];
-  const pick = <K extends keyof FoundFields>(key: K): { value: NonNullable<FoundFields[K]>; source: MetadataSource } | undefined => {
+  const pick = <K extends keyof FoundFields>(
+    key: K,
+  ): { value: NonNullable<FoundFields[K]>; source: MetadataSource } | undefined => {
     const hit = found.find(({ fields }) => fields[key] !== undefined);
     return hit && { value: hit.fields[key]!, source: hit.source };
   };
-  const name = sidecar.name !== undefined ? { value: sidecar.name, source: 'sidecar' as const } : pick('name') ?? { value: titleFromFileName(audioPath), source: 'file name' as const };
-  const description = sidecar.description !== undefined ? { value: sidecar.description, source: 'sidecar' as const } : pick('description') ?? { value: null, source: 'default' as const };
+  const name =
+    sidecar.name !== undefined
+      ? { value: sidecar.name, source: 'sidecar' as const }
+      : (pick('name') ?? { value: titleFromFileName(audioPath), source: 'file name' as const });
+  const description =
+    sidecar.description !== undefined
+      ? { value: sidecar.description, source: 'sidecar' as const }
+      : (pick('description') ?? { value: null, source: 'default' as const });
   const sidecarTags = typeof sidecar.tags === 'string' ? sidecar.tags.split(',') : sidecar.tags;
-  const tags = sidecarTags !== undefined
-    ? { value: sidecarTags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0), source: 'sidecar' as const }
-    : pick('tags') ?? { value: [], source: 'default' as const };
-  const category = sidecar.category !== undefined ? { value: sidecar.category, source: 'sidecar' as const } : pick('category') ?? { value: null, source: 'default' as const };
+  const tags =
+    sidecarTags !== undefined
+      ? {
+          value: sidecarTags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0),
+          source: 'sidecar' as const,
+        }
+      : (pick('tags') ?? { value: [], source: 'default' as const });
+  const category =
+    sidecar.category !== undefined
+      ? { value: sidecar.category, source: 'sidecar' as const }
+      : (pick('category') ?? { value: null, source: 'default' as const });
   return {
     metadata: {
       name: name.value,
@@ -78,12 +97,13 @@ export async function readMetadata(audioPath: string): Promise<ResolvedMetadata>
 }
 
 async function readSidecar(audioPath: string): Promise<z.output<typeof sidecarSchema>> {
-  const sidecar = audioPath.slice(0, audioPath.length - path.extname(audioPath).length) + '.json';
+  const sidecar = `${audioPath.slice(0, audioPath.length - path.extname(audioPath).length)}.json`;
   let text: string | null = null;
   try {
     text = await readFile(sidecar, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new MetadataError(`cannot read ${path.basename(sidecar)}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new MetadataError(`cannot read ${path.basename(sidecar)}: ${(error as Error).message}`);
   }
   let raw: unknown = {};
   if (text !== null) {
@@ -105,7 +125,14 @@ async function readSidecar(audioPath: string): Promise<z.output<typeof sidecarSc
 /** "glass_break-small_02.wav" → "Glass Break Small 02". */
 export function titleFromFileName(filePath: string): string {
   const base = path.basename(filePath, path.extname(filePath));
-  const words = base.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().split(/\s+/);
-  const title = words.filter((word) => word.length > 0).map((word) => word[0]!.toUpperCase() + word.slice(1)).join(' ');
+  const words = base
+    .replace(/[_\-.]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
+    .split(/\s+/);
+  const title = words
+    .filter((word) => word.length > 0)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(' ');
   return title || 'Untitled';
 }

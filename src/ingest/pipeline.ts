@@ -61,7 +61,9 @@ export interface PipelineOptions {
  * metadata updated), then decode → encode → measure in worker threads, then file, then row.
  */
 export async function ingestPaths(
-  services: IngestServices, paths: string[], options: PipelineOptions = {},
+  services: IngestServices,
+  paths: string[],
+  options: PipelineOptions = {},
 ): Promise<IngestResult> {
   const { files, missing, skipped } = await findAudioFiles(paths);
   const summary: IngestSummary = { added: 0, updated: 0, failed: [...missing], skipped };
@@ -76,27 +78,36 @@ export async function ingestPaths(
     // however the files interleave. (Files start in order, so waiting never deadlocks.)
     const hashes = await hashInOrder(files, pool.size * 2, options.signal);
     const latestWithContent = new Map<string, Promise<unknown>>();
-    await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
-      const record: IngestedFile = { file, action: 'failed' };
-      const hash = hashes[order]!;
-      const earlier = typeof hash === 'string' ? latestWithContent.get(hash) : undefined;
-      const turn = (async () => {
-        await earlier;
-        if (typeof hash !== 'string') throw hash;
-        return ingestFile(services, pool, file, hash, options.encoding ?? {}, record);
-      })();
-      if (typeof hash === 'string') latestWithContent.set(hash, turn.catch(() => {}));
-      try {
-        const outcome = await turn;
-        summary[outcome]++;
-        record.action = outcome;
-      } catch (error) {
-        record.reason = failureReason(error);
-        summary.failed.push({ file, reason: record.reason });
-      }
-      done[order] = record;
-      progress.advance();
-    });
+    await forEachConcurrently(
+      files.map((file, order) => ({ file, order })),
+      pool.size * 2,
+      options.signal,
+      async ({ file, order }) => {
+        const record: IngestedFile = { file, action: 'failed' };
+        const hash = hashes[order]!;
+        const earlier = typeof hash === 'string' ? latestWithContent.get(hash) : undefined;
+        const turn = (async () => {
+          await earlier;
+          if (typeof hash !== 'string') throw hash;
+          return ingestFile(services, pool, file, hash, options.encoding ?? {}, record);
+        })();
+        if (typeof hash === 'string')
+          latestWithContent.set(
+            hash,
+            turn.catch(() => {}),
+          );
+        try {
+          const outcome = await turn;
+          summary[outcome]++;
+          record.action = outcome;
+        } catch (error) {
+          record.reason = failureReason(error);
+          summary.failed.push({ file, reason: record.reason });
+        }
+        done[order] = record;
+        progress.advance();
+      },
+    );
   } finally {
     await pool.close();
     await services.files.prepareScratchFolder();
@@ -136,7 +147,9 @@ export interface IngestPlan extends IngestSummary {
  * update of the first.
  */
 export async function planIngest(
-  services: Pick<IngestServices, 'catalogWriter'>, paths: string[], options: Omit<PipelineOptions, 'encoding'> = {},
+  services: Pick<IngestServices, 'catalogWriter'>,
+  paths: string[],
+  options: Omit<PipelineOptions, 'encoding'> = {},
 ): Promise<IngestPlan> {
   const { files, missing, skipped } = await findAudioFiles(paths);
   const planned: PlannedFile[] = new Array(files.length);
@@ -150,19 +163,24 @@ export async function planIngest(
     hashes.forEach((hash, order) => {
       if (typeof hash === 'string' && !firstWithContent.has(hash)) firstWithContent.set(hash, order);
     });
-    await forEachConcurrently(files.map((file, order) => ({ file, order })), pool.size * 2, options.signal, async ({ file, order }) => {
-      try {
-        const { metadata, sources, notes } = await readMetadata(file);
-        const hash = hashes[order]!;
-        if (typeof hash !== 'string') throw hash;
-        const first = firstWithContent.get(hash)!;
-        const decided = await decide(services, pool, file, hash, first === order ? null : files[first]!);
-        planned[order] = { file, metadata, sources, ...(notes.length > 0 && { notes }), ...decided };
-      } catch (error) {
-        planned[order] = { file, action: 'refuse', reason: failureReason(error) };
-      }
-      progress.advance();
-    });
+    await forEachConcurrently(
+      files.map((file, order) => ({ file, order })),
+      pool.size * 2,
+      options.signal,
+      async ({ file, order }) => {
+        try {
+          const { metadata, sources, notes } = await readMetadata(file);
+          const hash = hashes[order]!;
+          if (typeof hash !== 'string') throw hash;
+          const first = firstWithContent.get(hash)!;
+          const decided = await decide(services, pool, file, hash, first === order ? null : files[first]!);
+          planned[order] = { file, metadata, sources, ...(notes.length > 0 && { notes }), ...decided };
+        } catch (error) {
+          planned[order] = { file, action: 'refuse', reason: failureReason(error) };
+        }
+        progress.advance();
+      },
+    );
   } finally {
     await pool.close();
     progress.finish();
@@ -171,7 +189,10 @@ export async function planIngest(
   return {
     added: decided.filter((plan) => plan.action === 'add').length,
     updated: decided.filter((plan) => plan.action === 'update').length,
-    failed: [...missing, ...decided.filter((plan) => plan.action === 'refuse').map((plan) => ({ file: plan.file, reason: plan.reason! }))],
+    failed: [
+      ...missing,
+      ...decided.filter((plan) => plan.action === 'refuse').map((plan) => ({ file: plan.file, reason: plan.reason! })),
+    ],
     skipped,
     files: [
       ...missing.map(({ file, reason }) => ({ file, action: 'refuse' as const, reason })),
@@ -183,11 +204,20 @@ export async function planIngest(
 
 /** What ingest would do with a file: `earlier` is the file before it in this run with the same content, if any. */
 async function decide(
-  services: Pick<IngestServices, 'catalogWriter'>, pool: WorkerPool, file: string, hash: string, earlier: string | null,
+  services: Pick<IngestServices, 'catalogWriter'>,
+  pool: WorkerPool,
+  file: string,
+  hash: string,
+  earlier: string | null,
 ): Promise<Pick<PlannedFile, 'action' | 'id' | 'reason' | 'audio'>> {
   const known = await services.catalogWriter.findByContent(hash);
   if (known) return { action: 'update', id: known.id };
-  if (earlier !== null) return { action: 'update', id: soundIdFor(hash), reason: `same content as ${earlier}, added before it in this run` };
+  if (earlier !== null)
+    return {
+      action: 'update',
+      id: soundIdFor(hash),
+      reason: `same content as ${earlier}, added before it in this run`,
+    };
   const probe = await pool.run({ kind: 'probe', sourcePath: file });
   if (!probe.ok) return { action: 'refuse', reason: probe.reason };
   if (probe.kind !== 'probe') throw new Error('unexpected worker result');
@@ -199,21 +229,39 @@ class IngestFailure extends Error {}
 
 /** The reason a file is reported failed: ours as they are, anything else marked as unexpected. */
 function failureReason(error: unknown): string {
-  return error instanceof IngestFailure || error instanceof MetadataError ? error.message : `could not ingest: ${(error as Error).message}`;
+  return error instanceof IngestFailure || error instanceof MetadataError
+    ? error.message
+    : `could not ingest: ${(error as Error).message}`;
 }
 
 /** Each file's content hash, or the error that kept it from being read, in the files' order. */
-async function hashInOrder(files: string[], lanes: number, signal: AbortSignal | undefined): Promise<Array<string | Error>> {
+async function hashInOrder(
+  files: string[],
+  lanes: number,
+  signal: AbortSignal | undefined,
+): Promise<Array<string | Error>> {
   const hashes: Array<string | Error> = new Array(files.length);
-  await forEachConcurrently(files.map((file, order) => ({ file, order })), lanes, signal, async ({ file, order }) => {
-    hashes[order] = await hashFile(file).then(({ hash }) => hash, (error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-  });
+  await forEachConcurrently(
+    files.map((file, order) => ({ file, order })),
+    lanes,
+    signal,
+    async ({ file, order }) => {
+      hashes[order] = await hashFile(file).then(
+        ({ hash }) => hash,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+  );
   return hashes;
 }
 
 /** Ingests one file; fills `record` with the sound's id and metadata as they become known. */
 async function ingestFile(
-  services: IngestServices, pool: WorkerPool, file: string, hash: string, encoding: Mp3EncodeOptions,
+  services: IngestServices,
+  pool: WorkerPool,
+  file: string,
+  hash: string,
+  encoding: Mp3EncodeOptions,
   record: IngestedFile,
 ): Promise<'added' | 'updated'> {
   const { metadata, sources, notes } = await readMetadata(file);
@@ -223,7 +271,12 @@ async function ingestFile(
     record.id = known.id;
     return 'updated';
   }
-  const result = await pool.run({ kind: 'file', sourcePath: file, temporaryPath: services.files.temporaryPath(), encoding });
+  const result = await pool.run({
+    kind: 'file',
+    sourcePath: file,
+    temporaryPath: services.files.temporaryPath(),
+    encoding,
+  });
   if (!result.ok) throw new IngestFailure(result.reason);
   if (result.kind !== 'file') throw new Error('unexpected worker result');
   const { size } = await stat(result.mp3Path);
@@ -250,7 +303,8 @@ export interface SeedOptions extends PipelineOptions {
 
 /** Synthesizes the demo catalog through the same encode → measure → store path as ingest. */
 export async function seedCatalog(
-  services: IngestServices, options: SeedOptions,
+  services: IngestServices,
+  options: SeedOptions,
 ): Promise<{ added: number; updated: number }> {
   const progress = options.progress ?? silentProgress;
   const counts = { added: 0, updated: 0 };
@@ -267,11 +321,18 @@ export async function seedCatalog(
       const { metadata } = result;
       const contentHash = contentHashOf(result.mp3);
       // A sound seeded before keeps its name; a new one takes the first free one for its title.
-      const name = (await services.catalogWriter.findByContent(contentHash))?.name ?? await names.claim(metadata);
+      const name = (await services.catalogWriter.findByContent(contentHash))?.name ?? (await names.claim(metadata));
       const { added } = await services.catalogWriter.put({
         contentHash,
         mp3: result.mp3,
-        metadata: { name, description: metadata.description, tags: metadata.tags, category: metadata.category, license: 'CC0', sample: metadata.sample },
+        metadata: {
+          name,
+          description: metadata.description,
+          tags: metadata.tags,
+          category: metadata.category,
+          license: 'CC0',
+          sample: metadata.sample,
+        },
         measurements: result.measurements,
       });
       counts[added ? 'added' : 'updated']++;
@@ -285,11 +346,15 @@ export async function seedCatalog(
 }
 
 /** Runs `work` over items with at most `limit` at once, in order of start; stops starting on abort. */
-export async function forEachConcurrently<T>(items: T[], limit: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: T[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length && !signal?.aborted) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
-

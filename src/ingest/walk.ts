@@ -4,7 +4,19 @@ import path from 'node:path';
 import { looksLikeAudio, UNDECODED_AUDIO_EXTENSIONS } from '../audio/decode/sniff.ts';
 
 /** Extensions of the formats ingest decodes (.bwf and .rf64 are WAV). */
-const AUDIO_EXTENSIONS = new Set(['.mp3', '.wav', '.wave', '.bwf', '.rf64', '.flac', '.ogg', '.oga', '.aif', '.aiff', '.aifc']);
+const AUDIO_EXTENSIONS = new Set([
+  '.mp3',
+  '.wav',
+  '.wave',
+  '.bwf',
+  '.rf64',
+  '.flac',
+  '.ogg',
+  '.oga',
+  '.aif',
+  '.aiff',
+  '.aifc',
+]);
 const SIDECAR_ALONE = 'not audio (.json: a sidecar is read only with an audio file of the same name)';
 /** Bytes read from a file with another extension to see whether it is audio all the same. */
 const MAGIC_BYTES = 32;
@@ -40,7 +52,7 @@ export async function findAudioFiles(paths: string[]): Promise<WalkResult> {
       result.missing.push({ file: given, reason: errorReason(error) });
       continue;
     }
-    if (info.isDirectory()) candidates.push(...await walkFolder(resolved, result));
+    if (info.isDirectory()) candidates.push(...(await walkFolder(resolved, result)));
     else candidates.push({ file: resolved, info });
   }
   const sidecarCandidates: string[] = [];
@@ -95,10 +107,17 @@ async function walkFolder(folder: string, result: WalkResult): Promise<Array<{ f
           }
         }
       } catch (error) {
-        result.missing.push({ file: entry, reason: isLink ? `broken link: ${errorReason(error)}` : errorReason(error) });
+        result.missing.push({
+          file: entry,
+          reason: isLink ? `broken link: ${errorReason(error)}` : errorReason(error),
+        });
         continue;
       }
-      if (name.startsWith('.')) result.skipped.push({ file: entry, reason: info.isDirectory() ? 'hidden folder (not searched)' : 'hidden file' });
+      if (name.startsWith('.'))
+        result.skipped.push({
+          file: entry,
+          reason: info.isDirectory() ? 'hidden folder (not searched)' : 'hidden file',
+        });
       else if (info.isDirectory()) await visit(entry);
       else found.push({ file: entry, info });
     }
@@ -125,7 +144,11 @@ async function sortByContent(file: string, extension: string, result: WalkResult
     return;
   }
   if (looksLikeAudio(head)) result.files.push(file);
-  else result.skipped.push({ file, reason: `not audio (${extension === '' ? 'no extension' : extension}, and no audio header)` });
+  else
+    result.skipped.push({
+      file,
+      reason: `not audio (${extension === '' ? 'no extension' : extension}, and no audio header)`,
+    });
 }
 
 function stemOf(file: string): string {

@@ -17,7 +17,12 @@ export class WorkerPool {
     this.size = size;
     // Compiled (dist/), workers start from worker-thread.js; from sources, worker-entry.js registers tsx first.
     const entry = import.meta.url.endsWith('.js') ? './worker-thread.js' : './worker-entry.js';
-    this.piscina = new Piscina({ filename: new URL(entry, import.meta.url).href, minThreads: size, maxThreads: size, execArgv: [] });
+    this.piscina = new Piscina({
+      filename: new URL(entry, import.meta.url).href,
+      minThreads: size,
+      maxThreads: size,
+      execArgv: [],
+    });
   }
 
   run(job: JobWithoutId): Promise<JobResult> {

@@ -47,7 +47,8 @@ export async function copyMedia(from: FolderStore, to: MediaStore, options: Copy
         if (!options.dryRun) {
           await to.putFile(key, local.path, false);
           const copied = await to.stat(key);
-          if (!copied || copied.size !== size || copied.md5 !== md5) throw new Error(`${key}: the copy in the ${to.description} does not match the local file (size or MD5)`);
+          if (!copied || copied.size !== size || copied.md5 !== md5)
+            throw new Error(`${key}: the copy in the ${to.description} does not match the local file (size or MD5)`);
         }
         summary.copied.push(key);
         summary.bytes += size;

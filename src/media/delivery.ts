@@ -19,14 +19,22 @@ export interface Delivery {
 export function planDelivery(method: string, request: IncomingHttpHeaders, stat: MediaStat): Delivery {
   const etag = `W/"${stat.size.toString(16)}-${stat.modified.getTime().toString(16)}"`;
   const modified = Math.floor(stat.modified.getTime() / 1000) * 1000;
-  const headers: Record<string, string> = { 'accept-ranges': 'bytes', 'last-modified': stat.modified.toUTCString(), etag };
+  const headers: Record<string, string> = {
+    'accept-ranges': 'bytes',
+    'last-modified': stat.modified.toUTCString(),
+    etag,
+  };
   if (preconditionFails(request, etag, modified)) return { status: 412, headers: {} };
   if (notModified(request, etag, modified)) return { status: 304, headers };
   const whole = { start: 0, end: stat.size - 1 };
   let status: 200 | 206 = 200;
   let range: ByteRange = whole;
   const asked = request.range;
-  if (asked !== undefined && /^\s*bytes=/i.test(asked) && rangeStillValid(oneHeader(request['if-range']), etag, modified)) {
+  if (
+    asked !== undefined &&
+    /^\s*bytes=/i.test(asked) &&
+    rangeStillValid(oneHeader(request['if-range']), etag, modified)
+  ) {
     const ranges = satisfiableRanges(asked, stat.size);
     if (ranges.length === 0) return { status: 416, headers: { 'content-range': `bytes */${stat.size}` } };
     if (ranges.length === 1) {
@@ -72,7 +80,8 @@ function preconditionFails(request: IncomingHttpHeaders, etag: string, modified:
 function notModified(request: IncomingHttpHeaders, etag: string, modified: number): boolean {
   if ((request['cache-control'] ?? '').includes('no-cache')) return false;
   const ifNoneMatch = request['if-none-match'];
-  if (ifNoneMatch !== undefined) return ifNoneMatch.trim() === '*' || entityTags(ifNoneMatch).some((tag) => sameTag(tag, etag));
+  if (ifNoneMatch !== undefined)
+    return ifNoneMatch.trim() === '*' || entityTags(ifNoneMatch).some((tag) => sameTag(tag, etag));
   const since = Date.parse(request['if-modified-since'] ?? '');
   return !Number.isNaN(since) && modified <= since;
 }
@@ -90,7 +99,10 @@ function oneHeader(value: string | string[] | undefined): string | undefined {
 }
 
 function entityTags(list: string): string[] {
-  return list.split(',').map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+  return list
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag.length > 0);
 }
 
 /** Weak comparison (RFC 9110, 8.8.3.2): the W/ prefix is ignored. */

@@ -2,7 +2,14 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { MediaMissingError, MediaStoreError, type ByteRange, type LocalCopy, type MediaStat, type MediaStore } from './store.ts';
+import {
+  MediaMissingError,
+  MediaStoreError,
+  type ByteRange,
+  type LocalCopy,
+  type MediaStat,
+  type MediaStore,
+} from './store.ts';
 
 /**
  * Local scratch files for workers (encodes, renditions, downloads from a bucket), in one folder
@@ -105,7 +112,9 @@ export class FolderStore implements MediaStore {
     // Resolves once the file is open, so a missing one is a rejection here rather than a stream error later.
     return new Promise((resolve, reject) => {
       stream.once('open', () => resolve(stream));
-      stream.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new MediaMissingError(key) : error));
+      stream.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'ENOENT' ? new MediaMissingError(key) : error),
+      );
     });
   }
 

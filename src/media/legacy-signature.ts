@@ -24,7 +24,11 @@ export function legacyMacKeyOf(secret: string): string {
  * and, for a rendition, its parameters, one a line; a pack's starts with a `pack` line, then an id a line.
  */
 export function legacySignature(
-  macKey: string, disposition: 'stream' | 'download', ids: string[], pack: boolean, expiresAt: string,
+  macKey: string,
+  disposition: 'stream' | 'download',
+  ids: string[],
+  pack: boolean,
+  expiresAt: string,
   rendition: string,
 ): string {
   const message = pack

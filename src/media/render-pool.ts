@@ -17,7 +17,6 @@ export class RenderTimeoutError extends Error {
   }
 }
 
-
 /**
  * The worker threads renditions are made on: the ingest workers' code (ingest/worker.ts) in a
  * pool of its own, sized by RENDITIONS_CONCURRENCY. Jobs wait in a bounded line here, not in
@@ -32,7 +31,10 @@ export class RenderPool {
   /** Jobs waiting for a thread, each started by the job before it ending. */
   private readonly line: Array<() => void> = [];
 
-  constructor(readonly concurrency: number, readonly maxWaiting: number) {
+  constructor(
+    readonly concurrency: number,
+    readonly maxWaiting: number,
+  ) {
     // Compiled (dist/), workers start from worker-thread.js; from sources, worker-entry.js registers tsx first.
     const entry = import.meta.url.endsWith('.js') ? '../ingest/worker-thread.js' : '../ingest/worker-entry.js';
     this.piscina = new Piscina({

@@ -60,7 +60,9 @@ export interface OutputQuery {
  * are one URL and one file, and a client cannot ask for hundreds of variants), trim only when true.
  */
 export function renditionChoice(
-  loudness: number | undefined, trim: boolean | undefined, output: OutputQuery = {},
+  loudness: number | undefined,
+  trim: boolean | undefined,
+  output: OutputQuery = {},
 ): RenditionChoice {
   const format = output.format === 'mp3' ? undefined : output.format;
   return {
@@ -68,8 +70,8 @@ export function renditionChoice(
     ...(trim === true && { trim: true }),
     ...(format !== undefined && { format }),
     // Opus has one rate, and 16 bits is the default depth: naming them would make a second URL for one file.
-    ...(output.sample_rate !== undefined && !(format === 'opus' && output.sample_rate === OPUS_RATE)
-      && { sampleRate: output.sample_rate }),
+    ...(output.sample_rate !== undefined &&
+      !(format === 'opus' && output.sample_rate === OPUS_RATE) && { sampleRate: output.sample_rate }),
     ...(output.channels !== undefined && { channels: output.channels }),
     ...(output.bit_depth === 24 && { bitDepth: 24 as const }),
   };
@@ -77,8 +79,12 @@ export function renditionChoice(
 
 /** Whether a choice asks for a file other than MP3 at the source's rate and channels. */
 export function hasOutput(choice: RenditionChoice): boolean {
-  return choice.format !== undefined || choice.sampleRate !== undefined || choice.channels !== undefined
-    || choice.bitDepth !== undefined;
+  return (
+    choice.format !== undefined ||
+    choice.sampleRate !== undefined ||
+    choice.channels !== undefined ||
+    choice.bitDepth !== undefined
+  );
 }
 
 /** The file extension (and so the media URL's) of a rendition: `mp3` for the catalog's own file. */

@@ -7,7 +7,10 @@ export type RenditionPayer = Payer;
 
 /** The payer's daily quota cannot cover the price: nothing was counted. */
 export class RenditionQuotaError extends Error {
-  constructor(readonly decision: QuotaDecision, readonly price: number) {
+  constructor(
+    readonly decision: QuotaDecision,
+    readonly price: number,
+  ) {
     super(`making this costs ${price} requests of the daily quota, more than is left today`);
   }
 }
@@ -21,7 +24,10 @@ export class RenditionCharge implements RenditionPayment {
   private left: number;
 
   private constructor(
-    private readonly meter: Meter, private readonly payer: RenditionPayer, private readonly chargedAt: number, price: number,
+    private readonly meter: Meter,
+    private readonly payer: RenditionPayer,
+    private readonly chargedAt: number,
+    price: number,
   ) {
     this.left = price;
   }

@@ -28,13 +28,20 @@ export class RenditionStore {
 
   /** What the record says of this rendition: stored, being made (and until when the claim holds), or nothing. */
   async state(fileKey: string): Promise<RenditionState | null> {
-    const row = await this.db.selectFrom('renditions')
+    const row = await this.db
+      .selectFrom('renditions')
       .select(['duration', 'integrated_lufs', 'true_peak_db', 'claimed_by', 'claim_expires_at'])
       .where('file_key', '=', fileKey)
       .executeTakeFirst();
     if (!row) return null;
     if (row.claimed_by !== null) return { kind: 'claimed', expiresAt: Date.parse(row.claim_expires_at ?? '') || 0 };
-    return { kind: 'stored', facts: { duration: row.duration, loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db } } };
+    return {
+      kind: 'stored',
+      facts: {
+        duration: row.duration,
+        loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db },
+      },
+    };
   }
 
   /**
@@ -49,11 +56,23 @@ export class RenditionStore {
     // Whole bytes, within the column's 32-bit integer (PostgreSQL); eviction never picks a claim.
     const bytes = Math.min(Math.ceil(reserveBytes), 2 ** 31 - 1);
     const claim = { claimed_by: owner, claim_expires_at: expiresAt.toISOString(), bytes };
-    const row = await this.db.insertInto('renditions')
+    const row = await this.db
+      .insertInto('renditions')
       .values({
-        file_key: fileKey, duration: 0, integrated_lufs: null, true_peak_db: null, made_at: at, last_served_at: at, ...claim,
+        file_key: fileKey,
+        duration: 0,
+        integrated_lufs: null,
+        true_peak_db: null,
+        made_at: at,
+        last_served_at: at,
+        ...claim,
       })
-      .onConflict((oc) => oc.column('file_key').doUpdateSet({ ...claim, made_at: at, last_served_at: at }).where('renditions.claim_expires_at', '<', at))
+      .onConflict((oc) =>
+        oc
+          .column('file_key')
+          .doUpdateSet({ ...claim, made_at: at, last_served_at: at })
+          .where('renditions.claim_expires_at', '<', at),
+      )
       .returning('claimed_by')
       .executeTakeFirst();
     return row !== undefined;
@@ -61,8 +80,11 @@ export class RenditionStore {
 
   /** Moves the claim's expiry on while its maker works; false when it is no longer this owner's (taken over). */
   async renew(fileKey: string, owner: string, expiresAt: Date): Promise<boolean> {
-    const result = await this.db.updateTable('renditions').set({ claim_expires_at: expiresAt.toISOString() })
-      .where('file_key', '=', fileKey).where('claimed_by', '=', owner)
+    const result = await this.db
+      .updateTable('renditions')
+      .set({ claim_expires_at: expiresAt.toISOString() })
+      .where('file_key', '=', fileKey)
+      .where('claimed_by', '=', owner)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -76,10 +98,15 @@ export class RenditionStore {
   async add(fileKey: string, bytes: number, facts: RenditionFacts, now: Date): Promise<void> {
     const at = now.toISOString();
     const values = {
-      bytes, duration: facts.duration, integrated_lufs: facts.loudness.integrated_lufs, true_peak_db: facts.loudness.true_peak_db,
-      claimed_by: null, claim_expires_at: null,
+      bytes,
+      duration: facts.duration,
+      integrated_lufs: facts.loudness.integrated_lufs,
+      true_peak_db: facts.loudness.true_peak_db,
+      claimed_by: null,
+      claim_expires_at: null,
     };
-    await this.db.insertInto('renditions')
+    await this.db
+      .insertInto('renditions')
       .values({ file_key: fileKey, ...values, made_at: at, last_served_at: at })
       .onConflict((oc) => oc.column('file_key').doUpdateSet({ ...values, made_at: at, last_served_at: at }))
       .execute();
@@ -90,26 +117,43 @@ export class RenditionStore {
     // In slices, well under every engine's limit on a statement's parameters.
     for (let start = 0; start < fileKeys.length; start += 500) {
       const slice = fileKeys.slice(start, start + 500);
-      await this.db.updateTable('renditions').set({ last_served_at: at.toISOString() }).where('file_key', 'in', slice).execute();
+      await this.db
+        .updateTable('renditions')
+        .set({ last_served_at: at.toISOString() })
+        .where('file_key', 'in', slice)
+        .execute();
     }
   }
 
   /** What stored renditions occupy and claims reserve, all instances together. */
   async totalBytes(): Promise<number> {
-    const row = await this.db.selectFrom('renditions').select((eb) => eb.fn.sum<number | string | null>('bytes').as('total')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('renditions')
+      .select((eb) => eb.fn.sum<number | string | null>('bytes').as('total'))
+      .executeTakeFirst();
     return Number(row?.total ?? 0);
   }
 
   /** The least recently served renditions first. */
   async leastRecentlyServed(limit: number): Promise<StoredRendition[]> {
-    const rows = await this.db.selectFrom('renditions').select(['file_key', 'bytes']).where('claimed_by', 'is', null)
-      .orderBy('last_served_at').orderBy('file_key').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('renditions')
+      .select(['file_key', 'bytes'])
+      .where('claimed_by', 'is', null)
+      .orderBy('last_served_at')
+      .orderBy('file_key')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ fileKey: row.file_key, bytes: Number(row.bytes) }));
   }
 
   /** Deletes the record of a stored rendition (never a claim); true for the one caller (of every instance) whose delete found it. */
   async remove(fileKey: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('renditions').where('file_key', '=', fileKey).where('claimed_by', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('renditions')
+      .where('file_key', '=', fileKey)
+      .where('claimed_by', 'is', null)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -50,7 +50,7 @@ export function outputSeconds(sound: StoredSound, choice: RenditionChoice): numb
 
 /** The output's rate, channels and depth, weighted against the default's (1). */
 export function workWeight(choice: RenditionChoice): number {
-  const rate = choice.format === 'opus' ? OPUS_RATE : choice.sampleRate ?? USUAL_RATE;
+  const rate = choice.format === 'opus' ? OPUS_RATE : (choice.sampleRate ?? USUAL_RATE);
   const rateWeight = RATE_WEIGHTS.find((step) => rate <= step.upTo)?.weight ?? RATE_WEIGHTS.at(-1)!.weight;
   return rateWeight * CHANNEL_WEIGHTS[choice.channels ?? USUAL_CHANNELS] * DEPTH_WEIGHTS[choice.bitDepth ?? 16];
 }
@@ -95,20 +95,27 @@ export function estimateRenditionBytes(sound: StoredSound, choice: RenditionChoi
   const channels = choice.channels ?? USUAL_CHANNELS;
   const pcmBytesPerSecond = (choice.sampleRate ?? USUAL_RATE) * channels * ((choice.bitDepth ?? 16) / 8);
   switch (choice.format) {
-    case 'wav': return WAV_HEADER_BYTES + pcmBytesPerSecond * seconds;
-    case 'flac': return FLAC_SHARE_OF_PCM * pcmBytesPerSecond * seconds;
-    case 'ogg': return VORBIS_BYTES_PER_CHANNEL_SECOND * channels * seconds;
+    case 'wav':
+      return WAV_HEADER_BYTES + pcmBytesPerSecond * seconds;
+    case 'flac':
+      return FLAC_SHARE_OF_PCM * pcmBytesPerSecond * seconds;
+    case 'ogg':
+      return VORBIS_BYTES_PER_CHANNEL_SECOND * channels * seconds;
     // Opus has one rate, 48 kHz, so only the channels change its size.
-    case 'opus': return OPUS_BYTES_PER_CHANNEL_SECOND * channels * seconds;
-    case undefined: return sound.duration > 0 ? (sound.fileSize / sound.duration) * seconds : sound.fileSize;
+    case 'opus':
+      return OPUS_BYTES_PER_CHANNEL_SECOND * channels * seconds;
+    case undefined:
+      return sound.duration > 0 ? (sound.fileSize / sound.duration) * seconds : sound.fileSize;
   }
 }
 
 /** The price rule in words, from the tables above: what the API's and the tools' descriptions say. */
 export function renditionPriceText(): string {
   const rates = RATE_WEIGHTS.map((step) => `x${step.weight} up to ${step.upTo / 1000} kHz`).join(', ');
-  return `${RENDITION_PRICE} requests per started ${RENDITION_PRICE_SECONDS / 60} minutes of output, `
-    + `weighted by its rate (${rates}; `
-    + `the source's own counts as ${USUAL_RATE / 1000} kHz, Opus as 48), channels (x${CHANNEL_WEIGHTS[1]} for mono) `
-    + `and depth (x${DEPTH_WEIGHTS[24]} for 24 bits), rounded up`;
+  return (
+    `${RENDITION_PRICE} requests per started ${RENDITION_PRICE_SECONDS / 60} minutes of output, ` +
+    `weighted by its rate (${rates}; ` +
+    `the source's own counts as ${USUAL_RATE / 1000} kHz, Opus as 48), channels (x${CHANNEL_WEIGHTS[1]} for mono) ` +
+    `and depth (x${DEPTH_WEIGHTS[24]} for 24 bits), rounded up`
+  );
 }

@@ -8,13 +8,24 @@ import type { MediaStore } from './store.ts';
 import { RenderPool, RenderQueueFullError, RenderTimeoutError } from './render-pool.ts';
 import type { RenditionStore } from './rendition-store.ts';
 import {
-  DEFAULT_RENDER_TIME_LIMIT, estimateRenditionBytes, renderTimeLimitMs, renditionPrice, type RenderTimeLimit,
+  DEFAULT_RENDER_TIME_LIMIT,
+  estimateRenditionBytes,
+  renderTimeLimitMs,
+  renditionPrice,
+  type RenderTimeLimit,
 } from './rendition-work.ts';
 
 // What a rendition is lives in rendition-choice.ts; named here too for the modules that make and serve them.
 export {
-  contentTypeOf, extensionOf, isRendition, RENDITION_LOUDNESS, renditionChoice, renditionKey,
-  type OutputQuery, type RenditionChoice, type RenditionFacts,
+  contentTypeOf,
+  extensionOf,
+  isRendition,
+  RENDITION_LOUDNESS,
+  renditionChoice,
+  renditionKey,
+  type OutputQuery,
+  type RenditionChoice,
+  type RenditionFacts,
 } from './rendition-choice.ts';
 
 /** Renditions waiting for a thread at most; past that a new one is refused (503) rather than queued. */
@@ -137,12 +148,19 @@ export class RenditionService {
     private readonly store: RenditionStore,
     private readonly options: RenditionOptions,
   ) {
-    this.flushTimer = setInterval(() => this.flushServed().catch((error) => this.options.onError?.(error)), SERVED_FLUSH_MS);
+    this.flushTimer = setInterval(
+      () => this.flushServed().catch((error) => this.options.onError?.(error)),
+      SERVED_FLUSH_MS,
+    );
     this.flushTimer.unref();
   }
 
   /** The file key of the rendition and its facts, made now if it is not stored. */
-  async get(sound: StoredSound, choice: RenditionChoice, request: RenditionRequest = {}): Promise<{ fileKey: string; facts: RenditionFacts }> {
+  async get(
+    sound: StoredSound,
+    choice: RenditionChoice,
+    request: RenditionRequest = {},
+  ): Promise<{ fileKey: string; facts: RenditionFacts }> {
     const fileKey = renditionKey(sound.contentHash, choice);
     const stored = await this.storedFacts(fileKey);
     if (stored) {
@@ -159,7 +177,13 @@ export class RenditionService {
 
   async stats(): Promise<RenditionStats> {
     const making = this.submitted.size - (this.pool?.waiting ?? 0);
-    return { waiting: this.flights.size - making, making, made: this.made, removed: this.removed, bytes: await this.store.totalBytes() };
+    return {
+      waiting: this.flights.size - making,
+      making,
+      made: this.made,
+      removed: this.removed,
+      bytes: await this.store.totalBytes(),
+    };
   }
 
   async close(): Promise<void> {
@@ -181,7 +205,12 @@ export class RenditionService {
   }
 
   /** Joins the job making this rendition, or starts one when there is room. */
-  private async waitFor(fileKey: string, sound: StoredSound, choice: RenditionChoice, request: RenditionRequest): Promise<RenditionFacts> {
+  private async waitFor(
+    fileKey: string,
+    sound: StoredSound,
+    choice: RenditionChoice,
+    request: RenditionRequest,
+  ): Promise<RenditionFacts> {
     let flight = this.flights.get(fileKey);
     if (!flight) {
       if (this.flights.size >= this.options.concurrency + RENDITIONS_MAX_WAITING) throw new RenditionsBusyError();
@@ -213,7 +242,13 @@ export class RenditionService {
   }
 
   private start(fileKey: string, sound: StoredSound, choice: RenditionChoice, pay: RenditionRequest['pay']): Flight {
-    const flight: Flight = { done: Promise.resolve(null!), pay, unpaid: false, clients: 0, controller: new AbortController() };
+    const flight: Flight = {
+      done: Promise.resolve(null!),
+      pay,
+      unpaid: false,
+      clients: 0,
+      controller: new AbortController(),
+    };
     flight.done = (async () => {
       const owner = randomUUID();
       const reserve = estimateRenditionBytes(sound, choice);
@@ -221,7 +256,9 @@ export class RenditionService {
       if (madeElsewhere) return madeElsewhere;
       // Paid only once claimed: the request whose instance makes the rendition is the one charged.
       const renewing = setInterval(() => {
-        this.store.renew(fileKey, owner, new Date(this.options.clock() + CLAIM_MS)).catch((error) => this.options.onError?.(error));
+        this.store
+          .renew(fileKey, owner, new Date(this.options.clock() + CLAIM_MS))
+          .catch((error) => this.options.onError?.(error));
       }, CLAIM_RENEW_MS);
       renewing.unref();
       let payment: RenditionPayment | undefined;
@@ -259,7 +296,10 @@ export class RenditionService {
    * request is answered "busy", and `signal` (every client gone) stops the wait.
    */
   private async claimOrAwait(
-    fileKey: string, owner: string, reserveBytes: number, signal: AbortSignal,
+    fileKey: string,
+    owner: string,
+    reserveBytes: number,
+    signal: AbortSignal,
   ): Promise<RenditionFacts | null> {
     const deadline = performance.now() + CLAIM_WAIT_MS;
     for (let pause: number = CLAIM_POLL_MS.first; ; pause = Math.min(2 * pause, CLAIM_POLL_MS.longest)) {
@@ -286,7 +326,12 @@ export class RenditionService {
     return position >= 0 && position < order.length - (this.pool?.waiting ?? 0);
   }
 
-  private async make(fileKey: string, sound: StoredSound, choice: RenditionChoice, signal: AbortSignal): Promise<RenditionFacts> {
+  private async make(
+    fileKey: string,
+    sound: StoredSound,
+    choice: RenditionChoice,
+    signal: AbortSignal,
+  ): Promise<RenditionFacts> {
     this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
     // The claim reserved the output's size: room is made for it before a scratch file is written.
     await this.makeRoom(fileKey);
@@ -295,13 +340,16 @@ export class RenditionService {
     const outputPath = this.files.temporaryPath();
     const job = { kind: 'render' as const, sourcePath: source.path, outputPath, spec: specOf(sound, choice) };
     const limitMs = renderTimeLimitMs(sound, choice, this.options.timeLimit ?? DEFAULT_RENDER_TIME_LIMIT);
-    const result = await this.pool.run(job, signal, limitMs).catch(async (error: unknown) => {
-      // A job refused, dropped, failed or stopped leaves no scratch file behind.
-      await rm(outputPath, { force: true });
-      if (error instanceof RenderQueueFullError) throw new RenditionsBusyError();
-      if (error instanceof RenderTimeoutError) throw new RenditionTimeoutError(error.limitMs);
-      throw error;
-    }).finally(() => source.release());
+    const result = await this.pool
+      .run(job, signal, limitMs)
+      .catch(async (error: unknown) => {
+        // A job refused, dropped, failed or stopped leaves no scratch file behind.
+        await rm(outputPath, { force: true });
+        if (error instanceof RenderQueueFullError) throw new RenditionsBusyError();
+        if (error instanceof RenderTimeoutError) throw new RenditionTimeoutError(error.limitMs);
+        throw error;
+      })
+      .finally(() => source.release());
     if (!result.ok) {
       await rm(outputPath, { force: true });
       throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
@@ -331,7 +379,9 @@ export class RenditionService {
     await this.flushServed();
     let total = await this.store.totalBytes();
     while (total > this.options.maxBytes) {
-      const oldest = (await this.store.leastRecentlyServed(EVICTION_BATCH)).filter((rendition) => rendition.fileKey !== keep);
+      const oldest = (await this.store.leastRecentlyServed(EVICTION_BATCH)).filter(
+        (rendition) => rendition.fileKey !== keep,
+      );
       if (oldest.length === 0) return;
       for (const rendition of oldest) {
         if (total <= this.options.maxBytes) return;

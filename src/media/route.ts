@@ -6,8 +6,14 @@ import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
 import { rateLimitHeaders } from '../quota/quota.ts';
 import {
-  contentTypeOf, extensionOf, isRendition, RenditionsBusyError, RenditionTimeoutError,
-  type RenditionChoice, type RenditionFacts, type RenditionService,
+  contentTypeOf,
+  extensionOf,
+  isRendition,
+  RenditionsBusyError,
+  RenditionTimeoutError,
+  type RenditionChoice,
+  type RenditionFacts,
+  type RenditionService,
 } from './renditions.ts';
 import { RenditionCharge, RenditionQuotaError } from './rendition-payment.ts';
 import type { MediaQuery, MediaSigner, Verdict } from './signing.ts';
@@ -44,13 +50,16 @@ class NoPayerError extends Error {}
  * at; the file is found through the database by sound id, so nothing from the URL reaches a path.
  */
 export function registerMediaRoute(app: FastifyInstance, services: MediaServices): void {
-  const handler = (request: FastifyRequest<MediaRequest>, reply: FastifyReply) => serveMedia(request, reply, services).catch((error: unknown) => {
-    // The store is down or refuses us: the client may try again; the rest of the service answers on.
-    if (!(error instanceof MediaStoreError)) throw error;
-    request.log.warn({ err: error }, 'media store does not answer');
-    return reply.code(503).headers({ 'retry-after': String(STORE_RETRY_SECONDS), 'cache-control': 'no-store' })
-      .send({ error: 'The media store does not answer; try again shortly' });
-  });
+  const handler = (request: FastifyRequest<MediaRequest>, reply: FastifyReply) =>
+    serveMedia(request, reply, services).catch((error: unknown) => {
+      // The store is down or refuses us: the client may try again; the rest of the service answers on.
+      if (!(error instanceof MediaStoreError)) throw error;
+      request.log.warn({ err: error }, 'media store does not answer');
+      return reply
+        .code(503)
+        .headers({ 'retry-after': String(STORE_RETRY_SECONDS), 'cache-control': 'no-store' })
+        .send({ error: 'The media store does not answer; try again shortly' });
+    });
   app.get<MediaRequest>('/media/:file', { exposeHeadRoute: false }, handler);
   app.head<MediaRequest>('/media/:file', handler);
 }
@@ -69,7 +78,8 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
   }
   const sound = await services.catalog.findById(id);
   if (!sound) return reply.code(404).send({ error: `Sound ${id} not found` });
-  if (!isRendition(verdict.choice)) return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt, {});
+  if (!isRendition(verdict.choice))
+    return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt, {});
 
   const { accountId, choice } = verdict;
   // Paid once per rendition made, by the request whose job it is, at its price; one already stored costs nothing.
@@ -88,7 +98,10 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       rendition = await services.renditions.get(sound, choice, { pay, signal: gone.signal });
     } catch (error) {
       if (error instanceof RenditionsBusyError) {
-        return reply.code(503).headers({ 'retry-after': String(BUSY_RETRY_SECONDS), 'cache-control': 'no-store' }).send({ error: 'Too many renditions are being made; try again shortly' });
+        return reply
+          .code(503)
+          .headers({ 'retry-after': String(BUSY_RETRY_SECONDS), 'cache-control': 'no-store' })
+          .send({ error: 'Too many renditions are being made; try again shortly' });
       }
       if (error instanceof NoPayerError) {
         return reply.code(403).header('cache-control', 'no-store').send({ error: 'This link is not valid' });
@@ -96,7 +109,9 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       if (error instanceof RenditionQuotaError) return quotaRefused(reply, error, services.clock(), 'this rendition');
       if (error instanceof RenditionTimeoutError) {
         request.log.warn({ err: error, sound: sound.id }, 'rendition stopped at its time limit');
-        return reply.code(503).headers({ 'retry-after': String(TIMEOUT_RETRY_SECONDS), 'cache-control': 'no-store' })
+        return reply
+          .code(503)
+          .headers({ 'retry-after': String(TIMEOUT_RETRY_SECONDS), 'cache-control': 'no-store' })
           .send({ error: 'Making this rendition took too long and was stopped; nothing was charged. Try again later' });
       }
       // The client left before its rendition started: nobody is there to answer.
@@ -109,7 +124,16 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       'x-integrated-lufs': String(rendition.facts.loudness.integrated_lufs),
       'x-true-peak-dbtp': String(rendition.facts.loudness.true_peak_db),
     });
-    const sent = await sendFile(request, reply, services, rendition.fileKey, sound.name, verdict.expiresAt, choice, attempt === 1);
+    const sent = await sendFile(
+      request,
+      reply,
+      services,
+      rendition.fileKey,
+      sound.name,
+      verdict.expiresAt,
+      choice,
+      attempt === 1,
+    );
     if (sent !== FILE_GONE) return sent;
   }
 }
@@ -120,15 +144,20 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
  */
 export function quotaRefused(reply: FastifyReply, error: RenditionQuotaError, now: number, what: string) {
   const { decision, price } = error;
-  return reply.code(429).headers({
-    ...rateLimitHeaders(decision),
-    'retry-after': String(Math.max(1, decision.reset - Math.floor(now / 1000))),
-    'cache-control': 'no-store',
-  }).send({
-    error: `Making ${what} costs ${price} requests, more than the account's daily quota has left `
-      + `(${decision.remaining})`,
-    limit: decision.limit, reset: decision.reset,
-  });
+  return reply
+    .code(429)
+    .headers({
+      ...rateLimitHeaders(decision),
+      'retry-after': String(Math.max(1, decision.reset - Math.floor(now / 1000))),
+      'cache-control': 'no-store',
+    })
+    .send({
+      error:
+        `Making ${what} costs ${price} requests, more than the account's daily quota has left ` +
+        `(${decision.remaining})`,
+      limit: decision.limit,
+      reset: decision.reset,
+    });
 }
 
 /** The query string as the client sent it, undecoded. */
@@ -140,8 +169,14 @@ function rawQueryOf(url: string | undefined): string {
 const FILE_GONE = Symbol('file gone');
 
 async function sendFile(
-  request: FastifyRequest<MediaRequest>, reply: FastifyReply, services: MediaServices, fileKey: string, name: string, expiresAt: number,
-  choice: RenditionChoice, mayBeGone = false,
+  request: FastifyRequest<MediaRequest>,
+  reply: FastifyReply,
+  services: MediaServices,
+  fileKey: string,
+  name: string,
+  expiresAt: number,
+  choice: RenditionChoice,
+  mayBeGone = false,
 ) {
   const id = request.params.file.replace(/\.\w+$/, '');
   const notFound = () => (mayBeGone ? FILE_GONE : reply.code(404).send({ error: `Sound ${id} not found` }));
@@ -151,10 +186,12 @@ async function sendFile(
   const secondsLeft = Math.max(0, expiresAt - Math.floor(services.clock() / 1000));
   const disposition = request.query.d === 'download' ? contentDisposition(name, extensionOf(choice)) : undefined;
   // A presigned URL answers GET only (its method is signed): a HEAD is answered here.
-  const location = request.method === 'GET' ? await services.files.redirectUrl(fileKey, secondsLeft, disposition) : null;
+  const location =
+    request.method === 'GET' ? await services.files.redirectUrl(fileKey, secondsLeft, disposition) : null;
   if (location !== null) return reply.code(302).headers({ location, 'cache-control': 'no-store' }).send();
   const delivery = planDelivery(request.method, request.headers, stat);
-  if (delivery.status === 412) return reply.code(412).send({ error: 'The file does not match the request\'s preconditions' });
+  if (delivery.status === 412)
+    return reply.code(412).send({ error: "The file does not match the request's preconditions" });
   if (delivery.status === 416) return reply.code(416).headers(delivery.headers).send();
   let body: Readable = Readable.from([]);
   if (delivery.range) {
@@ -165,11 +202,14 @@ async function sendFile(
       throw error;
     }
   }
-  reply.code(delivery.status).headers(delivery.headers).headers({
-    'content-type': contentTypeOf(choice),
-    // Never cached past the signature; private because the URL is a bearer credential.
-    'cache-control': `private, max-age=${secondsLeft}`,
-  });
+  reply
+    .code(delivery.status)
+    .headers(delivery.headers)
+    .headers({
+      'content-type': contentTypeOf(choice),
+      // Never cached past the signature; private because the URL is a bearer credential.
+      'cache-control': `private, max-age=${secondsLeft}`,
+    });
   if (disposition !== undefined) reply.header('content-disposition', disposition);
   if (delivery.status === 304) reply.removeHeader('content-type');
   return reply.send(body);
@@ -177,6 +217,12 @@ async function sendFile(
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */
 function contentDisposition(name: string, extension: string): string {
-  const base = name.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/\s+/g, '-').toLowerCase() || 'sound';
+  const base =
+    name
+      .normalize('NFKD')
+      .replace(/[^\w\s-]/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .toLowerCase() || 'sound';
   return `attachment; filename="${base}.${extension}"; filename*=UTF-8''${encodeURIComponent(name)}.${extension}`;
 }

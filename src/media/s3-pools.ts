@@ -55,16 +55,18 @@ export interface S3Pools {
 
 export function s3Pools(settings: S3Config, bounds: S3Bounds): S3Pools {
   type Timeouts = { requestTimeout?: number; socketTimeout: number };
-  const pool = (sockets: number, timeouts: Timeouts) => s3Client(settings, {
-    connectionTimeout: bounds.connectMs,
-    // Without throwOnRequestTimeout the SDK only logs a warning past requestTimeout.
-    ...(timeouts.requestTimeout !== undefined && {
-      requestTimeout: timeouts.requestTimeout, throwOnRequestTimeout: true,
-    }),
-    socketTimeout: timeouts.socketTimeout,
-    httpAgent: { keepAlive: true, maxSockets: sockets },
-    httpsAgent: { keepAlive: true, maxSockets: sockets },
-  });
+  const pool = (sockets: number, timeouts: Timeouts) =>
+    s3Client(settings, {
+      connectionTimeout: bounds.connectMs,
+      // Without throwOnRequestTimeout the SDK only logs a warning past requestTimeout.
+      ...(timeouts.requestTimeout !== undefined && {
+        requestTimeout: timeouts.requestTimeout,
+        throwOnRequestTimeout: true,
+      }),
+      socketTimeout: timeouts.socketTimeout,
+      httpAgent: { keepAlive: true, maxSockets: sockets },
+      httpsAgent: { keepAlive: true, maxSockets: sockets },
+    });
   return {
     streams: pool(bounds.streamSockets, { requestTimeout: bounds.streamHeadersMs, socketTimeout: bounds.streamIdleMs }),
     // No deadline for the whole: a large part on a slow link may take long while it moves.

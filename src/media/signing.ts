@@ -26,8 +26,17 @@ export type Verdict =
 
 /** The query parameters the media route reads; any other in a URL makes it not canonical. */
 export interface MediaQuery {
-  d?: string; exp?: string; kid?: string; sig?: string; loudness?: string; trim?: string; account?: string;
-  format?: string; sample_rate?: string; channels?: string; bit_depth?: string;
+  d?: string;
+  exp?: string;
+  kid?: string;
+  sig?: string;
+  loudness?: string;
+  trim?: string;
+  account?: string;
+  format?: string;
+  sample_rate?: string;
+  channels?: string;
+  bit_depth?: string;
 }
 
 /** A signature: the 32 bytes of HMAC-SHA256 in base64url, unpadded. */
@@ -52,11 +61,15 @@ export class MediaSigner {
     if (secrets.length === 0) throw new Error('at least one signing secret is needed');
     // An empty or short secret (from "a,b" with a stray comma) would let anyone sign URLs.
     if (secrets.some((secret) => secret.length < SECRET_MIN_LENGTH)) {
-      throw new Error(`each signing secret must be at least ${SECRET_MIN_LENGTH} characters `
-        + '(32 random bytes: openssl rand -base64 32)');
+      throw new Error(
+        `each signing secret must be at least ${SECRET_MIN_LENGTH} characters ` +
+          '(32 random bytes: openssl rand -base64 32)',
+      );
     }
     this.keys = secrets.map((secret) => ({
-      kid: keyIdOf(secret), key: createSecretKey(Buffer.from(secret, 'utf8')), legacyMacKey: legacyMacKeyOf(secret),
+      kid: keyIdOf(secret),
+      key: createSecretKey(Buffer.from(secret, 'utf8')),
+      legacyMacKey: legacyMacKeyOf(secret),
     }));
   }
 
@@ -153,7 +166,10 @@ export class MediaSigner {
 
   /** The verdict on a signature of the right length: compared in constant time, then the expiry. */
   private judge<T extends object>(
-    sig: string, expected: string, exp: string, valid: T,
+    sig: string,
+    expected: string,
+    exp: string,
+    valid: T,
   ): (T & { ok: true; expiresAt: number }) | typeof INVALID | typeof EXPIRED {
     const given = Buffer.from(sig);
     const wanted = Buffer.from(expected);
@@ -216,7 +232,8 @@ function renditionParams(choice: RenditionChoice, accountId: string | undefined)
 /** The rendition parameters a URL was sent with, as written, in `sign`'s order: renditionParams's when canonical. */
 function givenRenditionParams(query: MediaQuery): string {
   return RENDITION_PARAMS.filter((name) => query[name] !== undefined)
-    .map((name) => `${name}=${String(query[name])}`).join('&');
+    .map((name) => `${name}=${String(query[name])}`)
+    .join('&');
 }
 
 /** What an account id may be in a URL: nothing that needs escaping, nor a line break. */
@@ -233,7 +250,10 @@ function renditionOf(query: MediaQuery): { choice: RenditionChoice; accountId: s
   if (loudness !== undefined && (typeof loudness !== 'string' || !/^-\d{1,2}$/.test(loudness))) return null;
   if (trim !== undefined && trim !== 'true') return null;
   const output = formatParams.safeParse({
-    format: query.format, sample_rate: query.sample_rate, channels: query.channels, bit_depth: query.bit_depth,
+    format: query.format,
+    sample_rate: query.sample_rate,
+    channels: query.channels,
+    bit_depth: query.bit_depth,
   });
   if (!output.success) return null;
   const choice = renditionChoice(loudness === undefined ? undefined : Number(loudness), trim === 'true', output.data);
@@ -265,8 +285,14 @@ const PACK_PATH = `/media/packs/${PACK_FILE}`;
 export type PackQuery = Omit<MediaQuery, 'd'> & { ids?: string };
 
 export type PackVerdict =
-  | { ok: true; expiresAt: number; ids: string[]; choice: RenditionChoice; accountId: string | null;
-    canonicalQuery: string; }
+  | {
+      ok: true;
+      expiresAt: number;
+      ids: string[];
+      choice: RenditionChoice;
+      accountId: string | null;
+      canonicalQuery: string;
+    }
   | { ok: false; reason: 'invalid' | 'expired' };
 
 function unsignedPackQueryOf(ids: string[], rendition: string, expiresAt: number | string, kid: string): string {

@@ -17,12 +17,15 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export function timeRequests(app: FastifyInstance, registry: Registry): void {
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from a request\'s arrival to its answer\'s last byte, by method, route pattern and status code.',
+    help: "Time from a request's arrival to its answer's last byte, by method, route pattern and status code.",
     labelNames: ['method', 'route', 'status_code'] as const,
     buckets: BUCKETS,
     registers: [registry],
   });
   app.addHook('onResponse', async (request, reply) => {
-    durations.observe({ method: request.method, route: request.routeOptions.url ?? UNMATCHED, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    durations.observe(
+      { method: request.method, route: request.routeOptions.url ?? UNMATCHED, status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
   });
 }

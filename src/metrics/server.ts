@@ -6,7 +6,11 @@ import type { Metrics } from './index.ts';
  * (METRICS_HOST, loopback by default), so the API's port never shows the service's insides and a
  * firewall can keep Prometheus's port private. Returns the address it took and how to close it.
  */
-export async function listenForScrapes(metrics: Metrics, port: number, host: string): Promise<{ address: string; close(): Promise<void> }> {
+export async function listenForScrapes(
+  metrics: Metrics,
+  port: number,
+  host: string,
+): Promise<{ address: string; close(): Promise<void> }> {
   const server: FastifyInstance = Fastify({ logger: false });
   server.get('/metrics', async (_request, reply) => {
     const { contentType, body } = await metrics.scrape();

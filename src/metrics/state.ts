@@ -18,7 +18,7 @@ export function readStateWhenScraped(sources: StateSources, registry: Registry):
   const registers = [registry];
   new Gauge({
     name: 'search_index_sounds',
-    help: 'Sounds in this instance\'s search index (0 until the index is built).',
+    help: "Sounds in this instance's search index (0 until the index is built).",
     registers,
     collect() {
       this.set(sources.catalog.indexState().sounds ?? 0);
@@ -74,26 +74,44 @@ function readRenditions(renditions: StateSources['renditions'], registers: Regis
   // metric's collect at once, before any read finishes.
   // A read that fails (the database away) keeps the last figures read, rather than failing the scrape.
   let reading: Promise<RenditionStats | null> | null = null;
-  const read = () => (reading ??= renditions.stats().catch(() => null).finally(() => (reading = null)));
-  const gauge = (name: string, help: string, figure: (figures: RenditionStats) => number) => new Gauge({
-    name, help, registers,
-    async collect() {
-      const figures = await read();
-      if (figures) this.set(figure(figures));
-    },
-  });
-  const counter = (name: string, help: string, figure: (figures: RenditionStats) => number) => new Counter({
-    name, help, registers,
-    async collect() {
-      const figures = await read();
-      if (figures) setCounter(this, figure(figures));
-    },
-  });
+  const read = () =>
+    (reading ??= renditions
+      .stats()
+      .catch(() => null)
+      .finally(() => (reading = null)));
+  const gauge = (name: string, help: string, figure: (figures: RenditionStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const figures = await read();
+        if (figures) this.set(figure(figures));
+      },
+    });
+  const counter = (name: string, help: string, figure: (figures: RenditionStats) => number) =>
+    new Counter({
+      name,
+      help,
+      registers,
+      async collect() {
+        const figures = await read();
+        if (figures) setCounter(this, figure(figures));
+      },
+    });
   gauge('renditions_waiting', 'Renditions asked for and not being made yet.', (figures) => figures.waiting);
   gauge('renditions_making', 'Renditions being made now, each on a worker thread.', (figures) => figures.making);
   counter('renditions_made_total', 'Renditions this instance made since it started.', (figures) => figures.made);
-  counter('renditions_removed_total', 'Renditions this instance removed since it started, to stay under RENDITIONS_MAX_BYTES.', (figures) => figures.removed);
-  gauge('renditions_stored_bytes', 'Bytes of every stored rendition, all instances together.', (figures) => figures.bytes);
+  counter(
+    'renditions_removed_total',
+    'Renditions this instance removed since it started, to stay under RENDITIONS_MAX_BYTES.',
+    (figures) => figures.removed,
+  );
+  gauge(
+    'renditions_stored_bytes',
+    'Bytes of every stored rendition, all instances together.',
+    (figures) => figures.bytes,
+  );
 }
 
 /** A counter whose count the service keeps: it is set to that count when scraped. */

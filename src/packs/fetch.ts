@@ -64,12 +64,17 @@ export class PackPayment {
   private settled = false;
 
   private constructor(
-    private readonly services: PackPaymentServices, private readonly payer: RenditionPayer,
-    private readonly charge: RenditionCharge | null, private readonly prepaid: Map<string, number>,
+    private readonly services: PackPaymentServices,
+    private readonly payer: RenditionPayer,
+    private readonly charge: RenditionCharge | null,
+    private readonly prepaid: Map<string, number>,
   ) {}
 
   static async open(
-    services: PackPaymentServices, payer: RenditionPayer, sounds: StoredSound[], choice: RenditionChoice,
+    services: PackPaymentServices,
+    payer: RenditionPayer,
+    sounds: StoredSound[],
+    choice: RenditionChoice,
   ): Promise<PackPayment> {
     const stored = await Promise.all(sounds.map((sound) => services.renditions.has(sound, choice)));
     const missing = sounds.filter((_sound, index) => !stored[index]);
@@ -82,7 +87,7 @@ export class PackPayment {
   /** The `pay` of this sound's rendition request. */
   payFor(sound: StoredSound): NonNullable<RenditionRequest['pay']> {
     return async (price: number): Promise<RenditionPayment> => {
-      if (this.settled) throw new Error('the pack\'s fetch has ended');
+      if (this.settled) throw new Error("the pack's fetch has ended");
       const prepaid = this.prepaid.get(sound.id);
       if (prepaid !== undefined && this.charge) {
         this.prepaid.delete(sound.id);

@@ -1,4 +1,4 @@
-import type { Category, Loudness, Timing } from '../catalog/sound.ts';
+import type { Category, Timing } from '../catalog/sound.ts';
 
 /** LICENSE.txt of every pack: what CC0 1.0 lets anyone do with the sounds. */
 export const LICENSE_TEXT = `Every sound in this pack is dedicated to the public domain under the
@@ -45,8 +45,23 @@ export function manifestJson(rows: ManifestRow[], createdAt: Date): string {
 }
 
 const CSV_COLUMNS = [
-  'id', 'name', 'file', 'format', 'sample_rate', 'channels', 'duration', 'integrated_lufs', 'true_peak_db',
-  'onset_ms', 'peak_ms', 'tail_ms', 'category', 'tags', 'sha256', 'bytes', 'source_url',
+  'id',
+  'name',
+  'file',
+  'format',
+  'sample_rate',
+  'channels',
+  'duration',
+  'integrated_lufs',
+  'true_peak_db',
+  'onset_ms',
+  'peak_ms',
+  'tail_ms',
+  'category',
+  'tags',
+  'sha256',
+  'bytes',
+  'source_url',
 ] as const;
 
 /**
@@ -58,7 +73,11 @@ export function manifestCsv(rows: ManifestRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of rows) {
     const values: Record<(typeof CSV_COLUMNS)[number], unknown> = {
-      ...row, onset_ms: row.timing.onset_ms, peak_ms: row.timing.peak_ms, tail_ms: row.timing.tail_ms, tags: row.tags.join(','),
+      ...row,
+      onset_ms: row.timing.onset_ms,
+      peak_ms: row.timing.peak_ms,
+      tail_ms: row.timing.tail_ms,
+      tags: row.tags.join(','),
     };
     lines.push(CSV_COLUMNS.map((column) => csvField(values[column])).join(','));
   }
@@ -72,7 +91,14 @@ function csvField(value: unknown): string {
 
 /** `<name-slug>-<id>.<ext>`: readable, and unique in the pack by its id. */
 export function packFileName(name: string, id: string, extension: string): string {
-  const slug = name.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_-]+/g, '-').slice(0, 60).replace(/-+$/, '');
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-')
+    .slice(0, 60)
+    .replace(/-+$/, '');
   const safeId = id.replace(/[^\w-]/g, '_');
   return `${slug === '' ? 'sound' : slug}-${safeId}.${extension}`;
 }

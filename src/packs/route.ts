@@ -24,13 +24,16 @@ const STORE_RETRY_SECONDS = 10;
  * to know its headers.
  */
 export function registerPackRoute(app: FastifyInstance, services: PackRouteServices): void {
-  app.get<PackRequest>('/media/packs/:file', { exposeHeadRoute: false }, (request, reply) => servePack(request, reply, services));
+  app.get<PackRequest>('/media/packs/:file', { exposeHeadRoute: false }, (request, reply) =>
+    servePack(request, reply, services),
+  );
 }
 
 type PackRouteServices = { packs: PackService; signer: MediaSigner; clock: () => number };
 
 async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyReply, services: PackRouteServices) {
-  let verdict: PackVerdict = request.params.file === PACK_FILE ? services.signer.verifyPack(request.query) : { ok: false, reason: 'invalid' };
+  let verdict: PackVerdict =
+    request.params.file === PACK_FILE ? services.signer.verifyPack(request.query) : { ok: false, reason: 'invalid' };
   // Only the query `signPack` wrote is served, as on the media route.
   if (verdict.ok && rawQueryOf(request.raw.url) !== verdict.canonicalQuery) verdict = { ok: false, reason: 'invalid' };
   if (!verdict.ok) {
@@ -44,11 +47,12 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     if (!reply.raw.writableFinished) gone.abort();
     fetch?.end().catch((error: unknown) => request.log.error({ err: error }, 'ending a pack fetch failed'));
   });
-  let sounds;
+  let sounds: Awaited<ReturnType<typeof services.packs.findAll>>;
   try {
     sounds = await services.packs.findAll(verdict.ids);
   } catch (error) {
-    if (error instanceof DomainError) return reply.code(404).header('cache-control', 'no-store').send({ error: error.message });
+    if (error instanceof DomainError)
+      return reply.code(404).header('cache-control', 'no-store').send({ error: error.message });
     if (error instanceof MediaStoreError) return storeDown(reply);
     throw error;
   }
@@ -59,9 +63,14 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     fetch = await services.packs.startFetch(holder, verdict.accountId, sounds, verdict.choice);
   } catch (error) {
     if (error instanceof PackFetchesBusyError) {
-      return reply.code(429).headers({ 'retry-after': String(PACK_FETCH_RETRY_SECONDS), 'cache-control': 'no-store' })
-        .send({ error: `This account is downloading ${error.limit} packs already, as many as it may at once; `
-          + 'try again when one has ended' });
+      return reply
+        .code(429)
+        .headers({ 'retry-after': String(PACK_FETCH_RETRY_SECONDS), 'cache-control': 'no-store' })
+        .send({
+          error:
+            `This account is downloading ${error.limit} packs already, as many as it may at once; ` +
+            'try again when one has ended',
+        });
     }
     if (error instanceof RenditionQuotaError) {
       return quotaRefused(reply, error, services.clock(), 'the renditions of this pack not stored yet');
@@ -82,16 +91,20 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     // Headers are gone already: the connection is cut, so the client sees an incomplete download, never a short ZIP taken for whole.
     if (!gone.signal.aborted) request.log.error({ err: error }, 'pack failed while streaming');
   });
-  return reply.headers({
-    'content-type': 'application/zip',
-    'content-disposition': `attachment; filename="sound-pack-${sounds.length}.zip"`,
-    // Built for this request and behind a bearer URL: nothing to keep.
-    'cache-control': 'private, no-store',
-  }).send(zip);
+  return reply
+    .headers({
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="sound-pack-${sounds.length}.zip"`,
+      // Built for this request and behind a bearer URL: nothing to keep.
+      'cache-control': 'private, no-store',
+    })
+    .send(zip);
 }
 
 function storeDown(reply: FastifyReply) {
-  return reply.code(503).headers({ 'retry-after': String(STORE_RETRY_SECONDS), 'cache-control': 'no-store' })
+  return reply
+    .code(503)
+    .headers({ 'retry-after': String(STORE_RETRY_SECONDS), 'cache-control': 'no-store' })
     .send({ error: 'The media store does not answer; try again shortly' });
 }
 

@@ -32,17 +32,21 @@ export interface PackTicket {
 
 /** The daily quota cannot cover the pack: nothing was counted for it beyond the call itself. */
 export class PackQuotaError extends Error {
-  constructor(readonly decision: QuotaDecision, readonly cost: number) {
+  constructor(
+    readonly decision: QuotaDecision,
+    readonly cost: number,
+  ) {
     super(`This pack costs ${cost} requests of the daily quota (one per sound), more than is left today`);
   }
 }
 
 /** What packs use: the sounds, the account a pack URL names, the signature, and what paying and zipping ask. */
-export type PackServices = PackPaymentServices & PackStreamServices & {
-  catalog: Pick<CatalogService, 'findById'>;
-  accounts: Pick<AccountService, 'findById'>;
-  signer: Pick<MediaSigner, 'signPack'>;
-};
+export type PackServices = PackPaymentServices &
+  PackStreamServices & {
+    catalog: Pick<CatalogService, 'findById'>;
+    accounts: Pick<AccountService, 'findById'>;
+    signer: Pick<MediaSigner, 'signPack'>;
+  };
 
 /** Who asks for a pack: the account that pays and the key that spent (null from the dashboard). */
 export interface PackCaller {
@@ -72,7 +76,10 @@ export class PackPayerGoneError extends Error {}
 export class PackService {
   private readonly fetches: PackFetches;
 
-  constructor(private readonly services: PackServices, options: { fetchesPerAccount?: number } = {}) {
+  constructor(
+    private readonly services: PackServices,
+    options: { fetchesPerAccount?: number } = {},
+  ) {
     this.fetches = new PackFetches(options.fetchesPerAccount);
   }
 
@@ -90,8 +97,13 @@ export class PackService {
     await Promise.all(sounds.map((sound) => this.services.meter.countDownload(sound.id)));
     const signed = this.services.signer.signPack(ids, choice, caller.accountId);
     return {
-      downloadUrl: signed.url, expiresAt: signed.expiresAt, sounds: sounds.length, items: sounds.map(({ id, name }) => ({ id, name })),
-      estimatedBytes: estimatePackBytes(sounds, choice), cost, decision,
+      downloadUrl: signed.url,
+      expiresAt: signed.expiresAt,
+      sounds: sounds.length,
+      items: sounds.map(({ id, name }) => ({ id, name })),
+      estimatedBytes: estimatePackBytes(sounds, choice),
+      cost,
+      decision,
       renditionsCost: await this.renditionsCost(sounds, choice),
     };
   }
@@ -102,7 +114,10 @@ export class PackService {
    * (RenditionQuotaError when its quota cannot cover them; PackPayerGoneError when it is gone).
    */
   async startFetch(
-    holder: string, accountId: string | null, sounds: StoredSound[], choice: RenditionChoice,
+    holder: string,
+    accountId: string | null,
+    sounds: StoredSound[],
+    choice: RenditionChoice,
   ): Promise<PackFetch> {
     const leave = this.fetches.enter(holder);
     let payment: PackPayment | null = null;
@@ -137,7 +152,9 @@ export class PackService {
   /** The ZIP of sounds found by `findAll`, written as it is read, paid by `fetch`; aborting `signal` stops the work. */
   stream(sounds: StoredSound[], choice: RenditionChoice, fetch: PackFetch, signal: AbortSignal): Readable {
     const { payment } = fetch;
-    return streamPack(sounds, choice, this.services, signal, { pay: payment ? (sound) => payment.payFor(sound) : undefined });
+    return streamPack(sounds, choice, this.services, signal, {
+      pay: payment ? (sound) => payment.payFor(sound) : undefined,
+    });
   }
 
   /** The price of the renditions not stored at this moment: what a fetch now would pay. */

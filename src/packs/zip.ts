@@ -5,7 +5,12 @@ import { parseBuffer } from 'music-metadata';
 import yazl from 'yazl';
 import type { Loudness, StoredSound } from '../catalog/sound.ts';
 import {
-  extensionOf, isRendition, RenditionsBusyError, type RenditionChoice, type RenditionRequest, type RenditionService,
+  extensionOf,
+  isRendition,
+  RenditionsBusyError,
+  type RenditionChoice,
+  type RenditionRequest,
+  type RenditionService,
 } from '../media/renditions.ts';
 import { MediaMissingError, type MediaStore } from '../media/store.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
@@ -44,7 +49,11 @@ export interface PackZipOptions {
  * stops reading and making files.
  */
 export function streamPack(
-  sounds: StoredSound[], choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal, options: PackZipOptions = {},
+  sounds: StoredSound[],
+  choice: RenditionChoice,
+  services: PackStreamServices,
+  signal: AbortSignal,
+  options: PackZipOptions = {},
 ): Readable {
   const zip = new yazl.ZipFile();
   const zip64 = { forceZip64Format: options.forceZip64 === true };
@@ -65,40 +74,65 @@ export function streamPack(
   for (const sound of sounds) {
     const file = packFileName(sound.name, sound.id, extension);
     zip.addReadStreamLazy(file, { compress: false, mtime: now, ...zip64 }, (callback) => {
-      openDelivered(sound, choice, services, signal, options.pay?.(sound)).then(({ stream, duration, loudness }) => {
-        // The client left while this file was being made or opened (yazl sends an entry's header
-        // first): nothing will read it, and a paused stream would hold its file open.
-        if (signal.aborted) {
-          stream.destroy();
-          return callback(new Error('the client left'), null as unknown as Readable);
-        }
-        current = stream;
-        const meter = new DeliveredBytes((digest) => rows.push({
-          id: sound.id, name: sound.name, file, format, sample_rate: digest.sampleRate, channels: digest.channels, duration,
-          integrated_lufs: loudness.integrated_lufs, true_peak_db: loudness.true_peak_db, timing: sound.timing,
-          category: sound.category, tags: sound.tags, sha256: digest.sha256, bytes: digest.bytes, source_url: null,
-        }));
-        // A file that breaks off mid-way fails the whole ZIP: a client must not take a short file for a whole one.
-        pipeline(stream, meter, (error) => error && fail(error));
-        callback(null, meter);
-      }, (error: Error) => callback(error, null as unknown as Readable));
+      openDelivered(sound, choice, services, signal, options.pay?.(sound)).then(
+        ({ stream, duration, loudness }) => {
+          // The client left while this file was being made or opened (yazl sends an entry's header
+          // first): nothing will read it, and a paused stream would hold its file open.
+          if (signal.aborted) {
+            stream.destroy();
+            return callback(new Error('the client left'), null as unknown as Readable);
+          }
+          current = stream;
+          const meter = new DeliveredBytes((digest) =>
+            rows.push({
+              id: sound.id,
+              name: sound.name,
+              file,
+              format,
+              sample_rate: digest.sampleRate,
+              channels: digest.channels,
+              duration,
+              integrated_lufs: loudness.integrated_lufs,
+              true_peak_db: loudness.true_peak_db,
+              timing: sound.timing,
+              category: sound.category,
+              tags: sound.tags,
+              sha256: digest.sha256,
+              bytes: digest.bytes,
+              source_url: null,
+            }),
+          );
+          // A file that breaks off mid-way fails the whole ZIP: a client must not take a short file for a whole one.
+          pipeline(stream, meter, (error) => error && fail(error));
+          callback(null, meter);
+        },
+        (error: Error) => callback(error, null as unknown as Readable),
+      );
     });
   }
   // Called when their turn comes, after every sound's bytes went through: the rows are complete.
-  zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now, ...zip64 }, (callback) => callback(null, Readable.from([manifestJson(rows, now)])));
-  zip.addReadStreamLazy('manifest.csv', { compress: true, mtime: now, ...zip64 }, (callback) => callback(null, Readable.from([manifestCsv(rows)])));
+  zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now, ...zip64 }, (callback) =>
+    callback(null, Readable.from([manifestJson(rows, now)])),
+  );
+  zip.addReadStreamLazy('manifest.csv', { compress: true, mtime: now, ...zip64 }, (callback) =>
+    callback(null, Readable.from([manifestCsv(rows)])),
+  );
   zip.addBuffer(Buffer.from(LICENSE_TEXT), 'LICENSE.txt', { compress: true, mtime: now, ...zip64 });
   // No archive comment: the types ask for one, yazl writes none for an empty one.
   zip.end({ ...zip64, comment: '' });
   return output;
 }
 
-
 /** The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be) and what they measure. */
 async function openDelivered(
-  sound: StoredSound, choice: RenditionChoice, services: PackStreamServices, signal: AbortSignal, pay: RenditionRequest['pay'],
+  sound: StoredSound,
+  choice: RenditionChoice,
+  services: PackStreamServices,
+  signal: AbortSignal,
+  pay: RenditionRequest['pay'],
 ): Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
-  if (!isRendition(choice)) return { stream: await services.files.read(sound.fileKey), duration: sound.duration, loudness: sound.loudness };
+  if (!isRendition(choice))
+    return { stream: await services.files.read(sound.fileKey), duration: sound.duration, loudness: sound.loudness };
   for (let attempt = 1; ; attempt++) {
     try {
       // Paid by this fetch (fetch.ts) when its request is the one making the rendition.

@@ -30,7 +30,8 @@ export class InProcessQuotaCounter implements QuotaCounter {
     const known = this.counts.get(day)?.get(accountId);
     const entry = known === undefined || known instanceof Promise ? await (known ?? this.load(accountId, day)) : known;
     // No await between the check and the count: this is what makes the quota exact.
-    if (entry.count + cost > limit) return { allowed: false, limit, remaining: Math.max(0, limit - entry.count), reset };
+    if (entry.count + cost > limit)
+      return { allowed: false, limit, remaining: Math.max(0, limit - entry.count), reset };
     entry.count += cost;
     // What is left as of this request: read before the commit, while other requests of the turn count too.
     const remaining = limit - entry.count;
@@ -55,14 +56,17 @@ export class InProcessQuotaCounter implements QuotaCounter {
 
   private load(accountId: string, day: string): Promise<{ count: number }> {
     const ofDay = this.counts.get(day) ?? this.counts.set(day, new Map()).get(day)!;
-    const loading = this.history.written(accountId, day).then((count) => {
-      const entry = { count };
-      ofDay.set(accountId, entry);
-      return entry;
-    }, (error: unknown) => {
-      ofDay.delete(accountId);
-      throw error;
-    });
+    const loading = this.history.written(accountId, day).then(
+      (count) => {
+        const entry = { count };
+        ofDay.set(accountId, entry);
+        return entry;
+      },
+      (error: unknown) => {
+        ofDay.delete(accountId);
+        throw error;
+      },
+    );
     ofDay.set(accountId, loading);
     return loading;
   }

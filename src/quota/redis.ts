@@ -45,7 +45,10 @@ export class RedisQuotaCounter implements QuotaCounter {
   /** Seeds under way in this process, by key: concurrent requests of one account share one. */
   private readonly seeding = new Map<string, Promise<void>>();
 
-  private constructor(redis: Redis, private readonly history: UsageHistory) {
+  private constructor(
+    redis: Redis,
+    private readonly history: UsageHistory,
+  ) {
     redis.defineCommand('consumeQuota', { numberOfKeys: 1, lua: CONSUME });
     redis.defineCommand('refundQuota', { numberOfKeys: 1, lua: REFUND });
     this.redis = redis as QuotaRedis;

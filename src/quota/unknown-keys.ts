@@ -36,7 +36,7 @@ export class UnknownKeyThrottle {
   guardFor(request: FastifyRequest): KeyLookupGuard {
     return {
       beforeLookup: () => this.refuseWhenOver(request),
-      unknownKey: async () => void await this.limiter(request),
+      unknownKey: async () => void (await this.limiter(request)),
     };
   }
 
@@ -60,8 +60,10 @@ export class TooManyUnknownKeys extends Error {
     readonly reset: number,
     readonly retryAfter: number,
   ) {
-    super(`Too many unknown API keys from this address: ${limit} in ${UNKNOWN_KEY_RULE.windowMs / 1000} seconds; `
-      + `try again in ${retryAfter} seconds`);
+    super(
+      `Too many unknown API keys from this address: ${limit} in ${UNKNOWN_KEY_RULE.windowMs / 1000} seconds; ` +
+        `try again in ${retryAfter} seconds`,
+    );
   }
 }
 
@@ -74,7 +76,9 @@ export async function addUnknownKeyThrottle(app: FastifyInstance, clock: () => n
   await app.register(async (scope) => {
     await scope.register(rateLimit, { global: false });
     limiter = scope.createRateLimit({
-      max: UNKNOWN_KEY_RULE.keys, timeWindow: UNKNOWN_KEY_RULE.windowMs, keyGenerator: (request) => clientGroupOf(request.ip),
+      max: UNKNOWN_KEY_RULE.keys,
+      timeWindow: UNKNOWN_KEY_RULE.windowMs,
+      keyGenerator: (request) => clientGroupOf(request.ip),
     });
   });
   app.decorate('unknownApiKeys', new UnknownKeyThrottle(limiter!, clock));

@@ -24,7 +24,10 @@ export class UsageHistory {
   private readonly flushTimer: NodeJS.Timeout;
 
   /** `commits`: the group commit it shares with the download counts (db/turn-commit.ts). */
-  constructor(private readonly db: Db, private readonly commits: TurnCommit = new TurnCommit(db)) {
+  constructor(
+    private readonly db: Db,
+    private readonly commits: TurnCommit = new TurnCommit(db),
+  ) {
     commits.join({ take: () => this.take() });
     this.flushTimer = setInterval(() => void this.flush().catch(() => {}), FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
@@ -47,23 +50,35 @@ export class UsageHistory {
   /** Requests written for an account on each of the given days (YYYY-MM-DD), 0 where none. */
   async usage(accountId: string, days: string[]): Promise<number[]> {
     await this.flush();
-    const rows = await this.db.selectFrom('usage_daily').select(['day', 'count'])
-      .where('account_id', '=', accountId).where('day', 'in', days).execute();
+    const rows = await this.db
+      .selectFrom('usage_daily')
+      .select(['day', 'count'])
+      .where('account_id', '=', accountId)
+      .where('day', 'in', days)
+      .execute();
     return countsByDay(rows, days);
   }
 
   /** The same per key. */
   async keyUsage(keyId: string, days: string[]): Promise<number[]> {
     await this.flush();
-    const rows = await this.db.selectFrom('key_usage_daily').select(['day', 'count'])
-      .where('key_id', '=', keyId).where('day', 'in', days).execute();
+    const rows = await this.db
+      .selectFrom('key_usage_daily')
+      .select(['day', 'count'])
+      .where('key_id', '=', keyId)
+      .where('day', 'in', days)
+      .execute();
     return countsByDay(rows, days);
   }
 
   /** The count written for one account and day (what an in-process counter starts from). */
   async written(accountId: string, day: string): Promise<number> {
-    const row = await this.db.selectFrom('usage_daily').select('count')
-      .where('account_id', '=', accountId).where('day', '=', day).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('usage_daily')
+      .select('count')
+      .where('account_id', '=', accountId)
+      .where('day', '=', day)
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 
@@ -102,11 +117,18 @@ export class UsageHistory {
  * accounts and keys, and one upsert per row cost a statement each (built by Kysely, run by the
  * database) where one multi-row upsert costs one.
  */
-async function addCounts(db: Db, table: 'usage_daily' | 'key_usage_daily', idColumn: 'account_id' | 'key_id', counts: Map<string, Map<string, number>>): Promise<void> {
+async function addCounts(
+  db: Db,
+  table: 'usage_daily' | 'key_usage_daily',
+  idColumn: 'account_id' | 'key_id',
+  counts: Map<string, Map<string, number>>,
+): Promise<void> {
   const rows = [...counts].flatMap(([day, ofDay]) => [...ofDay].map(([id, count]) => sql`(${id}, ${day}, ${count})`));
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     await sql`INSERT INTO ${sql.table(table)} (${sql.ref(idColumn)}, day, count) VALUES ${sql.join(rows.slice(start, start + ROWS_PER_STATEMENT))}
-      ON CONFLICT (${sql.ref(idColumn)}, day) DO UPDATE SET count = ${sql.table(table)}.count + excluded.count`.execute(db);
+      ON CONFLICT (${sql.ref(idColumn)}, day) DO UPDATE SET count = ${sql.table(table)}.count + excluded.count`.execute(
+      db,
+    );
   }
 }
 

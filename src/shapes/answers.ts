@@ -1,4 +1,3 @@
-
 /**
  * Parts of an answer that REST and MCP (both over HTTP) give alike: an error that knows its status
  * and body, the 403 body's upgrade link, the rate-limit headers.
@@ -22,4 +21,3 @@ export class HttpError extends Error {
 export function upgradeUrl(baseUrl: string): string {
   return `${baseUrl}/dashboard/upgrade`;
 }
-

@@ -1,7 +1,12 @@
 import type { Sound } from '../catalog/sound.ts';
 import type { MediaSigner } from '../media/signing.ts';
 import type {
-  CursorPaginationBody, PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody,
+  CursorPaginationBody,
+  PaginationBody,
+  PopularSoundBody,
+  SimilarSoundBody,
+  SoundBody,
+  SoundSummaryBody,
 } from './schemas.ts';
 
 /**
@@ -54,6 +59,11 @@ export function toPagination(page: number, limit: number, total: number): Pagina
 }
 
 /** The pagination of a page of a cursor walk: next_cursor is null when the walk ends with it. */
-export function toCursorPagination(page: number, limit: number, total: number, nextCursor: string | null): CursorPaginationBody {
+export function toCursorPagination(
+  page: number,
+  limit: number,
+  total: number,
+  nextCursor: string | null,
+): CursorPaginationBody {
   return { page, limit, total, totalPages: Math.ceil(total / limit), next_cursor: nextCursor };
 }

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import {
-  CATEGORIES, FACETS, SEARCH_SORTS, toList, toWords, type Category, type Facet, type SearchFilters, type SearchSort, type SortOrder,
+  CATEGORIES,
+  FACETS,
+  SEARCH_SORTS,
+  toList,
+  toWords,
+  type Category,
+  type Facet,
+  type SearchFilters,
+  type SearchSort,
+  type SortOrder,
 } from '../catalog/sound.ts';
 import { formatFields, refineFormat, type FormatParams } from '../media/format-params.ts';
 import { renditionPriceText } from '../media/rendition-work.ts';
@@ -20,15 +29,26 @@ export function strictInt(min: number, max: number, fallback: number) {
 }
 
 export function lenientInt(min: number, max: number, fallback: number) {
-  return z.coerce.number().int().min(min).max(max).default(fallback).catch(({ value }) => {
-    const number = clampedNumber(value, min, max);
-    return number === undefined ? fallback : Math.trunc(number);
-  });
+  return z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .default(fallback)
+    .catch(({ value }) => {
+      const number = clampedNumber(value, min, max);
+      return number === undefined ? fallback : Math.trunc(number);
+    });
 }
 
 /** A lenient optional number: out of range is clamped, unreadable is as if absent (no 400). */
 export function lenientNumber(min: number, max: number) {
-  return z.coerce.number().min(min).max(max).optional().catch(({ value }) => clampedNumber(value, min, max));
+  return z.coerce
+    .number()
+    .min(min)
+    .max(max)
+    .optional()
+    .catch(({ value }) => clampedNumber(value, min, max));
 }
 
 /** A decimal number written as a plain string, clamped to [min, max]; undefined for anything else. */
@@ -39,18 +59,26 @@ function clampedNumber(value: unknown, min: number, max: number): number | undef
 
 /** A lenient optional string: a repeated parameter (an array) is read as its first value. */
 export function lenientText(description: string) {
-  return z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional().catch(undefined))
+  return z
+    .preprocess((value) => (Array.isArray(value) ? value[0] : value), z.string().optional().catch(undefined))
     .describe(description);
 }
 
 export const seconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(SEARCH_BOUNDS.maxSeconds).optional());
 
-export const categoryList = z.string()
+export const categoryList = z
+  .string()
   .transform((text, context) => {
-    const names = text.split(',').map((item) => item.trim().toUpperCase()).filter((item) => item.length > 0);
+    const names = text
+      .split(',')
+      .map((item) => item.trim().toUpperCase())
+      .filter((item) => item.length > 0);
     const unknown = names.filter((name) => !(CATEGORIES as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      context.addIssue({ code: 'custom', message: `unknown category ${unknown.join(', ')}; use ${CATEGORIES.join(', ')} (any case)` });
+      context.addIssue({
+        code: 'custom',
+        message: `unknown category ${unknown.join(', ')}; use ${CATEGORIES.join(', ')} (any case)`,
+      });
       return z.NEVER;
     }
     return names as Category[];
@@ -61,12 +89,19 @@ export const categoryList = z.string()
 export const EXTENSION = { 'x-extension': true } as const;
 
 /** Milliseconds into a sound, for `max_onset_ms`. */
-export const milliseconds = z.preprocess(emptyIsInvalid, z.coerce.number().min(0).max(SEARCH_BOUNDS.maxOnsetMs).optional());
+export const milliseconds = z.preprocess(
+  emptyIsInvalid,
+  z.coerce.number().min(0).max(SEARCH_BOUNDS.maxOnsetMs).optional(),
+);
 /** Integrated loudness in LUFS, for `min_lufs` and `max_lufs`. */
-export const lufs = z.preprocess(emptyIsInvalid, z.coerce.number().min(SEARCH_BOUNDS.lufs.min).max(SEARCH_BOUNDS.lufs.max).optional());
+export const lufs = z.preprocess(
+  emptyIsInvalid,
+  z.coerce.number().min(SEARCH_BOUNDS.lufs.min).max(SEARCH_BOUNDS.lufs.max).optional(),
+);
 
 /** `facets=category,tags`: which counts to add beside a search's page. */
-export const facetList = z.string()
+export const facetList = z
+  .string()
   .transform((text, context) => {
     const names = toList(text);
     const unknown = names.filter((name) => !(FACETS as readonly string[]).includes(name));
@@ -97,27 +132,43 @@ export function encodeCursor(kind: CursorKind, position: number): string {
 /** A cursor of this kind to the number it carries; an empty value is the start (0). */
 export function cursorOf(kind: CursorKind) {
   const pattern = new RegExp(`^${CURSOR_KINDS[kind]}\\.(0|[1-9][0-9]{0,14})$`);
-  return z.string().max(64).transform((text, context) => {
-    if (text === '') return 0;
-    const decoded = /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '';
-    const match = pattern.exec(decoded);
-    if (match === null || encodeCursor(kind, Number(match[1])) !== text) {
-      context.addIssue({ code: 'custom', message: 'not a cursor this endpoint gave out; start again without it' });
-      return z.NEVER;
-    }
-    return Number(match[1]);
-  });
+  return z
+    .string()
+    .max(64)
+    .transform((text, context) => {
+      if (text === '') return 0;
+      const decoded = /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '';
+      const match = pattern.exec(decoded);
+      if (match === null || encodeCursor(kind, Number(match[1])) !== text) {
+        context.addIssue({ code: 'custom', message: 'not a cursor this endpoint gave out; start again without it' });
+        return z.NEVER;
+      }
+      return Number(match[1]);
+    });
 }
 
 /** An ISO 8601 date or date and time (with Z or an offset) to milliseconds since the epoch. */
-export const isoTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()])
+export const isoTime = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .transform((text) => Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text));
 
 /** The search query's parameters, as parsed by the schemas above, to the catalog's filters. */
 export function searchFiltersOf(query: {
-  q?: string; category?: Category[]; tags?: string; min_duration?: number; max_duration?: number;
-  max_onset_ms?: number; min_lufs?: number; max_lufs?: number; facets?: Facet[]; updated_since?: number;
-  sort: SearchSort; order: SortOrder; page: number; limit: number; cursor?: number;
+  q?: string;
+  category?: Category[];
+  tags?: string;
+  min_duration?: number;
+  max_duration?: number;
+  max_onset_ms?: number;
+  min_lufs?: number;
+  max_lufs?: number;
+  facets?: Facet[];
+  updated_since?: number;
+  sort: SearchSort;
+  order: SortOrder;
+  page: number;
+  limit: number;
+  cursor?: number;
 }): SearchFilters {
   return {
     words: toWords(query.q),
@@ -139,7 +190,12 @@ export function searchFiltersOf(query: {
 }
 
 /** The bounds of a search that contradict each other, as 400 details (empty when none do). */
-export function contradictoryBounds(query: { min_duration?: number; max_duration?: number; min_lufs?: number; max_lufs?: number }) {
+export function contradictoryBounds(query: {
+  min_duration?: number;
+  max_duration?: number;
+  min_lufs?: number;
+  max_lufs?: number;
+}) {
   const details: Array<{ param: string; message: string }> = [];
   if (query.min_duration !== undefined && query.max_duration !== undefined && query.min_duration > query.max_duration) {
     details.push({ param: 'max_duration', message: 'must not be smaller than min_duration' });
@@ -153,15 +209,24 @@ export function contradictoryBounds(query: { min_duration?: number; max_duration
 /** Extension: the rendition a stream or download URL points to (clamped or ignored, never refused: these endpoints list no 400). */
 export const renditionQuery = z.object({
   loudness: lenientNumber(RENDITION_LOUDNESS.min, RENDITION_LOUDNESS.max)
-    .describe(`Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped, `
-      + 'then rounded to a whole LU: -16.4 and -16 give the same URL and file), true peak at or under -1 dBTP. '
-      + 'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not stored yet '
-      + `costs the account the URL names, when the URL is fetched, ${renditionPriceText()} `
-      + '(429 with the quota body and X-RateLimit headers when the quota cannot cover it; 503 with Retry-After '
-      + 'while too many renditions are being made, or when one ran past its time limit and was stopped, which '
-      + 'is not charged); serving a stored one costs nothing.').meta(EXTENSION),
-  trim: z.enum(['true', 'false']).optional().catch(undefined)
-    .describe('Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).').meta(EXTENSION),
+    .describe(
+      `Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped, ` +
+        'then rounded to a whole LU: -16.4 and -16 give the same URL and file), true peak at or under -1 dBTP. ' +
+        'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not stored yet ' +
+        `costs the account the URL names, when the URL is fetched, ${renditionPriceText()} ` +
+        '(429 with the quota body and X-RateLimit headers when the quota cannot cover it; 503 with Retry-After ' +
+        'while too many renditions are being made, or when one ran past its time limit and was stopped, which ' +
+        'is not charged); serving a stored one costs nothing.',
+    )
+    .meta(EXTENSION),
+  trim: z
+    .enum(['true', 'false'])
+    .optional()
+    .catch(undefined)
+    .describe(
+      'Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).',
+    )
+    .meta(EXTENSION),
 });
 
 /**
@@ -172,9 +237,13 @@ export const renditionQuery = z.object({
  * another file.
  */
 export const formatQuery = z.object({
-  format: formatFields.format.describe('Extension: a bad value of format, sample_rate, channels or bit_depth, or a '
-    + 'combination no encoder makes, is answered 400 with details naming the parameter. '
-    + formatFields.format.description).meta(EXTENSION),
+  format: formatFields.format
+    .describe(
+      'Extension: a bad value of format, sample_rate, channels or bit_depth, or a ' +
+        'combination no encoder makes, is answered 400 with details naming the parameter. ' +
+        formatFields.format.description,
+    )
+    .meta(EXTENSION),
   sample_rate: formatFields.sample_rate.describe(`Extension: ${formatFields.sample_rate.description}`).meta(EXTENSION),
   channels: formatFields.channels.describe(`Extension: ${formatFields.channels.description}`).meta(EXTENSION),
   bit_depth: formatFields.bit_depth.describe(`Extension: ${formatFields.bit_depth.description}`).meta(EXTENSION),

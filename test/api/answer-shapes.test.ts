@@ -15,7 +15,10 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
 type Mapper = (sound: Sound, signer: MediaSigner) => object;
-interface Page { data: Array<Record<string, unknown>>; pagination: Record<string, unknown> }
+interface Page {
+  data: Array<Record<string, unknown>>;
+  pagination: Record<string, unknown>;
+}
 
 /**
  * Answers are written by fast-json-stringify from their response schemas (api/serializer.ts). What
@@ -60,12 +63,14 @@ describe('answers are written from their schemas', () => {
         category: (['SFX', 'MUSIC', 'LOFI', 'AMBIENT'] as const)[i % 4],
         license: i % 5 === 0 ? 'CC0 1.0 Universal' : 'CC0',
         duration: 0.1 + 0.2 + i,
-        timing: i % 6 === 0
-          ? { onset_ms: null, peak_ms: null, tail_ms: null }
-          : { onset_ms: i / 3, peak_ms: 2 * i, tail_ms: 100.125 * i },
-        loudness: i % 6 === 0
-          ? { integrated_lufs: null, true_peak_db: null }
-          : { integrated_lufs: -30 + i / 7, true_peak_db: -1 - i / 10 },
+        timing:
+          i % 6 === 0
+            ? { onset_ms: null, peak_ms: null, tail_ms: null }
+            : { onset_ms: i / 3, peak_ms: 2 * i, tail_ms: 100.125 * i },
+        loudness:
+          i % 6 === 0
+            ? { integrated_lufs: null, true_peak_db: null }
+            : { integrated_lufs: -30 + i / 7, true_peak_db: -1 - i / 10 },
         descriptors: Array.from({ length: DESCRIPTOR_LENGTH }, (_, j) => Math.sin(i * 7 + j)),
         sample: i % 3 === 0,
       });
@@ -81,15 +86,21 @@ describe('answers are written from their schemas', () => {
     const withoutDownload: Mapper = (sound, signer) => toSoundSummary(sound, signer);
     const listed = await checkSounds('/api/v1/sounds/sample?limit=50', withoutDownload, false);
     assert.equal(listed.data.length, samples.length);
-    assert.ok(listed.data.every((sound) => !('download_url' in sound)), 'samples have no download URL');
+    assert.ok(
+      listed.data.every((sound) => !('download_url' in sound)),
+      'samples have no download URL',
+    );
     await checkSounds('/api/v1/sounds/sample?q=rain&tags=door,wind&limit=3', withoutDownload, false);
     const searched = await checkSounds('/api/v1/sounds?limit=100', toSound);
     assert.equal(searched.data.length, ids.length);
     assert.deepEqual(searched.pagination, { page: 1, limit: 100, total: ids.length, totalPages: 1 });
     const popular = await checkSounds('/api/v1/sounds/popular?limit=5', toPopularSound);
     assert.deepEqual(popular.pagination, { page: 1, limit: 5, total: ids.length, totalPages: 5 });
-    assert.deepEqual(await fetchJson(`/api/v1/sounds/${some}`), { data: JSON.parse(JSON.stringify(toSound(
-      (await server.services.catalog.findById(some))!, server.services.signer))) });
+    assert.deepEqual(await fetchJson(`/api/v1/sounds/${some}`), {
+      data: JSON.parse(
+        JSON.stringify(toSound((await server.services.catalog.findById(some))!, server.services.signer)),
+      ),
+    });
     const similar = await checkSounds(`/api/v1/sounds/${some}/similar?limit=5`, toSound);
     assert.ok(similar.data.length > 0, 'similar sounds were compared');
     const waveform = { id: some, points: 16, peaks: Array.from({ length: 16 }, () => [-0.5, 0.5]) };
@@ -123,53 +134,69 @@ describe('answers are written from their schemas', () => {
       page: fc.option(fc.constantFrom('1', '2'), { nil: undefined }),
       limit: fc.option(fc.constantFrom('1', '5', '100'), { nil: undefined }),
     });
-    await fc.assert(fc.asyncProperty(query, async (params) => {
-      const given: Record<string, string> = {};
-      for (const [name, value] of Object.entries(params)) if (value !== undefined) given[name] = value;
-      const path = `/api/v1/sounds?${new URLSearchParams(given)}`;
-      const page: Page & { facets?: object } = await checkSounds(path, toSound);
-      assert.equal('facets' in page, given.facets !== undefined);
-      assert.ok(!('next_cursor' in page.pagination));
-    }), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(query, async (params) => {
+        const given: Record<string, string> = {};
+        for (const [name, value] of Object.entries(params)) if (value !== undefined) given[name] = value;
+        const path = `/api/v1/sounds?${new URLSearchParams(given)}`;
+        const page: Page & { facets?: object } = await checkSounds(path, toSound);
+        assert.equal('facets' in page, given.facets !== undefined);
+        assert.ok(!('next_cursor' in page.pagination));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   test('answer-shapes.no-leak: a field the schema does not list never reaches the client', async () => {
     // Handlers that hand over a whole stored sound (file key, size, content hash, descriptors...),
     // served by the same registration as the API's endpoints, over the same database.
     const route = {
-      method: 'GET', operationId: 'leak', summary: 'leak', description: 'leak', tag: 'leak', security: 'public',
+      method: 'GET',
+      operationId: 'leak',
+      summary: 'leak',
+      description: 'leak',
+      tag: 'leak',
+      security: 'public',
     } as const;
     const stored = (await server.services.catalog.findById(ids[1]!))!;
     const app = Fastify({ logger: false });
     registerErrorHandling(app);
-    registerEndpoints(app, [
-      defineEndpoint({
-        ...route, url: '/stream', query: z.object({}),
-        responses: { 200: { description: 'A streaming URL.', schema: z.object({ data: streamResultSchema }) } },
-        async handler({ services }) {
-          const sound = (await services.catalog.findById(stored.id))!;
-          return { data: Object.assign(sound, { stream_url: services.signer.sign(sound.id, 'stream').url }) };
-        },
-      }),
-      defineEndpoint({
-        ...route, url: '/walk', query: z.object({}),
-        responses: {
-          200: {
-            description: 'A walk.',
-            schema: z.object({ data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema }),
+    registerEndpoints(
+      app,
+      [
+        defineEndpoint({
+          ...route,
+          url: '/stream',
+          query: z.object({}),
+          responses: { 200: { description: 'A streaming URL.', schema: z.object({ data: streamResultSchema }) } },
+          async handler({ services }) {
+            const sound = (await services.catalog.findById(stored.id))!;
+            return { data: Object.assign(sound, { stream_url: services.signer.sign(sound.id, 'stream').url }) };
           },
-        },
-        async handler({ services }) {
-          const sound = (await services.catalog.findById(stored.id))!;
-          const timing = Object.assign({ ...sound.timing }, { energy: 0.5 });
-          return {
-            data: [Object.assign(sound, toSound(sound, services.signer), { timing })],
-            pagination: Object.assign(toCursorPagination(1, 20, 1, 'next'), { next_page: 2 }),
-            secret: sound.fileKey,
-          };
-        },
-      }),
-    ], { ...server.services, packs: new PackService(server.services) });
+        }),
+        defineEndpoint({
+          ...route,
+          url: '/walk',
+          query: z.object({}),
+          responses: {
+            200: {
+              description: 'A walk.',
+              schema: z.object({ data: z.array(soundSchema), pagination: pageOrCursorPaginationSchema }),
+            },
+          },
+          async handler({ services }) {
+            const sound = (await services.catalog.findById(stored.id))!;
+            const timing = Object.assign({ ...sound.timing }, { energy: 0.5 });
+            return {
+              data: [Object.assign(sound, toSound(sound, services.signer), { timing })],
+              pagination: Object.assign(toCursorPagination(1, 20, 1, 'next'), { next_page: 2 }),
+              secret: sound.fileKey,
+            };
+          },
+        }),
+      ],
+      { ...server.services, packs: new PackService(server.services) },
+    );
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const streamed = await fetch(`${url}/stream`);

@@ -16,7 +16,8 @@ describe('auth.security', () => {
     const { id } = await addSound(server.services, { name: 'Door Slam' });
     // Every endpoint declared with an API key, the extensions included, so a new one is covered at once.
     // A pack needs its ids: the one required query parameter among them.
-    routes = soundEndpoints.filter((endpoint) => endpoint.security === 'apiKey')
+    routes = soundEndpoints
+      .filter((endpoint) => endpoint.security === 'apiKey')
       .map((endpoint) => endpoint.url.replace(':id', id) + (endpoint.url === '/api/v1/packs' ? `?ids=${id}` : ''));
     assert.ok(routes.length >= 7);
     ({ key: proKey } = await server.account('pro'));
@@ -70,7 +71,10 @@ describe('auth.security', () => {
 
   test('auth.happy: pro and enterprise keys get 200 with quota headers', async () => {
     const { key: enterpriseKey } = await server.account('enterprise');
-    for (const [key, limit] of [[proKey, '2500'], [enterpriseKey, '50000']] as const) {
+    for (const [key, limit] of [
+      [proKey, '2500'],
+      [enterpriseKey, '50000'],
+    ] as const) {
       for (const route of routes) {
         const response = await server.get(route, { key });
         assert.equal(response.status, 200, route);

@@ -5,12 +5,48 @@ import { addSound } from '../helpers/sounds.ts';
 
 /** Values no client should send: bad percent-encoding, FTS and query syntax, odd numbers, huge text. */
 const HOSTILE = [
-  '', '%', '%zz', '%00', '%C0%AF', '%FF%FE', '%F0%9F%98%80', 'a'.repeat(5000), '"', "'", 'NEAR(a%20b)', 'a*', '-a',
-  '(', '%5C', '%0D%0Aset-cookie:x', '%26', '%3D', '[]', 'null', 'NaN', 'Infinity', '-1', '1e308', '0x10', '1.5',
+  '',
+  '%',
+  '%zz',
+  '%00',
+  '%C0%AF',
+  '%FF%FE',
+  '%F0%9F%98%80',
+  'a'.repeat(5000),
+  '"',
+  "'",
+  'NEAR(a%20b)',
+  'a*',
+  '-a',
+  '(',
+  '%5C',
+  '%0D%0Aset-cookie:x',
+  '%26',
+  '%3D',
+  '[]',
+  'null',
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e308',
+  '0x10',
+  '1.5',
   '99999999999999999999',
 ];
 const PARAMS = [
-  'q', 'tags', 'category', 'min_duration', 'max_duration', 'sort', 'order', 'page', 'limit', 'cursor', 'q[]', '__proto__', 'constructor',
+  'q',
+  'tags',
+  'category',
+  'min_duration',
+  'max_duration',
+  'sort',
+  'order',
+  'page',
+  'limit',
+  'cursor',
+  'q[]',
+  '__proto__',
+  'constructor',
 ];
 
 /**
@@ -40,7 +76,10 @@ describe('hostile input', () => {
   const expect = async (listed: number[], pathAndQuery: string, withKey = true) => {
     const response = await server.get(pathAndQuery, withKey ? { key } : {});
     const text = await response.text();
-    assert.ok(listed.includes(response.status), `${pathAndQuery.slice(0, 100)}: ${response.status} ${text.slice(0, 200)}`);
+    assert.ok(
+      listed.includes(response.status),
+      `${pathAndQuery.slice(0, 100)}: ${response.status} ${text.slice(0, 200)}`,
+    );
     const body = JSON.parse(text) as { error?: unknown };
     if (response.status !== 200) assert.equal(typeof body.error, 'string', pathAndQuery.slice(0, 100));
     assert.doesNotMatch(text, /\bat .+\.(ts|js):\d+/, 'no stack trace');
@@ -58,7 +97,13 @@ describe('hostile input', () => {
   });
 
   test('hostile.ids: any id on every id route is found or 404, never another status', async () => {
-    for (const value of [...HOSTILE.filter((v) => v !== ''), `${id}%00`, `..%2F${id}`, `${id}%2F..`, id.toUpperCase()]) {
+    for (const value of [
+      ...HOSTILE.filter((v) => v !== ''),
+      `${id}%00`,
+      `..%2F${id}`,
+      `${id}%2F..`,
+      id.toUpperCase(),
+    ]) {
       for (const route of ['', '/stream', '/download']) await expect(LISTED.byId, `/api/v1/sounds/${value}${route}`);
       await expect(LISTED.sampleStream, `/api/v1/sounds/sample/${value}/stream`, false);
     }

@@ -30,13 +30,19 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
  */
 function withoutExtensions(document: any): any {
   const copy = structuredClone(document);
-  const extensionComponents = new Set(Object.entries(copy.components.schemas)
-    .filter(([, schema]: [string, any]) => schema['x-extension']).map(([name]) => `#/components/schemas/${name}`));
+  const extensionComponents = new Set(
+    Object.entries(copy.components.schemas)
+      .filter(([, schema]: [string, any]) => schema['x-extension'])
+      .map(([name]) => `#/components/schemas/${name}`),
+  );
   for (const ref of extensionComponents) delete copy.components.schemas[ref.split('/').pop()!];
   copy.tags = copy.tags.filter((tag: { name: string }) => tag.name !== 'extensions');
   for (const [route, methods] of Object.entries(copy.paths) as Array<[string, Record<string, any>]>) {
     for (const [method, operation] of Object.entries(methods)) {
-      if (operation.tags.includes('extensions')) { delete methods[method]; continue; }
+      if (operation.tags.includes('extensions')) {
+        delete methods[method];
+        continue;
+      }
       operation.parameters = operation.parameters?.filter((parameter: any) => !parameter.schema['x-extension']);
       for (const { schema } of operation.parameters ?? []) {
         if (!schema['x-extension-values']) continue;
@@ -78,7 +84,8 @@ describe('openapi', () => {
 
   test('openapi.statuses: each operation lists exactly the statuses the API document allows', () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]: [string, any]) =>
-      Object.values(methods).map((operation: any) => ({ path, operation })));
+      Object.values(methods).map((operation: any) => ({ path, operation })),
+    );
     assert.equal(operations.length, Object.keys(ALLOWED_STATUSES).length);
     for (const { path, operation } of operations) {
       const expected = ALLOWED_STATUSES[operation.operationId];
@@ -86,7 +93,11 @@ describe('openapi', () => {
       assert.equal(path, expected.path);
       assert.deepEqual(Object.keys(operation.responses).map(Number).sort(), expected.statuses);
       const original = Object.keys(ALLOWED_STATUSES).indexOf(operation.operationId) < 7;
-      assert.deepEqual(operation.tags, original ? operation.tags : ['extensions'], `${operation.operationId} is tagged extensions`);
+      assert.deepEqual(
+        operation.tags,
+        original ? operation.tags : ['extensions'],
+        `${operation.operationId} is tagged extensions`,
+      );
     }
   });
 
@@ -94,12 +105,40 @@ describe('openapi', () => {
     const search = document.paths['/api/v1/sounds'].get;
     assert.deepEqual(search.security, [{ ApiKey: [] }]);
     assert.deepEqual(document.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
-    assert.deepEqual(search.parameters.map((p: { name: string }) => p.name),
-      ['q', 'category', 'tags', 'min_duration', 'max_duration', 'max_onset_ms', 'min_lufs', 'max_lufs', 'updated_since', 'cursor', 'facets', 'sort', 'order', 'page', 'limit']);
+    assert.deepEqual(
+      search.parameters.map((p: { name: string }) => p.name),
+      [
+        'q',
+        'category',
+        'tags',
+        'min_duration',
+        'max_duration',
+        'max_onset_ms',
+        'min_lufs',
+        'max_lufs',
+        'updated_since',
+        'cursor',
+        'facets',
+        'sort',
+        'order',
+        'page',
+        'limit',
+      ],
+    );
     const limit = search.parameters.find((p: { name: string }) => p.name === 'limit');
     assert.deepEqual(limit.schema, { default: 20, type: 'integer', minimum: 1, maximum: 100 });
     assert.deepEqual(document.paths['/api/v1/sounds/sample'].get.security, []);
-    for (const name of ['SoundSummary', 'Sound', 'PopularSound', 'Pagination', 'StreamResult', 'DownloadResult', 'Error', 'ValidationError', 'QuotaExceededError']) {
+    for (const name of [
+      'SoundSummary',
+      'Sound',
+      'PopularSound',
+      'Pagination',
+      'StreamResult',
+      'DownloadResult',
+      'Error',
+      'ValidationError',
+      'QuotaExceededError',
+    ]) {
       assert.ok(document.components.schemas[name], name);
     }
     assert.ok(search.responses['200'].headers['X-RateLimit-Remaining']);
@@ -114,7 +153,9 @@ describe('openapi', () => {
   });
 
   test('openapi.unchanged: without its marked extensions, the document is the one published for 1.0.0', async () => {
-    const published = JSON.parse(await readFile(path.join(import.meta.dirname, 'fixtures/openapi-document.json'), 'utf8'));
+    const published = JSON.parse(
+      await readFile(path.join(import.meta.dirname, 'fixtures/openapi-document.json'), 'utf8'),
+    );
     assert.deepStrictEqual({ ...withoutExtensions(document), servers: published.servers }, published);
     assert.deepStrictEqual(document.servers, [{ url: server.url }]);
   });

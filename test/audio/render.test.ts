@@ -34,7 +34,9 @@ function limitInPieces(audio: PcmAudio, ceilingDb: number, sizes: number[]): Flo
   const length = audio.channels[0]!.length;
   for (let at = 0, k = 0; at < length; k++) {
     const size = sizes[k % sizes.length]!;
-    parts.push(limiter.push({ sampleRate: audio.sampleRate, channels: audio.channels.map((c) => c.subarray(at, at + size)) }));
+    parts.push(
+      limiter.push({ sampleRate: audio.sampleRate, channels: audio.channels.map((c) => c.subarray(at, at + size)) }),
+    );
     at += size;
   }
   parts.push(limiter.flush());
@@ -72,7 +74,8 @@ describe('render.limiter: a streaming look-ahead limiter', () => {
   test('gives every frame back once, the same whatever the chunking', () => {
     const whole = limitInPieces(audio, -6, [length]);
     assert.equal(whole[0]!.length, length);
-    for (const sizes of [[1], [7, 4096, 239], [RATE]]) assert.deepEqual(limitInPieces(audio, -6, sizes), whole, `pieces of ${sizes.join(', ')}`);
+    for (const sizes of [[1], [7, 4096, 239], [RATE]])
+      assert.deepEqual(limitInPieces(audio, -6, sizes), whole, `pieces of ${sizes.join(', ')}`);
   });
 
   test('holds every sample at or under the ceiling, and changes audio under it not at all', () => {
@@ -93,19 +96,30 @@ describe('render.played: the part of a sound a rendition plays', () => {
 
   test('a cut to maxMs fades out over its last quarter second and reads no further than it needs', async () => {
     const pulled = { frames: 0 };
-    const played = await collect(playedAudio(chunksOf(audio, 4800, pulled), RATE, { trim: { startMs: 2000, endMs: 25_000 }, maxMs: 10_000 }));
+    const played = await collect(
+      playedAudio(chunksOf(audio, 4800, pulled), RATE, { trim: { startMs: 2000, endMs: 25_000 }, maxMs: 10_000 }),
+    );
     assert.equal(played.length, 10 * RATE);
     assert.deepEqual(played.subarray(0, 9 * RATE), audio.channels[0]!.subarray(2 * RATE, 11 * RATE));
     assert.equal(Math.abs(played[played.length - 1]!), 0);
     const fadeStart = played.length - RATE / 4;
-    assert.ok(Math.abs(played[fadeStart + 100]! / audio.channels[0]![2 * RATE + fadeStart + 100]! - (RATE / 4 - 101) / (RATE / 4)) < 1e-6);
+    assert.ok(
+      Math.abs(
+        played[fadeStart + 100]! / audio.channels[0]![2 * RATE + fadeStart + 100]! - (RATE / 4 - 101) / (RATE / 4),
+      ) < 1e-6,
+    );
     assert.ok(pulled.frames <= 12 * RATE + 4800, `read ${pulled.frames / RATE} s of a 30 s sound for 2 s + 10 s`);
   });
 
   test('a sound shorter than maxMs is kept whole, without a fade; a trim keeps its stretch', async () => {
     const pulled = { frames: 0 };
-    assert.deepEqual(await collect(playedAudio(chunksOf(audio, 7000, pulled), RATE, { maxMs: 40_000 })), audio.channels[0]);
-    const trimmed = await collect(playedAudio(chunksOf(audio, 7000, pulled), RATE, { trim: { startMs: 500, endMs: 1500 } }));
+    assert.deepEqual(
+      await collect(playedAudio(chunksOf(audio, 7000, pulled), RATE, { maxMs: 40_000 })),
+      audio.channels[0],
+    );
+    const trimmed = await collect(
+      playedAudio(chunksOf(audio, 7000, pulled), RATE, { trim: { startMs: 500, endMs: 1500 } }),
+    );
     assert.deepEqual(trimmed, audio.channels[0]!.subarray(RATE / 2, RATE * 1.5));
   });
 });
@@ -121,16 +135,23 @@ describe('render.file: renditions written to a file and measured on it', () => {
   });
   after(() => rm(folder, { recursive: true, force: true }));
 
-  test('at a loudness target: within 0.5 LU, true peak at or under -1 dBTP, and the measurements are the file\'s', async () => {
+  test("at a loudness target: within 0.5 LU, true peak at or under -1 dBTP, and the measurements are the file's", async () => {
     for (const target of [-16, -30, -10]) {
       const outputPath = path.join(folder, `out${target}.mp3`);
       const measurements = await renderRendition(sourcePath, outputPath, { loudness: target });
       const file = analyzeAudio(await decodeAudio(new Uint8Array(await readFile(outputPath))));
       assert.deepEqual(measurements, { duration: file.duration, loudness: file.loudness });
-      assert.ok(Math.abs(file.loudness.integrated_lufs! - target) <= 0.5, `${target}: ${file.loudness.integrated_lufs} LUFS`);
+      assert.ok(
+        Math.abs(file.loudness.integrated_lufs! - target) <= 0.5,
+        `${target}: ${file.loudness.integrated_lufs} LUFS`,
+      );
       assert.ok(file.loudness.true_peak_db! <= -1, `${target}: ${file.loudness.true_peak_db} dBTP`);
     }
-    assert.deepEqual((await readdir(folder)).filter((name) => name.endsWith('.attempt')), [], 'no attempt is left behind');
+    assert.deepEqual(
+      (await readdir(folder)).filter((name) => name.endsWith('.attempt')),
+      [],
+      'no attempt is left behind',
+    );
   });
 
   test('a source that is not audio fails with a clear error and leaves no file', async () => {
@@ -141,15 +162,24 @@ describe('render.file: renditions written to a file and measured on it', () => {
     await assert.rejects(readFile(outputPath), { code: 'ENOENT' });
   });
 
-  test('a preview of a long sound reads only its beginning: 10 s at the target, faded out', { skip: !existsSync('/proc/self/io') && 'needs /proc/self/io' }, async () => {
+  test('a preview of a long sound reads only its beginning: 10 s at the target, faded out', {
+    skip: !existsSync('/proc/self/io') && 'needs /proc/self/io',
+  }, async () => {
     const longPath = path.join(folder, 'long.mp3');
     await writeLongMp3(longPath, 30);
     const outputPath = path.join(folder, 'preview.mp3');
     const readBefore = await bytesReadByThisProcess();
-    const measurements = await renderRendition(longPath, outputPath, { loudness: -16, trim: { startMs: 1000, endMs: 1_790_000 }, maxMs: 10_000 });
+    const measurements = await renderRendition(longPath, outputPath, {
+      loudness: -16,
+      trim: { startMs: 1000, endMs: 1_790_000 },
+      maxMs: 10_000,
+    });
     const read = (await bytesReadByThisProcess()) - readBefore;
     assert.ok(Math.abs(measurements.duration - 10) < 0.01, `${measurements.duration} s`);
-    assert.ok(Math.abs(measurements.loudness.integrated_lufs! + 16) <= 0.5 && measurements.loudness.true_peak_db! <= -1, JSON.stringify(measurements));
+    assert.ok(
+      Math.abs(measurements.loudness.integrated_lufs! + 16) <= 0.5 && measurements.loudness.true_peak_db! <= -1,
+      JSON.stringify(measurements),
+    );
     // Every pass (loudness, each attempt) reads the source; reading it whole even once would be its size.
     const { size } = await stat(longPath);
     assert.ok(read < size / 4, `read ${read} bytes in all for a preview of an MP3 of ${size} bytes`);

@@ -24,7 +24,9 @@ describe('catalog change feed', () => {
   let server: TestServer;
   let key: string;
   const names = async (query: string) =>
-    ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map((sound) => sound.name);
+    ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map(
+      (sound) => sound.name,
+    );
 
   before(async () => {
     server = await startServer();
@@ -44,10 +46,21 @@ describe('catalog change feed', () => {
   test('changes.ingest-elsewhere: a file ingested by another process is found within a second', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'feed-ingest-'));
     try {
-      await writeFile(path.join(folder, 'distant-foghorn.wav'), encodeWavFloat32({ sampleRate: 22_050, channels: [sine(22_050, 180, -12, 11_025)] }));
-      const result = await runCli(['ingest', folder, '--json'], { SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' });
+      await writeFile(
+        path.join(folder, 'distant-foghorn.wav'),
+        encodeWavFloat32({ sampleRate: 22_050, channels: [sine(22_050, 180, -12, 11_025)] }),
+      );
+      const result = await runCli(['ingest', folder, '--json'], {
+        SOUND_CATALOG_DATA: server.dataDir,
+        SOUND_CATALOG_DEMO: '0',
+      });
       assert.equal(result.status, 0, result.stderr);
-      await eventually(() => names('q=foghorn'), (found) => found.length === 1, 1000, 'the ingested sound is found');
+      await eventually(
+        () => names('q=foghorn'),
+        (found) => found.length === 1,
+        1000,
+        'the ingested sound is found',
+      );
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -63,14 +76,29 @@ describe('catalog change feed', () => {
     } finally {
       await other.close();
     }
-    await eventually(() => names('tags=elsewhere&sort=downloads'), (found) => found[0] === 'Elsewhere Quiet', 1000, 'downloads elsewhere reorder the list');
+    await eventually(
+      () => names('tags=elsewhere&sort=downloads'),
+      (found) => found[0] === 'Elsewhere Quiet',
+      1000,
+      'downloads elsewhere reorder the list',
+    );
 
     const elsewhere = await otherConnection(server.dataDir);
     try {
       await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Elsewhere Renamed', loud);
-      await eventually(() => names('tags=elsewhere&sort=name&order=asc'), (found) => found.includes('Elsewhere Renamed'), 1000, 'a rename elsewhere is seen');
+      await eventually(
+        () => names('tags=elsewhere&sort=name&order=asc'),
+        (found) => found.includes('Elsewhere Renamed'),
+        1000,
+        'a rename elsewhere is seen',
+      );
       await elsewhere.run('DELETE FROM sounds WHERE id = ?', quiet);
-      await eventually(() => names('tags=elsewhere'), (found) => found.length === 1 && found[0] === 'Elsewhere Renamed', 1000, 'a deleted sound leaves every list');
+      await eventually(
+        () => names('tags=elsewhere'),
+        (found) => found.length === 1 && found[0] === 'Elsewhere Renamed',
+        1000,
+        'a deleted sound leaves every list',
+      );
     } finally {
       await elsewhere.close();
     }
@@ -81,8 +109,16 @@ describe('catalog change feed', () => {
     const writer = await createServices(await configFor(dataDir));
     const { db, dialect } = writer.database;
     // A reader that keeps only 10 rows of log, and reads it as a busy instance would.
-    const pruning = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, dialect, { keepChanges: 10 }), new DownloadCounts(db, dialect));
-    const behind = new CatalogService(new CatalogStore(db), new DatabaseChangeFeed(db, dialect), new DownloadCounts(db, dialect));
+    const pruning = new CatalogService(
+      new CatalogStore(db),
+      new DatabaseChangeFeed(db, dialect, { keepChanges: 10 }),
+      new DownloadCounts(db, dialect),
+    );
+    const behind = new CatalogService(
+      new CatalogStore(db),
+      new DatabaseChangeFeed(db, dialect),
+      new DownloadCounts(db, dialect),
+    );
     try {
       const first = await addSound(writer, { name: 'Prune First' });
       await pruning.start();
@@ -92,10 +128,21 @@ describe('catalog change feed', () => {
         await addSound(writer, { name: `Prune Later ${i}` });
         await pruning.changed();
       }
-      const oldest = await db.selectFrom('catalog_changes').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirstOrThrow();
+      const oldest = await db
+        .selectFrom('catalog_changes')
+        .select((eb) => eb.fn.min('seq').as('seq'))
+        .executeTakeFirstOrThrow();
       assert.ok(Number(oldest.seq) > 5, `the log was pruned (oldest row ${oldest.seq})`);
       await behind.changed();
-      const page = await behind.search({ words: ['prune'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 100 });
+      const page = await behind.search({
+        words: ['prune'],
+        categories: [],
+        tags: [],
+        sort: 'name',
+        order: 'asc',
+        page: 1,
+        limit: 100,
+      });
       assert.equal(page.total, 41);
       assert.ok(page.items.some((sound) => sound.id === first.id));
     } finally {
@@ -122,7 +169,9 @@ describe('catalog change feed', () => {
       }
       return changesSince(cursor, limit);
     };
-    const catalog = new CatalogService(new CatalogStore(db), feed, new DownloadCounts(db, dialect), (error) => errors.push(error));
+    const catalog = new CatalogService(new CatalogStore(db), feed, new DownloadCounts(db, dialect), (error) =>
+      errors.push(error),
+    );
     try {
       const { id } = await addSound(services, { name: 'Feed Fail Probe' });
       await catalog.start();
@@ -130,7 +179,10 @@ describe('catalog change feed', () => {
       assert.deepEqual(await catalog.setSamples([id]), { samples: 1, unknown: [] }, 'the write is made and answered');
       assert.equal(errors.length, 1);
       await catalog.changed();
-      assert.deepEqual((await catalog.samples({ words: [], tags: [], limit: 12 })).items.map((sound) => sound.id), [id]);
+      assert.deepEqual(
+        (await catalog.samples({ words: [], tags: [], limit: 12 })).items.map((sound) => sound.id),
+        [id],
+      );
     } finally {
       catalog.close();
       await services.close();

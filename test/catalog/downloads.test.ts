@@ -6,7 +6,10 @@ import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
-interface Listed { id: string; numDownloads: number }
+interface Listed {
+  id: string;
+  numDownloads: number;
+}
 
 /** How long another instance may take to see a download: its next read of the counts (every 0.1 s), on a busy machine. */
 const SEEN_ELSEWHERE_MS = 1000;
@@ -31,7 +34,9 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
   };
   /** The popular list (the one answer that shows counts), narrowed to these sounds. */
   const popular = async (on: TestServer, ids: string[], asKey = key): Promise<Listed[]> => {
-    const body = await (await on.get('/api/v1/sounds/popular?limit=100', { key: asKey })).json() as { data: Listed[] };
+    const body = (await (await on.get('/api/v1/sounds/popular?limit=100', { key: asKey })).json()) as {
+      data: Listed[];
+    };
     return body.data.filter(({ id }) => ids.includes(id)).map(({ id, numDownloads }) => ({ id, numDownloads }));
   };
   const stored = async (on: TestServer, id: string): Promise<number> => {
@@ -46,7 +51,9 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
 
   /** The change log's newest number, and the changes a mirror reads after a number. */
   const newestChange = async (connection: Awaited<ReturnType<typeof otherConnection>>) =>
-    Number((await connection.all<{ n: number | string | null }>('SELECT max(seq) AS n FROM catalog_changes'))[0]!.n ?? 0);
+    Number(
+      (await connection.all<{ n: number | string | null }>('SELECT max(seq) AS n FROM catalog_changes'))[0]!.n ?? 0,
+    );
 
   test('downloads.same-process: a download is stored when it is answered, and reorders popular at once', async () => {
     const { id: first } = await addSound(server.services, { name: 'Same Process First', tags: ['same-process'] });
@@ -57,41 +64,54 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
       await download(second);
       assert.equal(await stored(server, second), n + 1);
     }
-    assert.deepEqual(await popular(server, [first, second]), [{ id: second, numDownloads: 3 }, { id: first, numDownloads: 1 }]);
+    assert.deepEqual(await popular(server, [first, second]), [
+      { id: second, numDownloads: 3 },
+      { id: first, numDownloads: 1 },
+    ]);
   });
 
   test('downloads.change-log: 20,000 downloads over REST are all counted and leave the change log unchanged', async () => {
     const own = await startServer();
     const { key: ownKey } = await own.account('enterprise');
     const ids: string[] = [];
-    for (let n = 0; n < 6; n++) ids.push((await addSound(own.services, { name: `Change Log ${n}`, tags: ['change-log'] })).id);
+    for (let n = 0; n < 6; n++)
+      ids.push((await addSound(own.services, { name: `Change Log ${n}`, tags: ['change-log'] })).id);
     const connection = await otherConnection(own.dataDir, { readonly: true });
     try {
       const from = await newestChange(connection);
       // A mirror that has read every change so far.
       let since = '';
       for (;;) {
-        const page = await (await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey })).json() as { data: unknown[]; next_cursor: string };
+        const page = (await (await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey })).json()) as {
+          data: unknown[];
+          next_cursor: string;
+        };
         since = `&since=${page.next_cursor}`;
         if (page.data.length === 0) break;
       }
       let next = 0;
       const answered = new Map<string, number>();
       // 50 clients at a time, as a busy service has them.
-      await Promise.all(Array.from({ length: 50 }, async () => {
-        while (next < 20_000) {
-          const id = ids[next++ % ids.length]!;
-          const response = await own.get(`/api/v1/sounds/${id}/download`, { key: ownKey });
-          assert.equal(response.status, 200);
-          await response.arrayBuffer();
-          answered.set(id, (answered.get(id) ?? 0) + 1);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (next < 20_000) {
+            const id = ids[next++ % ids.length]!;
+            const response = await own.get(`/api/v1/sounds/${id}/download`, { key: ownKey });
+            assert.equal(response.status, 200);
+            await response.arrayBuffer();
+            answered.set(id, (answered.get(id) ?? 0) + 1);
+          }
+        }),
+      );
       for (const id of ids) assert.equal(await stored(own, id), answered.get(id), `every download of ${id} stored`);
       assert.equal(await newestChange(connection), from, 'no row added to the change log');
       const polled = await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey });
       assert.equal(polled.status, 200);
-      assert.deepEqual(((await polled.json()) as { data: unknown[] }).data, [], 'a mirror polling the changes reads nothing new');
+      assert.deepEqual(
+        ((await polled.json()) as { data: unknown[] }).data,
+        [],
+        'a mirror polling the changes reads nothing new',
+      );
       const ranked = await popular(own, ids, ownKey);
       assert.deepEqual(ranked.map((sound) => sound.numDownloads).sort(), ids.map((id) => answered.get(id)).sort());
     } finally {
@@ -111,10 +131,19 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
       const from = await newestChange(connection);
       // One, two or three downloads a sound, all in the same turns.
       const expected = new Map(ids.map((id, n) => [id, (n % 3) + 1]));
-      await Promise.all([...expected].flatMap(([id, count]) => Array.from({ length: count }, () => own.services.catalog.countDownload(id))));
-      const counts = new Map((await connection.all<{ id: string; n: number | string }>(
-        `SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq WHERE s.id IN (${ids.map(() => '?').join(', ')})`, ...ids,
-      )).map((row) => [row.id, Number(row.n)]));
+      await Promise.all(
+        [...expected].flatMap(([id, count]) =>
+          Array.from({ length: count }, () => own.services.catalog.countDownload(id)),
+        ),
+      );
+      const counts = new Map(
+        (
+          await connection.all<{ id: string; n: number | string }>(
+            `SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq WHERE s.id IN (${ids.map(() => '?').join(', ')})`,
+            ...ids,
+          )
+        ).map((row) => [row.id, Number(row.n)]),
+      );
       for (const id of ids) assert.equal(counts.get(id), expected.get(id), id);
       assert.equal(await newestChange(connection), from, 'no row added to the change log');
     } finally {
@@ -148,18 +177,35 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
     try {
       const { id: first } = await addSound(server.services, { name: 'Elsewhere First', tags: ['other-instance'] });
       const { id: second } = await addSound(server.services, { name: 'Elsewhere Second', tags: ['other-instance'] });
-      await eventually(() => popular(other, [first, second]), (list) => list.length === 2, SEEN_ELSEWHERE_MS, 'the other instance sees the sounds');
+      await eventually(
+        () => popular(other, [first, second]),
+        (list) => list.length === 2,
+        SEEN_ELSEWHERE_MS,
+        'the other instance sees the sounds',
+      );
       await download(first);
       for (let n = 0; n < 5; n++) await download(second);
-      await eventually(() => popular(other, [first, second]), (list) => list[0]?.id === second && list[0].numDownloads === 5 && list[1]?.numDownloads === 1,
-        SEEN_ELSEWHERE_MS, 'the other instance ranks by the stored counts');
+      await eventually(
+        () => popular(other, [first, second]),
+        (list) => list[0]?.id === second && list[0].numDownloads === 5 && list[1]?.numDownloads === 1,
+        SEEN_ELSEWHERE_MS,
+        'the other instance ranks by the stored counts',
+      );
       // Its own downloads add to those, at once.
       for (let n = 0; n < 6; n++) {
         const response = await other.get(`/api/v1/sounds/${first}/download`, { key });
         assert.equal(response.status, 200);
       }
-      assert.deepEqual(await popular(other, [first, second]), [{ id: first, numDownloads: 7 }, { id: second, numDownloads: 5 }]);
-      await eventually(() => popular(server, [first, second]), (list) => list[0]?.id === first && list[0].numDownloads === 7, SEEN_ELSEWHERE_MS, 'and back');
+      assert.deepEqual(await popular(other, [first, second]), [
+        { id: first, numDownloads: 7 },
+        { id: second, numDownloads: 5 },
+      ]);
+      await eventually(
+        () => popular(server, [first, second]),
+        (list) => list[0]?.id === first && list[0].numDownloads === 7,
+        SEEN_ELSEWHERE_MS,
+        'and back',
+      );
     } finally {
       await other.close({ keepData: true });
     }
@@ -169,14 +215,24 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
     const restartable = await startServer();
     const { key: ownKey } = await restartable.account('pro');
     const { id } = await addSound(restartable.services, { name: 'Shutdown Bell', tags: ['shutdown'] });
-    const responses = await Promise.all(Array.from({ length: 7 }, () => restartable.get(`/api/v1/sounds/${id}/download`, { key: ownKey })));
-    assert.deepEqual(responses.map((response) => response.status), Array(7).fill(200));
+    const responses = await Promise.all(
+      Array.from({ length: 7 }, () => restartable.get(`/api/v1/sounds/${id}/download`, { key: ownKey })),
+    );
+    assert.deepEqual(
+      responses.map((response) => response.status),
+      Array(7).fill(200),
+    );
     await restartable.close({ keepData: true });
     assert.equal(await stored(restartable, id), 7);
     const restarted = await startServer({ dataDir: restartable.dataDir });
     try {
-      const body = await (await restarted.get('/api/v1/sounds/popular?limit=1', { key: ownKey })).json() as { data: Listed[] };
-      assert.deepEqual(body.data.map(({ id, numDownloads }) => ({ id, numDownloads })), [{ id, numDownloads: 7 }]);
+      const body = (await (await restarted.get('/api/v1/sounds/popular?limit=1', { key: ownKey })).json()) as {
+        data: Listed[];
+      };
+      assert.deepEqual(
+        body.data.map(({ id, numDownloads }) => ({ id, numDownloads })),
+        [{ id, numDownloads: 7 }],
+      );
     } finally {
       await restarted.close();
     }

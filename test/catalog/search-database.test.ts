@@ -8,7 +8,11 @@ import { eventually } from '../helpers/eventually.ts';
 import { startServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import {
-  filtersArb, recordArb, referenceSamples, referenceSearch, sampleFiltersArb,
+  filtersArb,
+  recordArb,
+  referenceSamples,
+  referenceSearch,
+  sampleFiltersArb,
 } from '../../packages/catalog-index/test/helpers/reference.ts';
 
 /**
@@ -27,30 +31,62 @@ describe('search on the database', () => {
         const timing = { onset_ms: item.onsetMs, peak_ms: null, tail_ms: null };
         const loudness = { integrated_lufs: item.lufs, true_peak_db: null };
         const { id } = await addSound(server.services, {
-          name: item.name, description: item.description, tags: item.tags, category, duration: item.duration, sample: item.isSample,
-          timing, loudness,
+          name: item.name,
+          description: item.description,
+          tags: item.tags,
+          category,
+          duration: item.duration,
+          sample: item.isSample,
+          timing,
+          loudness,
         });
         for (let n = 0; n < item.numDownloads; n++) assert.ok(await server.services.catalog.countDownload(id));
         rows.push({
-          seq, id, name: item.name, description: item.description, tags: item.tags, category, license: 'CC0', duration: item.duration,
-          timing, loudness,
-          numDownloads: item.numDownloads, isSample: item.isSample, createdAt: new Date(server.clock.now).toISOString(),
+          seq,
+          id,
+          name: item.name,
+          description: item.description,
+          tags: item.tags,
+          category,
+          license: 'CC0',
+          duration: item.duration,
+          timing,
+          loudness,
+          numDownloads: item.numDownloads,
+          isSample: item.isSample,
+          createdAt: new Date(server.clock.now).toISOString(),
         });
       }
       // Downloads reach the database with the next flush: the other instance loads them from there.
       const counted = rows.reduce((sum, row) => sum + row.numDownloads, 0);
-      await eventually(() => storedDownloads(server.dataDir), (stored) => stored === counted, 5000, 'the downloads are written');
+      await eventually(
+        () => storedDownloads(server.dataDir),
+        (stored) => stored === counted,
+        5000,
+        'the downloads are written',
+      );
       const other = await createServices(await configFor(server.dataDir));
       try {
         await other.catalog.start();
         for (const filters of fc.sample(filtersArb, { numRuns: 300, seed: 7 })) {
           const page = await other.catalog.search(filters);
-          assert.deepEqual({ ids: page.items.map((sound) => sound.id), total: page.total, ...(page.facets && { facets: page.facets }) },
-            referenceSearch(rows, filters), JSON.stringify(filters));
+          assert.deepEqual(
+            {
+              ids: page.items.map((sound) => sound.id),
+              total: page.total,
+              ...(page.facets && { facets: page.facets }),
+            },
+            referenceSearch(rows, filters),
+            JSON.stringify(filters),
+          );
         }
         for (const filters of fc.sample(sampleFiltersArb, { numRuns: 50, seed: 9 })) {
           const samples = await other.catalog.samples(filters);
-          assert.deepEqual({ ids: samples.items.map((sound) => sound.id), total: samples.total }, referenceSamples(rows, filters), JSON.stringify(filters));
+          assert.deepEqual(
+            { ids: samples.items.map((sound) => sound.id), total: samples.total },
+            referenceSamples(rows, filters),
+            JSON.stringify(filters),
+          );
         }
       } finally {
         await other.close();

@@ -23,10 +23,16 @@ describe('cli: accounts, keys, samples', () => {
     assert.deepEqual(Object.keys(created.json).sort(), ['email', 'id', 'plan']);
     assert.equal(created.json.email, 'ana@example.com');
     assert.equal(created.json.plan, 'free');
-    const upgraded = await runCli(['accounts', 'set-plan', '--email', 'ana@example.com', '--plan', 'pro', '--json'], env);
+    const upgraded = await runCli(
+      ['accounts', 'set-plan', '--email', 'ana@example.com', '--plan', 'pro', '--json'],
+      env,
+    );
     assert.deepEqual(upgraded.json, { ...created.json, plan: 'pro' });
 
-    const duplicate = await runCli(['accounts', 'create', '--email', 'ana@example.com', '--plan', 'pro', '--json'], env);
+    const duplicate = await runCli(
+      ['accounts', 'create', '--email', 'ana@example.com', '--plan', 'pro', '--json'],
+      env,
+    );
     assert.notEqual(duplicate.status, 0);
     assert.equal(duplicate.stdout, '');
     assert.match(duplicate.stderr, /already exists/);
@@ -107,9 +113,17 @@ describe('cli: samples set against a live server', () => {
     const result = await runCli(['samples', 'set', b.id, c.id, '--json'], env);
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.json, { samples: 2 });
-    const sampleIds = async () => ((await (await server.get('/api/v1/sounds/sample')).json()).data as Array<{ id: string }>).map((s) => s.id).sort();
+    const sampleIds = async () =>
+      ((await (await server.get('/api/v1/sounds/sample')).json()).data as Array<{ id: string }>)
+        .map((s) => s.id)
+        .sort();
     // Another process's change reaches the search index within a second (catalog change feed).
-    await eventually(sampleIds, (ids) => JSON.stringify(ids) === JSON.stringify([b.id, c.id].sort()), 1000, 'the new samples are listed');
+    await eventually(
+      sampleIds,
+      (ids) => JSON.stringify(ids) === JSON.stringify([b.id, c.id].sort()),
+      1000,
+      'the new samples are listed',
+    );
     const bad = await runCli(['samples', 'set', a.id, 'nope', '--json'], env);
     assert.notEqual(bad.status, 0);
     assert.match(bad.stderr, /nope/);

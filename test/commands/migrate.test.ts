@@ -13,7 +13,23 @@ describe('migrate', () => {
     try {
       const first = await runCli(['migrate', '--json'], { SOUND_CATALOG_DATA: dataDir });
       assert.equal(first.status, 0, first.stderr);
-      assert.deepEqual(first.json.applied, ['001_initial', '002_dashboard', '003_catalog_changes', '004_descriptors', '005_descriptors_v2', '006_drop_list_indexes', '007_renditions', '008_round_loudness', '009_drop_unread_columns', '010_secrets', '011_change_kinds', '012_rendition_claims', '013_descriptors_v3', '014_download_counts', '015_unlocked_change_log']);
+      assert.deepEqual(first.json.applied, [
+        '001_initial',
+        '002_dashboard',
+        '003_catalog_changes',
+        '004_descriptors',
+        '005_descriptors_v2',
+        '006_drop_list_indexes',
+        '007_renditions',
+        '008_round_loudness',
+        '009_drop_unread_columns',
+        '010_secrets',
+        '011_change_kinds',
+        '012_rendition_claims',
+        '013_descriptors_v3',
+        '014_download_counts',
+        '015_unlocked_change_log',
+      ]);
       const again = await runCli(['migrate'], { SOUND_CATALOG_DATA: dataDir });
       assert.equal(again.status, 0, again.stderr);
       assert.match(again.stdout, /schema is up to date/);
@@ -29,7 +45,10 @@ describe('migrate', () => {
     try {
       const refused = await runCli(['serve'], env);
       assert.equal(refused.status, 1);
-      assert.match(refused.stderr, /schema is behind \(001_initial, 002_dashboard, 003_catalog_changes, 004_descriptors, 005_descriptors_v2, 006_drop_list_indexes, 007_renditions, 008_round_loudness, 009_drop_unread_columns, 010_secrets, 011_change_kinds, 012_rendition_claims, 013_descriptors_v3, 014_download_counts, 015_unlocked_change_log not applied\): run "sound-catalog migrate"/);
+      assert.match(
+        refused.stderr,
+        /schema is behind \(001_initial, 002_dashboard, 003_catalog_changes, 004_descriptors, 005_descriptors_v2, 006_drop_list_indexes, 007_renditions, 008_round_loudness, 009_drop_unread_columns, 010_secrets, 011_change_kinds, 012_rendition_claims, 013_descriptors_v3, 014_download_counts, 015_unlocked_change_log not applied\): run "sound-catalog migrate"/,
+      );
       assert.equal((await runCli(['migrate'], env)).status, 0);
       const server = await startServe(env);
       try {

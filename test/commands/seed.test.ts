@@ -53,7 +53,10 @@ describe('seed', () => {
   test('seed.deterministic: the same seed gives the same sounds (same ids and names) on another install', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-seed-'));
     try {
-      await runCli(['seed', '--count', '3', '--seed', 'test-b', '--json'], { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
+      await runCli(['seed', '--count', '3', '--seed', 'test-b', '--json'], {
+        SOUND_CATALOG_DATA: dataDir,
+        SOUND_CATALOG_DEMO: '0',
+      });
       const { db } = server.services.database;
       const mine = await db.selectFrom('sounds').select(['id', 'name']).orderBy('id').execute();
       const other = await import('../../src/wiring.ts').then(async ({ createServices }) => {
@@ -63,7 +66,12 @@ describe('seed', () => {
         return rows;
       });
       assert.equal(other.length, 3);
-      for (const row of other) assert.deepEqual(mine.find((m) => m.id === row.id), row, 'same sound, same name');
+      for (const row of other)
+        assert.deepEqual(
+          mine.find((m) => m.id === row.id),
+          row,
+          'same sound, same name',
+        );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -84,7 +92,9 @@ describe('first start', () => {
       const first = await startServe(env);
       const key = /API key, shown this once:\s+(sc_\w+)/.exec(first.stderr())?.[1];
       assert.ok(key, first.stderr());
-      assert.ok(first.stderr().includes(`curl -H "x-api-key: ${key}" "${first.url}/api/v1/sounds?q=laser&max_duration=1"`));
+      assert.ok(
+        first.stderr().includes(`curl -H "x-api-key: ${key}" "${first.url}/api/v1/sounds?q=laser&max_duration=1"`),
+      );
       const response = await fetch(`${first.url}/api/v1/sounds`, { headers: { 'x-api-key': key } });
       assert.equal(response.status, 200);
       assert.equal((await response.json()).pagination.total, 6);
@@ -123,7 +133,11 @@ describe('first start', () => {
       assert.ok(!existsSync(marker));
       assert.equal(await prepareFirstStart(server.services, server.app.log, new AbortController().signal, 2), null);
       const account = await server.services.accounts.findByEmail('demo@sound-catalog.local');
-      assert.equal((await server.services.accounts.listKeys(account!.id)).length, 1, 'one demo key, the last one printed');
+      assert.equal(
+        (await server.services.accounts.listKeys(account!.id)).length,
+        1,
+        'one demo key, the last one printed',
+      );
     } finally {
       await server.close();
     }
@@ -139,10 +153,18 @@ describe('first start', () => {
       const { key } = await server.account('pro');
       const expected = (await findDemoRecordings()).slice(0, 3);
       const found = await eventually(
-        async () => (await (await server.get('/api/v1/sounds?tags=sonic-pi&sort=name&order=asc', { key })).json()) as { data: Array<Record<string, unknown>> },
-        (body) => body.data.length === 3, 1000, 'the recordings are in the index',
+        async () =>
+          (await (await server.get('/api/v1/sounds?tags=sonic-pi&sort=name&order=asc', { key })).json()) as {
+            data: Array<Record<string, unknown>>;
+          },
+        (body) => body.data.length === 3,
+        1000,
+        'the recordings are in the index',
       );
-      assert.deepEqual(found.data.map((sound) => sound.name), expected.map((recording) => recording.name).sort());
+      assert.deepEqual(
+        found.data.map((sound) => sound.name),
+        expected.map((recording) => recording.name).sort(),
+      );
       for (const sound of found.data) {
         const recording = expected.find((candidate) => candidate.name === sound.name)!;
         assert.ok(String(sound.description).endsWith(recording.origin), String(sound.description));
@@ -150,7 +172,9 @@ describe('first start', () => {
         assert.equal(sound.category, recording.category);
         assert.ok((sound.tags as string[]).includes('recorded'));
         assert.ok(Number(sound.duration) > 0, 'measured from its audio');
-        const similar = await (await server.get(`/api/v1/sounds/${String(sound.id)}/similar?limit=4`, { key })).json() as { data: unknown[] };
+        const similar = (await (
+          await server.get(`/api/v1/sounds/${String(sound.id)}/similar?limit=4`, { key })
+        ).json()) as { data: unknown[] };
         assert.equal(similar.data.length, 4, 'described, so it has neighbours');
       }
     } finally {
@@ -160,12 +184,26 @@ describe('first start', () => {
 
   test('first-start.recordings-list: the installed package offers its samples, each with a Freesound page, sorted into families', async () => {
     const recordings = await findDemoRecordings();
-    assert.equal(recordings.length, 130, "every sample of the package has its Freesound page in the README");
-    assert.ok(recordings.every((recording) => /^https:\/\/(www\.)?freesound\.org\/people\/[^/]+\/sounds\/\d+\/?$/.test(recording.origin)), 'every origin is a Freesound page');
+    assert.equal(recordings.length, 130, 'every sample of the package has its Freesound page in the README');
+    assert.ok(
+      recordings.every((recording) =>
+        /^https:\/\/(www\.)?freesound\.org\/people\/[^/]+\/sounds\/\d+\/?$/.test(recording.origin),
+      ),
+      'every origin is a Freesound page',
+    );
     assert.ok(recordings.every((recording) => existsSync(recording.file)));
     const byFile = new Map(recordings.map((recording) => [path.basename(recording.file, '.flac'), recording]));
-    assert.deepEqual(byFile.get('drum_heavy_kick') && { category: byFile.get('drum_heavy_kick')!.category, kick: byFile.get('drum_heavy_kick')!.tags.includes('kick') }, { category: 'SFX', kick: true });
-    assert.deepEqual({ name: byFile.get('ambi_choir')?.name, category: byFile.get('ambi_choir')?.category }, { name: 'Ambient Choir', category: 'AMBIENT' });
+    assert.deepEqual(
+      byFile.get('drum_heavy_kick') && {
+        category: byFile.get('drum_heavy_kick')!.category,
+        kick: byFile.get('drum_heavy_kick')!.tags.includes('kick'),
+      },
+      { category: 'SFX', kick: true },
+    );
+    assert.deepEqual(
+      { name: byFile.get('ambi_choir')?.name, category: byFile.get('ambi_choir')?.category },
+      { name: 'Ambient Choir', category: 'AMBIENT' },
+    );
     assert.deepEqual(await findDemoRecordings(null), [], 'no package, no recordings');
   });
 

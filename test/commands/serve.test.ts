@@ -39,15 +39,23 @@ describe('serve', () => {
     const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
     await runCli(['accounts', 'create', '--email', 'log@example.com', '--plan', 'pro'], env);
     const { json } = await runCli(['keys', 'create', '--email', 'log@example.com', '--json'], env);
-    const response = await fetch(`${server.url}/api/v1/sounds?q=x`, { headers: { 'x-api-key': json.key, 'x-request-id': 'trace-123' } });
+    const response = await fetch(`${server.url}/api/v1/sounds?q=x`, {
+      headers: { 'x-api-key': json.key, 'x-request-id': 'trace-123' },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-request-id'), 'trace-123');
     await fetch(`${server.url}/api/v1/sounds`, { headers: { authorization: `Bearer ${json.key}` } });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server.stderr().split('\n').filter((line) => line.startsWith('{'));
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     const requestLines = lines.map((line) => JSON.parse(line)).filter((entry) => entry.reqId === 'trace-123');
     assert.equal(requestLines.length, 1, 'one line per request, with its id');
-    assert.deepEqual([requestLines[0].method, requestLines[0].path, requestLines[0].status], ['GET', '/api/v1/sounds', 200]);
+    assert.deepEqual(
+      [requestLines[0].method, requestLines[0].path, requestLines[0].status],
+      ['GET', '/api/v1/sounds', 200],
+    );
     assert.ok(!server.stderr().includes(json.key), 'the key is not in the logs');
   });
 
@@ -82,7 +90,11 @@ describe('serve: shutdown and settings', () => {
       ['REDIS_URL', 'redis://127.0.0.1:1', /Redis at REDIS_URL does not answer/],
     ] as const) {
       const started = Date.now();
-      const result = await runCli(['serve'], { [name]: value, SOUND_CATALOG_DATA: await mkdtemp(path.join(tmpdir(), 'sc-unreachable-')), SOUND_CATALOG_DEMO: '0' });
+      const result = await runCli(['serve'], {
+        [name]: value,
+        SOUND_CATALOG_DATA: await mkdtemp(path.join(tmpdir(), 'sc-unreachable-')),
+        SOUND_CATALOG_DEMO: '0',
+      });
       assert.equal(result.status, 1, result.stderr);
       assert.match(result.stderr, reason);
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);

@@ -13,7 +13,7 @@ describe('dashboard usage overview', () => {
   });
   after(() => server.close());
 
-  test("usage.today: requests today, remaining and the time to the midnight-UTC reset", async () => {
+  test('usage.today: requests today, remaining and the time to the midnight-UTC reset', async () => {
     const { client, account } = await signedIn(server, 'pro');
     const { key } = await server.services.accounts.createKey(account.id, 'k');
     for (let i = 0; i < 4; i++) assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
@@ -73,7 +73,10 @@ describe('dashboard usage overview', () => {
     const late = await startServer({ clock: new TestClock(Date.parse('2026-06-15T23:59:30Z')) });
     try {
       const { client } = await signedIn(late, 'pro');
-      assert.match(visibleText((await client.get('/dashboard')).text), /Resets in less than a minute at 16 Jun 2026, 00:00 UTC/);
+      assert.match(
+        visibleText((await client.get('/dashboard')).text),
+        /Resets in less than a minute at 16 Jun 2026, 00:00 UTC/,
+      );
     } finally {
       await late.close();
     }

@@ -44,7 +44,7 @@ async function churnSchema(databaseUrl: string): Promise<{ stop(): Promise<void>
 }
 
 describe('the database on PostgreSQL is prepared in its own schema only', { skip }, () => {
-  test('db.own-schema: other schemas\' tables and columns dropped while the database opens do not fail the opening', async () => {
+  test("db.own-schema: other schemas' tables and columns dropped while the database opens do not fail the opening", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-own-schema-'));
     const otherDir = await mkdtemp(path.join(tmpdir(), 'sc-other-schema-'));
     try {

@@ -3,7 +3,12 @@ import path from 'node:path';
 import SQLite from '../../src/db/dialects/better-sqlite3.js';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+} from '@aws-sdk/client-s3';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { S3_SERVER, s3Client } from './s3.ts';
 
@@ -67,7 +72,8 @@ export async function createBucket(bucket: string): Promise<void> {
   try {
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
   } catch (error) {
-    if ((error as Error).name !== 'BucketAlreadyOwnedByYou' && (error as Error).name !== 'BucketAlreadyExists') throw error;
+    if ((error as Error).name !== 'BucketAlreadyOwnedByYou' && (error as Error).name !== 'BucketAlreadyExists')
+      throw error;
   } finally {
     client.destroy();
   }
@@ -103,7 +109,12 @@ export const SHARED = {
 /** The environment of an instance on the shared backends, for a data folder (with its schema made). */
 export async function sharedEnv(dataDir: string): Promise<Record<string, string>> {
   await prepareBackend(dataDir, SHARED.databaseUrl);
-  return { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', DATABASE_URL: schemaUrl(SHARED.databaseUrl, schemaOf(dataDir)), REDIS_URL: SHARED.redisUrl };
+  return {
+    SOUND_CATALOG_DATA: dataDir,
+    SOUND_CATALOG_DEMO: '0',
+    DATABASE_URL: schemaUrl(SHARED.databaseUrl, schemaOf(dataDir)),
+    REDIS_URL: SHARED.redisUrl,
+  };
 }
 
 /**
@@ -117,7 +128,12 @@ export async function sharedBackendsMissing(): Promise<string | false> {
   } catch (error) {
     problems.push(`PostgreSQL at ${SHARED.databaseUrl}: ${(error as Error).message}`);
   }
-  const redis = new Redis(SHARED.redisUrl, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(SHARED.redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
   try {
     await redis.connect();
@@ -183,12 +199,16 @@ export async function otherConnection(dataDir: string, options: { readonly?: boo
       return statement.replace(/\?/g, () => `$${++n}`);
     };
     return {
-      run: async (statement, ...parameters) => void await client.query(numbered(statement), parameters),
-      all: async <T>(statement: string, ...parameters: unknown[]) => (await client.query(numbered(statement), parameters)).rows as T[],
+      run: async (statement, ...parameters) => void (await client.query(numbered(statement), parameters)),
+      all: async <T>(statement: string, ...parameters: unknown[]) =>
+        (await client.query(numbered(statement), parameters)).rows as T[],
       close: () => client.end(),
     };
   }
-  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), { readonly: options.readonly ?? false, fileMustExist: true });
+  const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), {
+    readonly: options.readonly ?? false,
+    fileMustExist: true,
+  });
   return {
     run: async (statement, ...parameters) => void db.prepare(statement).run(...parameters),
     all: async <T>(statement: string, ...parameters: unknown[]) => db.prepare(statement).all(...parameters) as T[],

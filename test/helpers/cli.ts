@@ -16,7 +16,10 @@ export interface CliResult {
 export async function runCli(args: string[], env: Record<string, string>, entry = BIN): Promise<CliResult> {
   const backend = await backendOf(env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], { env: { ...process.env, ...backend, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, ...args], {
+      env: { ...process.env, ...backend, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -84,7 +84,9 @@ function install(): void {
   process.on('exit', () => {
     if (refused.length === forgiven) return;
     const count = refused.length - forgiven;
-    process.stderr.write(`${count} answer(s) did not match the served OpenAPI document, the first:\n${refused[forgiven]}\n`);
+    process.stderr.write(
+      `${count} answer(s) did not match the served OpenAPI document, the first:\n${refused[forgiven]}\n`,
+    );
     process.exitCode = 1;
   });
 }

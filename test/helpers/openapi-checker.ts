@@ -26,11 +26,15 @@ export interface OpenApiDocument {
  */
 export const UNDOCUMENTED_PATHS = [
   '/', // a redirect to the dashboard
-  '/healthz', '/readyz', '/metrics', // probes and Prometheus (operator contract)
+  '/healthz',
+  '/readyz',
+  '/metrics', // probes and Prometheus (operator contract)
   '/mcp', // JSON-RPC; its tools publish their own schemas, which the MCP SDK client checks
   '/media/', // signed files and packs
-  '/dashboard', '/docs', // web pages
-  '/openapi.json', '/openapi.yaml', // the document itself
+  '/dashboard',
+  '/docs', // web pages
+  '/openapi.json',
+  '/openapi.yaml', // the document itself
 ];
 
 /** One answer as received. */
@@ -95,7 +99,8 @@ export class AnswerChecker {
     }
     if (!isJson(mediaType) || content[mediaType]!.schema === undefined) return null;
     const pointer = ['paths', path, verb, 'responses', statusKey, 'content', mediaType, 'schema']
-      .map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+      .map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1'))
+      .join('/');
     return this.bodyMismatch(`${said}: not ${name}'s documented ${statusKey} answer`, `#/${pointer}`, answer);
   }
 
@@ -129,7 +134,7 @@ function isUndocumentedPath(pathname: string): boolean {
 
 /** `application/json` of `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | null): string | undefined {
-  return contentType?.split(';')[0]!.trim().toLowerCase();
+  return contentType?.split(';')[0]?.trim().toLowerCase();
 }
 
 export function isJson(mediaType: string): boolean {
@@ -144,8 +149,13 @@ function patternOf(path: string): RegExp {
 
 /** ajv's errors, one a line, the most telling first: an anyOf's own line comes after its branches'. */
 function errorsText(errors: ErrorObject[]): string {
-  return errors.slice(0, 8).map(({ instancePath, message, keyword, params, schemaPath }) =>
-    `  ${instancePath || '(body)'} ${message ?? keyword} ${JSON.stringify(params)} (schema ${schemaPath})`).join('\n');
+  return errors
+    .slice(0, 8)
+    .map(
+      ({ instancePath, message, keyword, params, schemaPath }) =>
+        `  ${instancePath || '(body)'} ${message ?? keyword} ${JSON.stringify(params)} (schema ${schemaPath})`,
+    )
+    .join('\n');
 }
 
 const checkersByDocument = new Map<string, AnswerChecker>();

@@ -14,7 +14,11 @@ export class OwnRedis {
   }
 
   async start(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.process = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     for (let tries = 0; !(await canConnect(this.port)); tries++) {
       if (tries > 100) throw new Error('redis-server did not start');
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -19,7 +19,10 @@ export interface ServeProcess {
  * `entry` is the script to run: the bin by default, or a build's main.js.
  */
 export async function startServe(env: Record<string, string>, timeoutMs = 120_000, entry = BIN): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [entry, 'serve'], { env: { ...process.env, PORT: '0', ...await backendOf(env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, 'serve'], {
+    env: { ...process.env, PORT: '0', ...(await backendOf(env)), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stdout!.resume();
   return new Promise((resolve, reject) => {
@@ -40,16 +43,21 @@ export async function startServe(env: Record<string, string>, timeoutMs = 120_00
       const url = match[1]!;
       child.once('exit', () => stopCheckingAnswersOf(url));
       // Every answer the test receives from it is checked against the document it serves.
-      checkAnswersOf(url).then(() => resolve({
-        child,
-        url,
-        stderr: () => stderr,
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null) return done(child.exitCode);
-          child.once('exit', (code) => done(code));
-          child.kill('SIGTERM');
-        }),
-      }), reject);
+      checkAnswersOf(url).then(
+        () =>
+          resolve({
+            child,
+            url,
+            stderr: () => stderr,
+            stop: () =>
+              new Promise((done) => {
+                if (child.exitCode !== null) return done(child.exitCode);
+                child.once('exit', (code) => done(code));
+                child.kill('SIGTERM');
+              }),
+          }),
+        reject,
+      );
     });
   });
 }

@@ -67,7 +67,13 @@ export const S3_SERVER: S3Settings = fromRun
       accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? '',
       secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? '',
     }
-  : { endpoint: 'http://127.0.0.1:8480', region: 'us-east-1', forcePathStyle: true, accessKeyId: 'test:tester', secretAccessKey: 'testing' };
+  : {
+      endpoint: 'http://127.0.0.1:8480',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      accessKeyId: 'test:tester',
+      secretAccessKey: 'testing',
+    };
 
 /** An S3 client for the test server, set up for Swift's differences (see above). */
 export function s3Client(settings: S3Settings = S3_SERVER): S3Client {
@@ -94,7 +100,11 @@ export function addContentMd5ToDeleteObjects(client: S3Client): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const request = args.request as { headers?: Record<string, string>; body?: unknown };
-      if (context.commandName === 'DeleteObjectsCommand' && request.headers && (typeof request.body === 'string' || request.body instanceof Uint8Array)) {
+      if (
+        context.commandName === 'DeleteObjectsCommand' &&
+        request.headers &&
+        (typeof request.body === 'string' || request.body instanceof Uint8Array)
+      ) {
         request.headers['content-md5'] = createHash('md5').update(request.body).digest('base64');
       }
       return next(args);
@@ -114,7 +124,8 @@ export async function s3ServerMissing(settings: S3Settings = S3_SERVER): Promise
     return false;
   } catch (error) {
     const problem = `S3 at ${settings.endpoint}: ${(error as Error).name}: ${(error as Error).message}`;
-    if (process.env.CI === 'true') throw new Error(`the S3 tests need their server (scripts/ci/start-swift.sh): ${problem}`);
+    if (process.env.CI === 'true')
+      throw new Error(`the S3 tests need their server (scripts/ci/start-swift.sh): ${problem}`);
     return `no S3 server to test against (start one with scripts/ci/start-swift.sh; ${problem})`;
   } finally {
     client.destroy();
@@ -167,13 +178,19 @@ async function emptyBucket(client: S3Client, bucket: string): Promise<void> {
     const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
     const objects = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
     if (objects.length === 0) return;
-    const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }));
-    if (answer.Errors?.length) throw new Error(`could not empty bucket ${bucket}: ${answer.Errors.map((e) => `${e.Key}: ${e.Code}`).join(', ')}`);
+    const answer = await client.send(
+      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects, Quiet: true } }),
+    );
+    if (answer.Errors?.length)
+      throw new Error(
+        `could not empty bucket ${bucket}: ${answer.Errors.map((e) => `${e.Key}: ${e.Code}`).join(', ')}`,
+      );
   }
 }
 
 /** Aborts the multipart uploads a test left unfinished: their parts would keep the bucket. */
 async function abortUploads(client: S3Client, bucket: string): Promise<void> {
   const { Uploads = [] } = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-  for (const upload of Uploads) await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+  for (const upload of Uploads)
+    await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
 }

@@ -39,13 +39,25 @@ export interface TestServer {
  * Starts the real app on a free port, over a fresh SQLite file in a temporary data folder, or
  * over the data folder of an earlier server (`dataDir`), as a restart would.
  */
-export async function startServer(options: {
-  env?: Record<string, string>; clock?: TestClock; dataDir?: string; app?: AppOptions; services?: Omit<ServiceOptions, 'clock'>;
-} = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-'));
+export async function startServer(
+  options: {
+    env?: Record<string, string>;
+    clock?: TestClock;
+    dataDir?: string;
+    app?: AppOptions;
+    services?: Omit<ServiceOptions, 'clock'>;
+  } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'sound-catalog-test-')));
   const clock = options.clock ?? new TestClock();
   await prepareBackend(dataDir);
-  const config = loadConfig({ SOUND_CATALOG_DATA: dataDir, PORT: '0', SOUND_CATALOG_DEMO: '0', ...backendEnv(dataDir), ...options.env });
+  const config = loadConfig({
+    SOUND_CATALOG_DATA: dataDir,
+    PORT: '0',
+    SOUND_CATALOG_DEMO: '0',
+    ...backendEnv(dataDir),
+    ...options.env,
+  });
   const services = await createServices(config, { ...options.services, clock: clock.read });
   const app = await buildApp(services, options.app);
   // Every answer it sends is checked against the document it serves.

@@ -10,7 +10,10 @@ export interface FixtureSound extends Partial<SoundMetadata>, Partial<Omit<Audio
 }
 
 /** Puts a sound into the catalog through the real writer, with made-up audio measurements. */
-export async function addSound(services: Services, fixture: FixtureSound = {}): Promise<{ id: string; bytes: Uint8Array }> {
+export async function addSound(
+  services: Services,
+  fixture: FixtureSound = {},
+): Promise<{ id: string; bytes: Uint8Array }> {
   const bytes = fixture.bytes ?? new Uint8Array(randomBytes(2048));
   const measurements: AudioMeasurements = {
     duration: fixture.duration ?? 1.5,

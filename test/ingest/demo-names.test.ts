@@ -32,7 +32,11 @@ test('demo-names: a name already held takes finer facts, not a number; concurren
       'Thud, Heavy Dry, 78 Hz Body, 640 Hz Contact, 31 ms Contact Burst (demo-a-4)',
     );
     const loop = (refinements: string[]): NameableSound => ({
-      key: 'demo-a-5', title: 'Chill Loop', details: ['Electric Piano'], refinements, subtitle: '80 BPM in D minor',
+      key: 'demo-a-5',
+      title: 'Chill Loop',
+      details: ['Electric Piano'],
+      refinements,
+      subtitle: '80 BPM in D minor',
     });
     assert.equal(await names.claim(loop(['Swung'])), 'Chill Loop, Electric Piano, Swung - 80 BPM in D minor');
     const other = { ...loop([]), subtitle: '92 BPM in A major' };

@@ -32,10 +32,13 @@ interface FormatCase {
   ffmpeg?: string[];
 }
 
-const wav = (bits: 8 | 16 | 24 | 32, encoding: 'pcm' | 'float' = 'pcm') => (channels: Float32Array[], sampleRate: number) =>
-  writeWav({ sampleRate, channels, bits, encoding });
-const wavExtensible = (bits: 16 | 24 | 32, encoding: 'pcm' | 'float', mask: number) => (channels: Float32Array[], sampleRate: number) =>
-  writeWav({ sampleRate, channels, bits, encoding, extensible: true, channelMask: mask });
+const wav =
+  (bits: 8 | 16 | 24 | 32, encoding: 'pcm' | 'float' = 'pcm') =>
+  (channels: Float32Array[], sampleRate: number) =>
+    writeWav({ sampleRate, channels, bits, encoding });
+const wavExtensible =
+  (bits: 16 | 24 | 32, encoding: 'pcm' | 'float', mask: number) => (channels: Float32Array[], sampleRate: number) =>
+    writeWav({ sampleRate, channels, bits, encoding, extensible: true, channelMask: mask });
 const aiff = (bits: number, compression?: string) => (channels: Float32Array[], sampleRate: number) =>
   writeAiff({ sampleRate, channels, bits, ...(compression && { compression }) });
 
@@ -46,7 +49,13 @@ const WRITTEN: Array<[string, number, number, number, (channels: Float32Array[],
   ['wav-s24-stereo-48000.wav', 48_000, 2, 48_000, wav(24)],
   ['wav-s32-stereo-96000.wav', 96_000, 2, 48_000, wav(32)],
   ['wav-f32-stereo-48000.wav', 48_000, 2, 48_000, wav(32, 'float')],
-  ['wav-f64-mono-44100.wav', 44_100, 1, 44_100, (channels, rate) => writeWav({ sampleRate: rate, channels, bits: 64, encoding: 'float' })],
+  [
+    'wav-f64-mono-44100.wav',
+    44_100,
+    1,
+    44_100,
+    (channels, rate) => writeWav({ sampleRate: rate, channels, bits: 64, encoding: 'float' }),
+  ],
   ['wav-s16-mono-8000.wav', 8_000, 1, 8_000, wav(16)],
   ['wav-s16-mono-11025.wav', 11_025, 1, 11_025, wav(16)],
   ['wav-s16-stereo-16000.wav', 16_000, 2, 16_000, wav(16)],
@@ -92,8 +101,26 @@ const BY_FFMPEG: Array<[string, number, number, number, string[]]> = [
 /** In CI a missing ffmpeg fails these cases rather than leaving them out. */
 const useFfmpeg = hasFfmpeg || process.env.CI === 'true';
 const CASES: FormatCase[] = [
-  ...WRITTEN.map(([file, sampleRate, channelCount, mp3Rate, write]): FormatCase => ({ file, sampleRate, channelCount, mp3Rate, bytes: (c) => write(c, sampleRate) })),
-  ...(useFfmpeg ? BY_FFMPEG.map(([file, sampleRate, channelCount, mp3Rate, ffmpeg]): FormatCase => ({ file, sampleRate, channelCount, mp3Rate, ffmpeg })) : []),
+  ...WRITTEN.map(
+    ([file, sampleRate, channelCount, mp3Rate, write]): FormatCase => ({
+      file,
+      sampleRate,
+      channelCount,
+      mp3Rate,
+      bytes: (c) => write(c, sampleRate),
+    }),
+  ),
+  ...(useFfmpeg
+    ? BY_FFMPEG.map(
+        ([file, sampleRate, channelCount, mp3Rate, ffmpeg]): FormatCase => ({
+          file,
+          sampleRate,
+          channelCount,
+          mp3Rate,
+          ffmpeg,
+        }),
+      )
+    : []),
 ];
 
 const SIDE = Math.SQRT1_2;
@@ -101,10 +128,32 @@ const SIDE = Math.SQRT1_2;
 function delivered(channels: Float32Array[]): Float32Array[] {
   if (channels.length <= 2) return channels;
   const gains: Record<number, Array<[number, number]>> = {
-    3: [[1, 0], [0, 1], [SIDE, SIDE]],
-    4: [[1, 0], [0, 1], [SIDE, 0], [0, SIDE]],
-    5: [[1, 0], [0, 1], [SIDE, SIDE], [SIDE, 0], [0, SIDE]],
-    6: [[1, 0], [0, 1], [SIDE, SIDE], [0, 0], [SIDE, 0], [0, SIDE]],
+    3: [
+      [1, 0],
+      [0, 1],
+      [SIDE, SIDE],
+    ],
+    4: [
+      [1, 0],
+      [0, 1],
+      [SIDE, 0],
+      [0, SIDE],
+    ],
+    5: [
+      [1, 0],
+      [0, 1],
+      [SIDE, SIDE],
+      [SIDE, 0],
+      [0, SIDE],
+    ],
+    6: [
+      [1, 0],
+      [0, 1],
+      [SIDE, SIDE],
+      [0, 0],
+      [SIDE, 0],
+      [0, SIDE],
+    ],
   };
   const length = channels[0]!.length;
   const left = new Float32Array(length);
@@ -137,7 +186,16 @@ describe('ingest.formats: common sound-library formats, channel counts and rates
         } else {
           const source = path.join(sources, `${format.file}.wav`);
           await writeFile(source, encodeWavFloat32({ sampleRate: format.sampleRate, channels }));
-          execFileSync('ffmpeg', ['-v', 'error', '-i', source, ...format.ffmpeg!, '-f', path.extname(format.file) === '.wav' ? 'wav' : 'aiff', target]);
+          execFileSync('ffmpeg', [
+            '-v',
+            'error',
+            '-i',
+            source,
+            ...format.ffmpeg!,
+            '-f',
+            path.extname(format.file) === '.wav' ? 'wav' : 'aiff',
+            target,
+          ]);
         }
       }
     } finally {
@@ -155,7 +213,10 @@ describe('ingest.formats: common sound-library formats, channel counts and rates
   test('ingest.formats: every file is added, none failed or skipped', () => {
     assert.deepEqual(result.failed, []);
     assert.deepEqual(result.skipped, []);
-    assert.deepEqual(result.files.filter((file) => file.action !== 'added').map((file) => `${file.file} ${file.action}`), []);
+    assert.deepEqual(
+      result.files.filter((file) => file.action !== 'added').map((file) => `${file.file} ${file.action}`),
+      [],
+    );
     assert.equal(result.added, CASES.length);
   });
 
@@ -173,12 +234,21 @@ describe('ingest.formats: common sound-library formats, channel counts and rates
       assert.ok(Math.abs(sound.duration - 1) < 0.002, `duration ${sound.duration}`);
 
       // Loudness as BS.1770 reads what the MP3 carries: the source, downmixed as the encoder does.
-      const expected = analyzeAudio({ sampleRate: format.sampleRate, channels: delivered(source) }).loudness.integrated_lufs!;
+      const expected = analyzeAudio({ sampleRate: format.sampleRate, channels: delivered(source) }).loudness
+        .integrated_lufs!;
       const lufs = sound.loudness.integrated_lufs;
-      assert.ok(Number.isFinite(lufs) && Math.abs(lufs - expected) < 0.5, `loudness ${lufs}, expected about ${expected.toFixed(2)}`);
-      assert.ok(Number.isFinite(sound.loudness.true_peak_db) && sound.loudness.true_peak_db < 0, `true peak ${sound.loudness.true_peak_db}`);
+      assert.ok(
+        Number.isFinite(lufs) && Math.abs(lufs - expected) < 0.5,
+        `loudness ${lufs}, expected about ${expected.toFixed(2)}`,
+      );
+      assert.ok(
+        Number.isFinite(sound.loudness.true_peak_db) && sound.loudness.true_peak_db < 0,
+        `true peak ${sound.loudness.true_peak_db}`,
+      );
 
-      const { data: { download_url: url } } = await (await server.get(`/api/v1/sounds/${record.id}/download`, { key })).json();
+      const {
+        data: { download_url: url },
+      } = await (await server.get(`/api/v1/sounds/${record.id}/download`, { key })).json();
       const mp3 = new Uint8Array(await (await fetch(url)).arrayBuffer());
       const decoded = await decodeAudio(mp3);
       assert.equal(decoded.format, 'mp3');
@@ -189,9 +259,14 @@ describe('ingest.formats: common sound-library formats, channel counts and rates
         // Another decoder plays it too.
         const downloaded = path.join(folder, `${format.file}.delivered.mp3`);
         await writeFile(downloaded, mp3);
-        const pcm = execFileSync('ffmpeg', ['-v', 'error', '-i', downloaded, '-f', 'f32le', '-'], { maxBuffer: 64 << 20 });
+        const pcm = execFileSync('ffmpeg', ['-v', 'error', '-i', downloaded, '-f', 'f32le', '-'], {
+          maxBuffer: 64 << 20,
+        });
         await rm(downloaded);
-        assert.ok(Math.abs(pcm.length / 4 / decoded.channels.length - outFrames) <= 1152, `ffmpeg decoded ${pcm.length} bytes`);
+        assert.ok(
+          Math.abs(pcm.length / 4 / decoded.channels.length - outFrames) <= 1152,
+          `ffmpeg decoded ${pcm.length} bytes`,
+        );
       }
     });
   }

@@ -22,8 +22,13 @@ describe('ingest: interrupted and options', () => {
     dataDir = path.join(folder, 'data');
     await mkdir(path.join(folder, 'wavs'));
     for (let i = 0; i < FILES; i++) {
-      await writeFile(path.join(folder, 'wavs', `noise-${String(i).padStart(2, '0')}.wav`),
-        encodeWavFloat32({ sampleRate: 44_100, channels: [noise(i + 1, -20, 44_100 * 4), noise(i + 101, -20, 44_100 * 4)] }));
+      await writeFile(
+        path.join(folder, 'wavs', `noise-${String(i).padStart(2, '0')}.wav`),
+        encodeWavFloat32({
+          sampleRate: 44_100,
+          channels: [noise(i + 1, -20, 44_100 * 4), noise(i + 101, -20, 44_100 * 4)],
+        }),
+      );
     }
     env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
   });
@@ -33,7 +38,9 @@ describe('ingest: interrupted and options', () => {
     if (!onPostgres && !existsSync(path.join(dataDir, 'catalog.sqlite'))) return [];
     const db = await otherConnection(dataDir, { readonly: true });
     try {
-      return await db.all<{ name: string; file_key: string; file_size: number; content_hash: string }>('SELECT name, file_key, file_size, content_hash FROM sounds');
+      return await db.all<{ name: string; file_key: string; file_size: number; content_hash: string }>(
+        'SELECT name, file_key, file_size, content_hash FROM sounds',
+      );
     } catch (error) {
       // Polled while the ingest is still creating the schema: no sounds yet.
       if (/no such table|does not exist/.test((error as Error).message)) return [];
@@ -44,7 +51,10 @@ describe('ingest: interrupted and options', () => {
   };
 
   test('ingest.killed: a run killed mid-way leaves only whole sounds, and a re-run completes without duplicates', async () => {
-    const child = spawn(process.execPath, [BIN, 'ingest', path.join(folder, 'wavs'), '--json'], { env: { ...process.env, ...await backendOf(env), ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, 'ingest', path.join(folder, 'wavs'), '--json'], {
+      env: { ...process.env, ...(await backendOf(env)), ...env },
+      stdio: 'ignore',
+    });
     // Kill it (no chance to clean up) once a few sounds are in.
     for (let waited = 0; (await rows()).length < 3; waited += 50) {
       assert.ok(waited < 120_000 && child.exitCode === null, 'the ingest made progress before the kill');
@@ -62,8 +72,14 @@ describe('ingest: interrupted and options', () => {
     const afterRows = await rows();
     assert.equal(afterRows.length, FILES);
     assert.equal(new Set(afterRows.map((row) => row.content_hash)).size, FILES);
-    assert.deepEqual(await readdir(path.join(dataDir, 'audio', '.tmp')), [], 'scratch files of the killed run are swept');
-    const stored = (await readdir(path.join(dataDir, 'audio'), { recursive: true })).filter((name) => name.endsWith('.mp3'));
+    assert.deepEqual(
+      await readdir(path.join(dataDir, 'audio', '.tmp')),
+      [],
+      'scratch files of the killed run are swept',
+    );
+    const stored = (await readdir(path.join(dataDir, 'audio'), { recursive: true })).filter((name) =>
+      name.endsWith('.mp3'),
+    );
     assert.equal(stored.length, FILES, 'one file per sound, none left over');
   });
 
@@ -88,7 +104,10 @@ describe('ingest: interrupted and options', () => {
   test('ingest.quality: --bitrate encodes at a constant rate; bad values are refused', async () => {
     const other = path.join(folder, 'cbr');
     await mkdir(other);
-    await writeFile(path.join(other, 'cbr-tone.wav'), encodeWavFloat32({ sampleRate: 44_100, channels: [noise(999, -20, 44_100 * 4)] }));
+    await writeFile(
+      path.join(other, 'cbr-tone.wav'),
+      encodeWavFloat32({ sampleRate: 44_100, channels: [noise(999, -20, 44_100 * 4)] }),
+    );
     const result = await runCli(['ingest', other, '--bitrate', '64', '--json'], env);
     assert.equal(result.status, 0, result.stderr);
     const row = (await rows()).find((r) => r.name === 'Cbr Tone')!;

@@ -11,7 +11,12 @@ import { createServices } from '../../src/wiring.ts';
 import { noise, seededRandom, sine } from '../audio/helpers/signals.ts';
 import { encodeWavFloat32 } from '../audio/helpers/wav.ts';
 import {
-  backendOf, configFor, onS3, otherConnection, removeBackend, type OtherConnection,
+  backendOf,
+  configFor,
+  onS3,
+  otherConnection,
+  removeBackend,
+  type OtherConnection,
 } from '../helpers/backend.ts';
 import { runCli } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -142,7 +147,7 @@ describe('ingest: killed at random moments and run again', () => {
     t.diagnostic(`a whole ingest of ${FILES} files took ${Math.round(wholeRunMs)} ms`);
 
     const { dataDir, env } = await dataFolder('killed');
-    const backend: Record<string, string> = { ...env, ...await backendOf(env) };
+    const backend: Record<string, string> = { ...env, ...(await backendOf(env)) };
     let serve: ServeProcess | undefined;
     let key = '';
     const moments: string[] = [];
@@ -150,7 +155,8 @@ describe('ingest: killed at random moments and run again', () => {
     let count = 0;
     for (let kill = 0; kill < KILLS; kill++) {
       const child = spawn(process.execPath, [BIN, 'ingest', path.join(folder, 'sounds'), '--json'], {
-        env: { ...process.env, ...backend }, stdio: 'ignore',
+        env: { ...process.env, ...backend },
+        stdio: 'ignore',
       });
       let finished = false;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve(void (finished = true))));
@@ -230,7 +236,8 @@ describe('ingest: killed at random moments and run again', () => {
     for (let attempt = 0; attempt < START_KILLS; attempt++) {
       const { dataDir, env } = await dataFolder(`start-${attempt}`);
       const child = spawn(process.execPath, [BIN, 'ingest', few, '--json'], {
-        env: { ...process.env, ...await backendOf(env), ...env }, stdio: 'ignore',
+        env: { ...process.env, ...(await backendOf(env)), ...env },
+        stdio: 'ignore',
       });
       const exited = new Promise((resolve) => child.once('exit', resolve));
       // Killed as the catalog's first table shows, or just after: SQLite's migrations had made it
@@ -298,8 +305,12 @@ async function checkLists({ url, key, who }: Server, sources: SourceFile[], rows
     return { total: first.pagination.total, ids: seen.sort() };
   };
   // Within the change feed's reach: the running server may still be reading the last run's writes.
-  await eventually(() => walk('sort=name&order=asc'), (found) => found.total === sources.length, 3000,
-    `${who}: the catalog's first listing holds ${sources.length} sounds`);
+  await eventually(
+    () => walk('sort=name&order=asc'),
+    (found) => found.total === sources.length,
+    3000,
+    `${who}: the catalog's first listing holds ${sources.length} sounds`,
+  );
   for (const query of ['sort=name&order=asc', 'sort=created_at', 'sort=downloads', 'sort=duration&order=asc']) {
     assert.deepEqual(await walk(query), { total: sources.length, ids: allIds }, `${who}: ${query} lists each once`);
   }
@@ -310,7 +321,10 @@ async function checkLists({ url, key, who }: Server, sources: SourceFile[], rows
   const popular = (await get('/api/v1/sounds/popular?limit=100')).data.map((sound) => sound.id).sort();
   assert.deepEqual(popular, allIds, `${who}: the popular list holds each sound once`);
   const samples = (await get('/api/v1/sounds/sample', false)).data.map((sound) => sound.id).sort();
-  const sampleIds = sources.filter((source) => source.sample).map((source) => idOf.get(source.contentHash)!).sort();
+  const sampleIds = sources
+    .filter((source) => source.sample)
+    .map((source) => idOf.get(source.contentHash)!)
+    .sort();
   assert.deepEqual(samples, sampleIds, `${who}: the sample list holds each sample once`);
 
   const sizes = new Map(rows.map((row) => [row.id, row.file_size]));

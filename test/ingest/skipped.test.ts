@@ -19,7 +19,10 @@ const tone = (hz: number) => encodeWavFloat32({ sampleRate: RATE, channels: [sin
 /** Root reads a file whatever its mode bits, so a locked file is only unreadable for others. */
 const asRoot = process.getuid?.() === 0;
 
-interface Listed { file: string; reason: string }
+interface Listed {
+  file: string;
+  reason: string;
+}
 
 describe('ingest.skipped: every file is accounted for', () => {
   let folder: string;
@@ -38,7 +41,7 @@ describe('ingest.skipped: every file is accounted for', () => {
   /** Files expected in `skipped`, each with its reason. */
   const skipped: Record<string, RegExp> = {
     'notes.txt': /^not audio \(\.txt, and no audio header\)$/,
-    'README': /^not audio \(no extension, and no audio header\)$/,
+    README: /^not audio \(no extension, and no audio header\)$/,
     '.DS_Store': /^hidden file$/,
     '._kick.wav': /^hidden file$/,
     '.git': /^hidden folder \(not searched\)$/,
@@ -61,7 +64,10 @@ describe('ingest.skipped: every file is accounted for', () => {
     await chmod(file('locked.wav'), 0o000);
     await writeFile(file('garbage.wav'), new Uint8Array(5000).fill(0x5a));
     await writeFile(file('empty.aiff'), new Uint8Array(0));
-    await writeFile(file('song.m4a'), Uint8Array.from([0, 0, 0, 0x20, ...Buffer.from('ftypM4A '), ...new Uint8Array(40)]));
+    await writeFile(
+      file('song.m4a'),
+      Uint8Array.from([0, 0, 0, 0x20, ...Buffer.from('ftypM4A '), ...new Uint8Array(40)]),
+    );
     await symlink(file('nowhere.wav'), file('dangling.wav'));
     await symlink(file('loop.wav'), file('loop.wav'));
     await writeFile(file('notes.txt'), 'not audio');
@@ -94,16 +100,27 @@ describe('ingest.skipped: every file is accounted for', () => {
     assert.equal(plan.added, added.length);
     assertListed(plan.failed, failed, 'failed');
     assertListed(plan.skipped, skipped, 'skipped');
-    const actions = Object.fromEntries(plan.files.map((f: { file: string; action: string }) => [path.relative(folder, f.file), f.action]));
-    assert.deepEqual(Object.keys(actions).sort(), [...added, ...Object.keys(failed), ...Object.keys(skipped)].sort(), 'every file once');
+    const actions = Object.fromEntries(
+      plan.files.map((f: { file: string; action: string }) => [path.relative(folder, f.file), f.action]),
+    );
+    assert.deepEqual(
+      Object.keys(actions).sort(),
+      [...added, ...Object.keys(failed), ...Object.keys(skipped)].sort(),
+      'every file once',
+    );
     for (const name of added) assert.equal(actions[name], 'add', name);
     for (const name of Object.keys(skipped)) assert.equal(actions[name], 'skip', name);
     const kick = plan.files.find((f: { file: string }) => f.file === file('kick.wav'));
     assert.equal(kick.metadata.name, 'Big Kick', 'the sidecar is read with its audio');
 
     const text = await runCli(['ingest', '--dry-run', folder], env);
-    assert.match(text.stdout, new RegExp(`^skip {4}${escape(file('notes.txt'))}: not audio`, 'm'));
-    assert.match(text.stdout.trim().split('\n').at(-1)!, new RegExp(`^would add ${added.length}, update 0, refuse ${Object.keys(failed).length}, skip ${Object.keys(skipped).length} \\(dry run`));
+    assert.match(text.stdout, new RegExp(`^skip {4}${escapeText(file('notes.txt'))}: not audio`, 'm'));
+    assert.match(
+      text.stdout.trim().split('\n').at(-1)!,
+      new RegExp(
+        `^would add ${added.length}, update 0, refuse ${Object.keys(failed).length}, skip ${Object.keys(skipped).length} \\(dry run`,
+      ),
+    );
   });
 
   test('ingest.skipped: ingest --json adds the audio and lists every other file in failed or skipped', async () => {
@@ -113,21 +130,32 @@ describe('ingest.skipped: every file is accounted for', () => {
     assert.equal(run.json.updated, 0);
     assertListed(run.json.failed, failed, 'failed');
     assertListed(run.json.skipped, skipped, 'skipped');
-    const { data } = await (await server.get('/api/v1/sounds?q=kick', { key: (await server.account('pro')).key })).json();
-    assert.deepEqual(data.map((s: { name: string }) => s.name), ['Big Kick']);
+    const { data } = await (
+      await server.get('/api/v1/sounds?q=kick', { key: (await server.account('pro')).key })
+    ).json();
+    assert.deepEqual(
+      data.map((s: { name: string }) => s.name),
+      ['Big Kick'],
+    );
   });
 
   test('ingest.skipped: files named on the command line are sorted the same way, and the text output lists them', async () => {
-    const run = await runCli(['ingest', file('notes.txt'), file('garbage.wav'), file('kick.wav'), file('kick.json')], env);
+    const run = await runCli(
+      ['ingest', file('notes.txt'), file('garbage.wav'), file('kick.wav'), file('kick.json')],
+      env,
+    );
     assert.equal(run.status, 0, run.stderr);
     const lines = run.stdout.trim().split('\n');
     assert.equal(lines[0], 'added 0, updated 1, failed 1, skipped 1');
-    assert.match(run.stdout, new RegExp(`^ {2}failed: ${escape(file('garbage.wav'))}: not a recognised audio file`, 'm'));
-    assert.match(run.stdout, new RegExp(`^ {2}skipped: ${escape(file('notes.txt'))}: not audio \\(\\.txt`, 'm'));
+    assert.match(
+      run.stdout,
+      new RegExp(`^ {2}failed: ${escapeText(file('garbage.wav'))}: not a recognised audio file`, 'm'),
+    );
+    assert.match(run.stdout, new RegExp(`^ {2}skipped: ${escapeText(file('notes.txt'))}: not audio \\(\\.txt`, 'm'));
     assert.ok(!run.stdout.includes('kick.json'), 'the sidecar given beside its audio is read with it, not listed');
   });
 });
 
-function escape(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -46,7 +46,10 @@ describe('media copy --to s3', { skip }, () => {
     server = await startServer({ env: IN_FOLDER });
     dataDir = server.dataDir;
     const { key } = await server.account('pro');
-    sounds = [await addSound(server.services, { name: 'Kept One' }), await addSound(server.services, { name: 'Kept Two' })];
+    sounds = [
+      await addSound(server.services, { name: 'Kept One' }),
+      await addSound(server.services, { name: 'Kept Two' }),
+    ];
     const real = await addRealSound(server.services, tone(1.2, 0.3), 'Tone');
     renditionUrl = await signedUrl(server, key, real.id, 'stream', '?loudness=-18');
     assert.equal((await fetch(renditionUrl)).status, 200);
@@ -55,7 +58,8 @@ describe('media copy --to s3', { skip }, () => {
     const root = path.join(dataDir, 'audio');
     folderFiles = new Map();
     for (const name of await readdir(root, { recursive: true })) {
-      if (name.endsWith('.mp3') && !name.startsWith('.tmp')) folderFiles.set(name.split(path.sep).join('/'), md5(await readFile(path.join(root, name))));
+      if (name.endsWith('.mp3') && !name.startsWith('.tmp'))
+        folderFiles.set(name.split(path.sep).join('/'), md5(await readFile(path.join(root, name))));
     }
     assert.equal(folderFiles.size, 4, 'three originals and one rendition');
     env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', ...bucket.env };

@@ -47,10 +47,17 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
     }
     const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0', METRICS_PORT: '0' };
     const started = await Promise.all([startServe(env), startServe(env)]);
-    instances = await Promise.all(started.map(async (serve) => {
-      const announced = await eventually(async () => /Metrics\s+(http:\/\/\S+\/metrics)/.exec(serve.stderr()), Boolean, 5000, 'the metrics address');
-      return { serve, metricsUrl: announced![1]! };
-    })) as [Instance, Instance];
+    instances = (await Promise.all(
+      started.map(async (serve) => {
+        const announced = await eventually(
+          async () => /Metrics\s+(http:\/\/\S+\/metrics)/.exec(serve.stderr()),
+          Boolean,
+          5000,
+          'the metrics address',
+        );
+        return { serve, metricsUrl: announced![1]! };
+      }),
+    )) as [Instance, Instance];
   });
 
   after(async () => {
@@ -69,12 +76,15 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
     return Number(response.headers.get('x-ratelimit-remaining'));
   };
   /** What each counter has left: the one both share, or each instance's own. */
-  const readQuota = async () => (sharedQuota ? [await remaining(instances[0])] : [await remaining(instances[0]), await remaining(instances[1])]);
+  const readQuota = async () =>
+    sharedQuota ? [await remaining(instances[0])] : [await remaining(instances[0]), await remaining(instances[1])];
   /** The quota counted between two readings, less the later reading's own request on each counter. */
   const spent = (before: number[], after: number[]) => before.reduce((sum, start, n) => sum + start - after[n]! - 1, 0);
   /** A signed stream URL from the first instance. */
   const signed = async (id: string, query: string) => {
-    const response = await fetch(`${instances[0].serve.url}/api/v1/sounds/${id}/stream${query}`, { headers: { 'x-api-key': key } });
+    const response = await fetch(`${instances[0].serve.url}/api/v1/sounds/${id}/stream${query}`, {
+      headers: { 'x-api-key': key },
+    });
     assert.equal(response.status, 200);
     return ((await response.json()) as { data: { stream_url: string } }).data.stream_url;
   };
@@ -89,7 +99,9 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
   };
 
   test('renditions.claim.once: asked of both at the same moment, each of three new renditions is made once, both answer 200 with the same bytes, and the quota is charged once per rendition', async () => {
-    const urls = await Promise.all(sounds.slice(0, 3).map((sound, n) => signed(sound.id, `?loudness=${-14 - n}&trim=true`)));
+    const urls = await Promise.all(
+      sounds.slice(0, 3).map((sound, n) => signed(sound.id, `?loudness=${-14 - n}&trim=true`)),
+    );
     const madeBefore = await madeByBoth();
     const quotaBefore = await readQuota();
     const answers = await Promise.all(urls.map((url) => Promise.all(instances.map((instance) => play(instance, url)))));
@@ -117,7 +129,11 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
     try {
       await database.run(
         'INSERT INTO renditions (file_key, bytes, duration, made_at, last_served_at, claimed_by, claim_expires_at) VALUES (?, 0, 0, ?, ?, ?, ?)',
-        fileKey, at, at, 'an instance that died', new Date(Date.now() + 1500).toISOString(),
+        fileKey,
+        at,
+        at,
+        'an instance that died',
+        new Date(Date.now() + 1500).toISOString(),
       );
     } finally {
       await database.close();
@@ -127,7 +143,10 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
     const started = performance.now();
     const answers = await Promise.all(instances.map((instance) => play(instance, url)));
     const waited = performance.now() - started;
-    assert.deepEqual(answers.map((answer) => answer.status), [200, 200]);
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200],
+    );
     assert.deepEqual(answers[1]!.bytes, answers[0]!.bytes);
     assert.ok(waited >= 1000, `both waited for the claim to expire (${Math.round(waited)} ms)`);
     t.diagnostic(`served ${Math.round(waited)} ms after asking, the claim expiring after 1500 ms`);
@@ -135,7 +154,10 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
     assert.equal(spent(quotaBefore, await readQuota()), 10);
     const after = await otherConnection(dataDir);
     try {
-      const rows = await after.all<{ claimed_by: string | null; bytes: number }>('SELECT claimed_by, bytes FROM renditions WHERE file_key = ?', fileKey);
+      const rows = await after.all<{ claimed_by: string | null; bytes: number }>(
+        'SELECT claimed_by, bytes FROM renditions WHERE file_key = ?',
+        fileKey,
+      );
       assert.equal(rows.length, 1);
       assert.equal(rows[0]!.claimed_by, null, 'stored: the claim is gone');
       assert.equal(Number(rows[0]!.bytes), answers[0]!.bytes.length);

@@ -17,12 +17,16 @@ describe('renditions.cost: paid from the daily quota of the account the URL name
     key = made.key;
     accountId = made.account.id;
     ids = [];
-    for (const frequency of [330, 440]) ids.push((await addRealSound(server.services, tone(1, 0.1, frequency), `Tone ${frequency}`)).id);
+    for (const frequency of [330, 440])
+      ids.push((await addRealSound(server.services, tone(1, 0.1, frequency), `Tone ${frequency}`)).id);
   });
   after(() => server.close());
 
   test('renditions.cost.whole-lu: -16.4 and -16 sign the same URL and serve the same file', async () => {
-    const [a, b] = [await signedUrl(server, key, ids[0]!, 'stream', '?loudness=-16.4'), await signedUrl(server, key, ids[0]!, 'stream', '?loudness=-16')];
+    const [a, b] = [
+      await signedUrl(server, key, ids[0]!, 'stream', '?loudness=-16.4'),
+      await signedUrl(server, key, ids[0]!, 'stream', '?loudness=-16'),
+    ];
     assert.equal(a, b);
     assert.match(a, /[?&]loudness=-16&account=/);
     assert.equal((await server.services.renditions.stats()).made, 0, 'signing makes nothing');

@@ -5,7 +5,6 @@ import { startServer, TestClock, type TestServer } from '../helpers/server.ts';
 import { addRealSound, tone } from '../mcp/real-sounds.ts';
 import { signedUrl } from './helpers.ts';
 
-
 /** RENDITIONS_MAX_BYTES: stored renditions stay under it, the least recently served go first, several instances together. */
 describe('renditions.disk: bounded by RENDITIONS_MAX_BYTES, least recently served first, shared by instances', () => {
   const servers: TestServer[] = [];
@@ -20,10 +19,14 @@ describe('renditions.disk: bounded by RENDITIONS_MAX_BYTES, least recently serve
     const first = await startServer({ clock });
     const { key } = await first.account('enterprise');
     const ids = [];
-    for (const frequency of [440, 550, 660]) ids.push((await addRealSound(first.services, tone(2, 0.1, frequency), `Tone ${frequency}`)).id);
+    for (const frequency of [440, 550, 660])
+      ids.push((await addRealSound(first.services, tone(2, 0.1, frequency), `Tone ${frequency}`)).id);
     const [x, y, z] = ids as [string, string, string];
-    const urls = { x: await signedUrl(first, key, x, 'stream', '?loudness=-20'), y: await signedUrl(first, key, y, 'stream', '?loudness=-20'),
-      z: await signedUrl(first, key, z, 'stream', '?loudness=-20') };
+    const urls = {
+      x: await signedUrl(first, key, x, 'stream', '?loudness=-20'),
+      y: await signedUrl(first, key, y, 'stream', '?loudness=-20'),
+      z: await signedUrl(first, key, z, 'stream', '?loudness=-20'),
+    };
     const here = (server: TestServer, url: string) => server.url + new URL(url).pathname + new URL(url).search;
     const fetchOk = async (server: TestServer, url: string) => {
       const response = await fetch(here(server, url));
@@ -32,7 +35,7 @@ describe('renditions.disk: bounded by RENDITIONS_MAX_BYTES, least recently serve
     };
     const xBytes = await fetchOk(first, urls.x);
     const one = (await first.services.renditions.stats()).bytes;
-    assert.equal(one, xBytes.byteLength, 'the record holds the file\'s size');
+    assert.equal(one, xBytes.byteLength, "the record holds the file's size");
     const dataDir = first.dataDir;
     await first.close({ keepData: true });
     const env = { RENDITIONS_MAX_BYTES: String(Math.floor(one * 2.5)) };

@@ -39,11 +39,15 @@ describe('renditions.limits.time: a job past its time limit is stopped, cleaned 
     assert.doesNotMatch(body.error, /\bms\b|Error|at /, 'no internals');
     assert.equal(await remaining(server, key), before - 1, 'the 10 paid were given back');
     const stats = await server.services.renditions.stats();
-    assert.deepEqual({ made: stats.made, bytes: stats.bytes }, { made: 0, bytes: 0 }, 'nothing stored, the reservation released');
+    assert.deepEqual(
+      { made: stats.made, bytes: stats.bytes },
+      { made: 0, bytes: 0 },
+      'nothing stored, the reservation released',
+    );
     assert.deepEqual(await scratchFiles(server), []);
   });
 
-  test('renditions.limits.time.pack: the ZIP is cut, and the fetch\'s whole charge is given back', async () => {
+  test("renditions.limits.time.pack: the ZIP is cut, and the fetch's whole charge is given back", async () => {
     const response = await server.get(`/api/v1/packs?ids=${id}&format=flac`, { key });
     assert.equal(response.status, 200);
     const { data } = (await response.json()) as { data: { download_url: string } };
@@ -51,7 +55,11 @@ describe('renditions.limits.time: a job past its time limit is stopped, cleaned 
     const zip = await fetch(data.download_url);
     assert.equal(zip.status, 200, 'the headers go before the first file is made');
     await assert.rejects(zip.arrayBuffer(), 'the connection is cut: never a short ZIP taken for whole');
-    await eventually(() => server.services.renditions.stats(), (stats) => stats.making === 0 && stats.waiting === 0, 10_000);
+    await eventually(
+      () => server.services.renditions.stats(),
+      (stats) => stats.making === 0 && stats.waiting === 0,
+      10_000,
+    );
     assert.equal(await remaining(server, key), before - 1, 'paid 10 at the start of the fetch, given back');
     assert.deepEqual(await scratchFiles(server), []);
   });
@@ -84,7 +92,13 @@ describe('renditions.limits.disk: a rendition being made reserves its estimated 
     const choice = { format: 'wav', sampleRate: 96_000, channels: 2, bitDepth: 24 } as const;
     const estimate = Math.ceil(estimateRenditionBytes((await server.services.catalog.findById(large))!, choice));
     assert.ok(estimate > bound);
-    const url = await signedUrl(server, key, large, 'download', '?format=wav&sample_rate=96000&channels=2&bit_depth=24');
+    const url = await signedUrl(
+      server,
+      key,
+      large,
+      'download',
+      '?format=wav&sample_rate=96000&channels=2&bit_depth=24',
+    );
     const making = fetch(url);
     const smallSound = (await server.services.catalog.findById(small))!;
     const largeSound = (await server.services.catalog.findById(large))!;
@@ -97,7 +111,7 @@ describe('renditions.limits.disk: a rendition being made reserves its estimated 
     assert.equal(response.status, 200);
     const bytes = (await response.arrayBuffer()).byteLength;
     const stats = await server.services.renditions.stats();
-    assert.equal(stats.bytes, bytes, 'the reservation became the file\'s size');
+    assert.equal(stats.bytes, bytes, "the reservation became the file's size");
     assert.equal(stats.removed, 1);
   });
 });

@@ -47,12 +47,24 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
   before(async () => {
     server = await startServer();
     ({ key } = await server.account('pro'));
-    for (const [name, index] of [['laser', 14], ['buzz', 120]] as const) {
+    for (const [name, index] of [
+      ['laser', 14],
+      ['buzz', 120],
+    ] as const) {
       const sound = synthesizeSound('similar', index);
       const { mp3, measurements } = await encodeAndMeasure(sound.audio);
       const { id } = await server.services.catalogWriter.put({
-        contentHash: contentHashOf(mp3), mp3, measurements,
-        metadata: { name: sound.name, description: null, tags: sound.tags, category: sound.category, license: 'CC0', sample: false },
+        contentHash: contentHashOf(mp3),
+        mp3,
+        measurements,
+        metadata: {
+          name: sound.name,
+          description: null,
+          tags: sound.tags,
+          category: sound.category,
+          license: 'CC0',
+          sample: false,
+        },
       });
       sounds[name] = { id, mp3, measurements };
     }
@@ -60,18 +72,28 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
   after(() => server.close());
 
   test('renditions.loudness: delivered within 0.5 LU of the target, true peak at or under -1 dBTP, as its headers state', async () => {
-    for (const [name, target] of [['laser', -16], ['laser', -30], ['buzz', -10]] as const) {
+    for (const [name, target] of [
+      ['laser', -16],
+      ['laser', -30],
+      ['buzz', -10],
+    ] as const) {
       const url = await signedUrl(sounds[name]!.id, 'stream', `?loudness=${target}`);
       assert.match(url, new RegExp(`[?&]loudness=${target}&account=[\\w-]+&exp=`));
       const { response, bytes } = await fetchMp3(url);
       assert.equal(response.headers.get('content-type'), 'audio/mpeg');
       const { own, ffmpeg } = await measure(bytes, `${name}${target}`);
-      assert.ok(Math.abs(own.loudness.integrated_lufs! - target) <= 0.5, `${name} at ${target}: analyzer ${own.loudness.integrated_lufs}`);
+      assert.ok(
+        Math.abs(own.loudness.integrated_lufs! - target) <= 0.5,
+        `${name} at ${target}: analyzer ${own.loudness.integrated_lufs}`,
+      );
       assert.ok(own.loudness.true_peak_db! <= -1, `${name} at ${target}: true peak ${own.loudness.true_peak_db}`);
       assert.equal(Number(response.headers.get('x-integrated-lufs')), own.loudness.integrated_lufs);
       assert.equal(Number(response.headers.get('x-true-peak-dbtp')), own.loudness.true_peak_db);
       if (ffmpeg) {
-        assert.ok(Math.abs(ffmpeg.integratedLufs - target) <= 0.5, `${name} at ${target}: ffmpeg ${ffmpeg.integratedLufs}`);
+        assert.ok(
+          Math.abs(ffmpeg.integratedLufs - target) <= 0.5,
+          `${name} at ${target}: ffmpeg ${ffmpeg.integratedLufs}`,
+        );
         assert.ok(ffmpeg.truePeakDb <= -1, `${name} at ${target}: ffmpeg true peak ${ffmpeg.truePeakDb}`);
       }
     }
@@ -89,7 +111,10 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     const measured = await measure(both.bytes, 'laser-both');
     assert.ok(Math.abs(measured.own.duration - expected) <= 0.01);
     assert.ok(Math.abs(measured.own.loudness.integrated_lufs! - -20) <= 0.5);
-    assert.match(both.response.headers.get('content-disposition') ?? '', /^attachment; filename="laser-burst[\w-]*\.mp3"/);
+    assert.match(
+      both.response.headers.get('content-disposition') ?? '',
+      /^attachment; filename="laser-burst[\w-]*\.mp3"/,
+    );
   });
 
   test('renditions.unchanged: without the parameters, or with ones that cannot be read, the original file is served', async () => {
@@ -132,7 +157,10 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
       const fromRest = await fetchMp3(await signedUrl(id, 'stream', '?loudness=-16&trim=true'));
       assert.deepEqual((await fetchMp3(url)).bytes, fromRest.bytes);
       const download = await callTool(client, 'get_download_url', { id, loudness: -23 });
-      assert.match((download.structuredContent as { download_url: string }).download_url, /[?&]d=download&loudness=-23&account=[\w-]+&exp=/);
+      assert.match(
+        (download.structuredContent as { download_url: string }).download_url,
+        /[?&]d=download&loudness=-23&account=[\w-]+&exp=/,
+      );
       const refused = await callTool(client, 'get_download_url', { id, loudness: -3 });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /<=-5 at loudness/);

@@ -17,7 +17,12 @@ describe('signed media', () => {
   };
 
   before(async () => {
-    server = await startServer({ env: { SIGNING_SECRET: 'current-secret-0123456789-abcdefghijklmnopqrstuvwxyz,old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-ABC' } });
+    server = await startServer({
+      env: {
+        SIGNING_SECRET:
+          'current-secret-0123456789-abcdefghijklmnopqrstuvwxyz,old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-ABC',
+      },
+    });
     ({ key } = await server.account('pro'));
     ({ id, bytes } = await addSound(server.services, { name: 'Glass Break Small (Ünïcode)' }));
   });
@@ -70,26 +75,40 @@ describe('signed media', () => {
     const etag = head.headers.get('etag')!;
     assert.equal(await statusOf(url, { 'if-none-match': etag }), 304);
     assert.equal(await statusOf(url, { 'if-none-match': 'W/"other"' }), 200);
-    assert.equal(await statusOf(url, { range: 'bytes=0-9', 'if-range': 'W/"other"' }), 200, 'a stale If-Range sends the whole file');
+    assert.equal(
+      await statusOf(url, { range: 'bytes=0-9', 'if-range': 'W/"other"' }),
+      200,
+      'a stale If-Range sends the whole file',
+    );
   });
 
   test('media.download: attachment with a filename made from the name', async () => {
     const response = await fetch(await urlOf('download'));
     assert.equal(response.status, 200);
-    assert.equal(response.headers.get('content-disposition'),
-      `attachment; filename="glass-break-small-unicode.mp3"; filename*=UTF-8''Glass%20Break%20Small%20(%C3%9Cn%C3%AFcode).mp3`);
+    assert.equal(
+      response.headers.get('content-disposition'),
+      `attachment; filename="glass-break-small-unicode.mp3"; filename*=UTF-8''Glass%20Break%20Small%20(%C3%9Cn%C3%AFcode).mp3`,
+    );
   });
 
   test('media.tamper: any changed part of the URL is 403 and serves nothing', async () => {
     const url = new URL(await urlOf('stream'));
     const variants: Array<(u: URL) => void> = [
-      (u) => u.searchParams.set('sig', u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))),
+      (u) =>
+        u.searchParams.set(
+          'sig',
+          u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+        ),
       (u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 60)),
       (u) => u.searchParams.set('d', 'download'),
       (u) => u.searchParams.set('kid', 'unknown1'),
       (u) => u.searchParams.delete('sig'),
-      (u) => { u.pathname = u.pathname.replace(id, 'ffffffffffffffff'); },
-      (u) => { u.pathname = '/media/..%2F..%2Fcatalog.sqlite'; },
+      (u) => {
+        u.pathname = u.pathname.replace(id, 'ffffffffffffffff');
+      },
+      (u) => {
+        u.pathname = '/media/..%2F..%2Fcatalog.sqlite';
+      },
     ];
     for (const change of variants) {
       const changed = new URL(url);
@@ -113,10 +132,18 @@ describe('signed media', () => {
   });
 
   test('media.rotation: URLs signed with an older secret still verify until they expire', async () => {
-    const old = new MediaSigner(['old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-ABC'], () => server.url, server.clock.read);
+    const old = new MediaSigner(
+      ['old-secret-0123456789-abcdefghijklmnopqrstuvwxyz-ABC'],
+      () => server.url,
+      server.clock.read,
+    );
     const response = await fetch(old.sign(id, 'stream').url);
     assert.equal(response.status, 200);
-    const retired = new MediaSigner(['retired-secret-0123456789-abcdefghijklmnopqrstuvwxyz'], () => server.url, server.clock.read);
+    const retired = new MediaSigner(
+      ['retired-secret-0123456789-abcdefghijklmnopqrstuvwxyz'],
+      () => server.url,
+      server.clock.read,
+    );
     assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
   });
 

@@ -5,10 +5,10 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { runCli } from '../helpers/cli.ts';
 import { createTestBucket, S3_SERVER, s3ServerMissing, type TestBucket } from '../helpers/s3.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { addRealSound, tone } from '../mcp/real-sounds.ts';
 import { signedUrl } from './helpers.ts';
@@ -25,7 +25,7 @@ async function objectBytes(bucket: TestBucket, key: string): Promise<Uint8Array>
   return answer.Body!.transformToByteArray();
 }
 
-const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+const _md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 
 describe('media in an S3 bucket', { skip }, () => {
   test('media.s3.store: a sound put goes into the bucket under the prefix, and its URL serves exact ranges from it', async () => {
@@ -71,7 +71,10 @@ describe('media in an S3 bucket', { skip }, () => {
       assert.equal(location.origin, new URL(S3_SERVER.endpoint).origin);
       const secondsLeft = Number(new URL(url).searchParams.get('exp')) - Math.floor(server.clock.now / 1000);
       const lifetime = Number(location.searchParams.get('X-Amz-Expires'));
-      assert.ok(lifetime > 0 && lifetime <= secondsLeft, `presigned for ${lifetime} s, signed URL has ${secondsLeft} s left`);
+      assert.ok(
+        lifetime > 0 && lifetime <= secondsLeft,
+        `presigned for ${lifetime} s, signed URL has ${secondsLeft} s left`,
+      );
       const fromStore = await fetch(location);
       assert.equal(fromStore.status, 200);
       assert.match(fromStore.headers.get('content-disposition') ?? '', /^attachment; filename="door-slam\.mp3"/);
@@ -149,7 +152,11 @@ describe('media in an S3 bucket', { skip }, () => {
       assert.equal(media.status, 503);
       assert.ok(Number(media.headers.get('retry-after')) > 0);
       assert.match((await media.json()).error, /media store/);
-      assert.equal((await server.get(`/api/v1/sounds/${id}`, { key })).status, 200, 'the JSON API answers without the store');
+      assert.equal(
+        (await server.get(`/api/v1/sounds/${id}`, { key })).status,
+        200,
+        'the JSON API answers without the store',
+      );
       const ready = await fetch(`${server.url}/readyz`);
       assert.equal(ready.status, 503);
       const body = await ready.json();
@@ -179,12 +186,22 @@ describe('media in an S3 bucket', { skip }, () => {
         const missing = await runCli(command, { ...base, ...bucket.env, S3_BUCKET: `${bucket.name}-absent` });
         assert.equal(missing.status, 1);
         // One line of ours (on Node.js 20 the AWS SDK adds its own warning about the version), no stack trace.
-        assert.equal(missing.stderr.split('\n').filter((line) => line.startsWith('sound-catalog ')).length, 1, missing.stderr);
+        assert.equal(
+          missing.stderr.split('\n').filter((line) => line.startsWith('sound-catalog ')).length,
+          1,
+          missing.stderr,
+        );
         assert.doesNotMatch(missing.stderr, /\n\s+at /);
-        assert.match(missing.stderr, new RegExp(`sound-catalog ${command[0]}: the S3 bucket ${bucket.name}-absent at .* does not exist`));
+        assert.match(
+          missing.stderr,
+          new RegExp(`sound-catalog ${command[0]}: the S3 bucket ${bucket.name}-absent at .* does not exist`),
+        );
         const refused = await runCli(command, { ...base, ...bucket.env, AWS_SECRET_ACCESS_KEY: 'not-the-secret' });
         assert.equal(refused.status, 1);
-        assert.match(refused.stderr, new RegExp(`sound-catalog ${command[0]}: the S3 bucket ${bucket.name} at .* refused the credentials`));
+        assert.match(
+          refused.stderr,
+          new RegExp(`sound-catalog ${command[0]}: the S3 bucket ${bucket.name} at .* refused the credentials`),
+        );
         assert.doesNotMatch(refused.stderr, /not-the-secret/);
       });
     }

@@ -52,7 +52,11 @@ function legacySig(secret: string, message: string, disposition: 'stream' | 'dow
 }
 
 describe('media: signing vectors', () => {
-  const signer = new MediaSigner([SECRET], () => BASE, () => NOW);
+  const signer = new MediaSigner(
+    [SECRET],
+    () => BASE,
+    () => NOW,
+  );
 
   test('signing.vectors: a known secret, time and rendition give the URLs of docs/signing.md, which verify', () => {
     for (const { sign, signed, sig } of VECTORS) {
@@ -60,16 +64,25 @@ describe('media: signing vectors', () => {
     }
     const [plain, rendition, pack] = VECTORS;
     assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${plain.signed}&sig=${plain.sig}`)), {
-      ok: true, expiresAt: EXP, choice: {}, accountId: null,
+      ok: true,
+      expiresAt: EXP,
+      choice: {},
+      accountId: null,
       canonicalQuery: `${plain.signed.split('?')[1]}&sig=${plain.sig}`,
     });
     assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${rendition.signed}&sig=${rendition.sig}`)), {
-      ok: true, expiresAt: EXP, accountId: 'acct-42',
+      ok: true,
+      expiresAt: EXP,
+      accountId: 'acct-42',
       canonicalQuery: `${rendition.signed.split('?')[1]}&sig=${rendition.sig}`,
       choice: { loudness: -16, format: 'wav', bitDepth: 24 },
     });
     assert.deepEqual(signer.verifyPack(queryOf(`${BASE}${pack.signed}&sig=${pack.sig}`)), {
-      ok: true, expiresAt: EXP, ids: [ID, '0123456789abcdef'], choice: {}, accountId: null,
+      ok: true,
+      expiresAt: EXP,
+      ids: [ID, '0123456789abcdef'],
+      choice: {},
+      accountId: null,
       canonicalQuery: `${pack.signed.split('?')[1]}&sig=${pack.sig}`,
     });
     const both = signer.signBoth(ID);
@@ -104,7 +117,11 @@ describe('media: signing vectors', () => {
     const whole = createHmac('sha256', SECRET).update(`${ID}\nstream\n${exp}`).digest('base64url');
     for (const kid of [oldKid, KID]) {
       const halves = [half.subarray(0, 16).toString('base64url'), half.subarray(16).toString('base64url')];
-      for (const [d, sig] of [['stream', halves[0]!], ['download', halves[1]!], ['stream', whole]]) {
+      for (const [d, sig] of [
+        ['stream', halves[0]!],
+        ['download', halves[1]!],
+        ['stream', whole],
+      ]) {
         assert.deepEqual(signer.verify(ID, { d, exp, kid, sig }), INVALID, `${kid} ${d} ${sig}`);
       }
     }
@@ -117,10 +134,17 @@ describe('media: signing vectors', () => {
     const sig = legacySig(SECRET, `${ID}\n${exp}`, 'stream');
     const query = { d: 'stream', exp, kid: KID, sig };
     assert.deepEqual(signer.verify(ID, query), {
-      ok: true, expiresAt: EXP - 1800, choice: {}, accountId: null,
+      ok: true,
+      expiresAt: EXP - 1800,
+      choice: {},
+      accountId: null,
       canonicalQuery: `d=stream&exp=${exp}&kid=${KID}&sig=${sig}`,
     });
-    const atExpiry = new MediaSigner([SECRET], () => BASE, () => (EXP - 1800) * 1000);
+    const atExpiry = new MediaSigner(
+      [SECRET],
+      () => BASE,
+      () => (EXP - 1800) * 1000,
+    );
     assert.deepEqual(atExpiry.verify(ID, query), { ok: false, reason: 'expired' });
     // Its other half signs the download URL only.
     assert.deepEqual(signer.verify(ID, { ...query, d: 'download' }), INVALID);
@@ -135,7 +159,10 @@ describe('media: signing vectors', () => {
     const renditionSig = legacySig(SECRET, `${ID}\n${exp}\n${rendition}`, 'download');
     const renditionQuery = { ...queryOf(`${BASE}/x?${rendition}`), d: 'download', exp, kid: KID, sig: renditionSig };
     assert.deepEqual(signer.verify(ID, renditionQuery), {
-      ok: true, expiresAt: EXP - 1800, choice: { loudness: -16, trim: true, format: 'flac' }, accountId: 'acct-42',
+      ok: true,
+      expiresAt: EXP - 1800,
+      choice: { loudness: -16, trim: true, format: 'flac' },
+      accountId: 'acct-42',
       canonicalQuery: `d=download&${rendition}&exp=${exp}&kid=${KID}&sig=${renditionSig}`,
     });
     assert.deepEqual(signer.verify(ID, { ...renditionQuery, account: 'acct-43' }), INVALID);
@@ -147,9 +174,23 @@ describe('media: signing vectors', () => {
   });
 
   test('signing.short-secret: a secret shorter than 32 random bytes in base64url (43 characters) signs nothing', () => {
-    assert.throws(() => new MediaSigner([SECRET.slice(0, 42)], () => BASE, () => NOW),
-      /at least 43 characters .*openssl rand -base64 32/);
-    assert.doesNotThrow(() => new MediaSigner([SECRET.slice(0, 43)], () => BASE, () => NOW));
+    assert.throws(
+      () =>
+        new MediaSigner(
+          [SECRET.slice(0, 42)],
+          () => BASE,
+          () => NOW,
+        ),
+      /at least 43 characters .*openssl rand -base64 32/,
+    );
+    assert.doesNotThrow(
+      () =>
+        new MediaSigner(
+          [SECRET.slice(0, 43)],
+          () => BASE,
+          () => NOW,
+        ),
+    );
   });
 });
 
@@ -169,8 +210,9 @@ describe('media: signed URLs through HTTP', () => {
     assert.equal(response.status, 403, url);
     assert.deepEqual(await response.json(), { error }, url);
   };
-  const legacyUrl = (exp: number) => `${server.url}/media/${sound.id}.mp3?d=stream&exp=${exp}&kid=${KID}`
-    + `&sig=${legacySig(SECRET, `${sound.id}\n${exp}`, 'stream')}`;
+  const legacyUrl = (exp: number) =>
+    `${server.url}/media/${sound.id}.mp3?d=stream&exp=${exp}&kid=${KID}` +
+    `&sig=${legacySig(SECRET, `${sound.id}\n${exp}`, 'stream')}`;
   const serves = async (url: string) => {
     const response = await fetch(url);
     assert.equal(response.status, 200, url);
@@ -205,7 +247,8 @@ describe('media: signed URLs through HTTP', () => {
         url.replace(sound.id, 'ffffffffffffffff'),
         url.replace('.mp3?', '.wav?'),
         `${url}&x=1`,
-      ]) await refused(changed);
+      ])
+        await refused(changed);
       server.clock.now = exp * 1000 - 1;
       await serves(url);
       server.clock.now = exp * 1000;
@@ -231,6 +274,7 @@ describe('media: signed URLs through HTTP', () => {
       url.replace('d=download', 'd=stream'),
       url.replace('&exp=', '&format=mp3&exp='),
       url.replace('.mp3?', '.wav?'),
-    ]) await refused(changed);
+    ])
+      await refused(changed);
   });
 });

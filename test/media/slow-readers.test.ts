@@ -59,36 +59,39 @@ describe(`media.slow-readers (${onS3 ? 'S3' : 'folder'})`, () => {
     return ((await answer.json()) as { data: { stream_url: string } }).data.stream_url;
   };
 
-  test(`media.slow-readers: with ${SLOW_READERS} readers stalled on one sound, another sound streams and /readyz `
-    + 'answers within 2 s', async () => {
-    const large = await addSound(server.services, { name: 'Long Rain', bytes: new Uint8Array(randomBytes(LARGE)) });
-    const small = await addSound(server.services, { name: 'Door Knock', bytes: new Uint8Array(randomBytes(SMALL)) });
-    const largeUrl = await streamUrl(large.id);
-    const smallUrl = await streamUrl(small.id);
-    const readers: http.ClientRequest[] = [];
-    try {
-      // One after another: each is answered at once, however loaded the store.
-      for (let i = 0; i < SLOW_READERS; i++) readers.push(await slowReader(largeUrl));
-      // Long enough for every buffer on the way to fill, so each reader's stream is stalled.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const fresh = await timed(smallUrl);
-      assert.equal(fresh.status, 200);
-      assert.deepEqual(fresh.bytes, small.bytes);
-      assert.ok(fresh.ms < 2000, `another sound streamed in ${Math.round(fresh.ms)} ms`);
-      const ready = await timed(`${server.url}/readyz`);
-      assert.equal(ready.status, 200);
-      assert.ok(ready.ms < 2000, `/readyz answered in ${Math.round(ready.ms)} ms`);
-      const range = await timed(largeUrl, { headers: { range: 'bytes=0-99' } });
-      assert.equal(range.status, 206);
-      assert.deepEqual(range.bytes, large.bytes.slice(0, 100), 'the stalled sound itself too');
-      assert.ok(range.ms < 2000, `a range of the stalled sound in ${Math.round(range.ms)} ms`);
-    } finally {
-      for (const reader of readers) reader.destroy();
-    }
-    const again = await timed(largeUrl);
-    assert.equal(again.status, 200);
-    assert.equal(again.bytes.length, LARGE, 'the readers closed, the whole sound streams');
-  });
+  test(
+    `media.slow-readers: with ${SLOW_READERS} readers stalled on one sound, another sound streams and /readyz ` +
+      'answers within 2 s',
+    async () => {
+      const large = await addSound(server.services, { name: 'Long Rain', bytes: new Uint8Array(randomBytes(LARGE)) });
+      const small = await addSound(server.services, { name: 'Door Knock', bytes: new Uint8Array(randomBytes(SMALL)) });
+      const largeUrl = await streamUrl(large.id);
+      const smallUrl = await streamUrl(small.id);
+      const readers: http.ClientRequest[] = [];
+      try {
+        // One after another: each is answered at once, however loaded the store.
+        for (let i = 0; i < SLOW_READERS; i++) readers.push(await slowReader(largeUrl));
+        // Long enough for every buffer on the way to fill, so each reader's stream is stalled.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const fresh = await timed(smallUrl);
+        assert.equal(fresh.status, 200);
+        assert.deepEqual(fresh.bytes, small.bytes);
+        assert.ok(fresh.ms < 2000, `another sound streamed in ${Math.round(fresh.ms)} ms`);
+        const ready = await timed(`${server.url}/readyz`);
+        assert.equal(ready.status, 200);
+        assert.ok(ready.ms < 2000, `/readyz answered in ${Math.round(ready.ms)} ms`);
+        const range = await timed(largeUrl, { headers: { range: 'bytes=0-99' } });
+        assert.equal(range.status, 206);
+        assert.deepEqual(range.bytes, large.bytes.slice(0, 100), 'the stalled sound itself too');
+        assert.ok(range.ms < 2000, `a range of the stalled sound in ${Math.round(range.ms)} ms`);
+      } finally {
+        for (const reader of readers) reader.destroy();
+      }
+      const again = await timed(largeUrl);
+      assert.equal(again.status, 200);
+      assert.equal(again.bytes.length, LARGE, 'the readers closed, the whole sound streams');
+    },
+  );
 });
 
 const noS3 = await s3ServerMissing();
@@ -103,7 +106,10 @@ describe('media.s3-pools', { skip: noS3 }, () => {
     bucket = await createTestBucket();
     dataDir = await mkdtemp(path.join(tmpdir(), 'sc-s3-pools-'));
     const settings = {
-      bucket: bucket.name, prefix: '', endpoint: S3_SERVER.endpoint, region: S3_SERVER.region,
+      bucket: bucket.name,
+      prefix: '',
+      endpoint: S3_SERVER.endpoint,
+      region: S3_SERVER.region,
       forcePathStyle: S3_SERVER.forcePathStyle,
       credentials: { accessKeyId: S3_SERVER.accessKeyId, secretAccessKey: S3_SERVER.secretAccessKey },
     };
@@ -116,8 +122,7 @@ describe('media.s3-pools', { skip: noS3 }, () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('s3-pools.stall: a body that stops moving is cut after the idle bound, and its socket serves the next stream',
-    async () => {
+  test('s3-pools.stall: a body that stops moving is cut after the idle bound, and its socket serves the next stream', async () => {
     const stalled = await store.read('large.mp3');
     await firstChunkThenStop(stalled);
     const cut = new Promise<Error>((resolve) => stalled.once('error', resolve));

@@ -46,7 +46,9 @@ abstract class Step implements fc.AsyncCommand<Model, Real> {
     await this.act(model, real);
     const state = await real.server.services.meter.state(real.payer);
     assert.equal(state.remaining, model.remaining, `quota after ${this.toString()}`);
-    const counts = await Promise.all(real.sounds.map(async (id) => (await real.server.services.catalog.findById(id))!.numDownloads));
+    const counts = await Promise.all(
+      real.sounds.map(async (id) => (await real.server.services.catalog.findById(id))!.numDownloads),
+    );
     assert.deepEqual(counts, model.downloads, `downloads after ${this.toString()}`);
   }
 
@@ -91,11 +93,16 @@ class RestSearch extends Step {
 }
 
 class RestDownload extends Step {
-  constructor(readonly key: 0 | 1, readonly sound: number) {
+  constructor(
+    readonly key: 0 | 1,
+    readonly sound: number,
+  ) {
     super();
   }
   async act(model: Model, real: Real) {
-    const response = await real.server.get(`/api/v1/sounds/${real.sounds[this.sound]}/download`, { key: real.keys[this.key] });
+    const response = await real.server.get(`/api/v1/sounds/${real.sounds[this.sound]}/download`, {
+      key: real.keys[this.key],
+    });
     await response.arrayBuffer();
     const allowed = model.remaining >= 1;
     assert.equal(response.status, allowed ? 200 : 429);
@@ -110,17 +117,30 @@ class RestDownload extends Step {
 }
 
 class McpBatch extends Step {
-  constructor(readonly key: 0 | 1, readonly messages: McpMessage[], readonly repeatId: boolean) {
+  constructor(
+    readonly key: 0 | 1,
+    readonly messages: McpMessage[],
+    readonly repeatId: boolean,
+  ) {
     super();
   }
   async act(model: Model, real: Real) {
     const ids = this.messages.map((_, n) => (this.repeatId && n === this.messages.length - 1 ? 0 : n));
     const body = this.messages.map((one, n) => message(ids[n]!, one, real.sounds));
-    const response = await postMcp(real.server, this.messages.length === 1 ? body[0] : body, { 'x-api-key': real.keys[this.key] });
-    const answers = [await response.json()].flat() as Array<{ id: number; result?: { isError?: boolean }; error?: { code: number } }>;
+    const response = await postMcp(real.server, this.messages.length === 1 ? body[0] : body, {
+      'x-api-key': real.keys[this.key],
+    });
+    const answers = [await response.json()].flat() as Array<{
+      id: number;
+      result?: { isError?: boolean };
+      error?: { code: number };
+    }>;
     if (this.repeatId && this.messages.length > 1) {
       // Refused whole: an Invalid Request for each entry, nothing charged or counted.
-      assert.deepEqual(answers.map((answer) => answer.error?.code), this.messages.map(() => -32600));
+      assert.deepEqual(
+        answers.map((answer) => answer.error?.code),
+        this.messages.map(() => -32600),
+      );
       return;
     }
     for (const [n, one] of this.messages.entries()) {
@@ -139,7 +159,9 @@ class DashboardDownload extends Step {
     super();
   }
   async act(model: Model, real: Real) {
-    const response = await real.web.post(`/dashboard/download/${real.sounds[this.sound]}`, { _csrf: csrfToken(real.catalogPage) });
+    const response = await real.web.post(`/dashboard/download/${real.sounds[this.sound]}`, {
+      _csrf: csrfToken(real.catalogPage),
+    });
     const allowed = model.remaining >= 1;
     assert.equal(response.status, allowed ? 303 : 429);
     if (allowed) {
@@ -153,7 +175,10 @@ class DashboardDownload extends Step {
 }
 
 class Pack extends Step {
-  constructor(readonly key: 0 | 1, readonly sounds: number[]) {
+  constructor(
+    readonly key: 0 | 1,
+    readonly sounds: number[],
+  ) {
     super();
   }
   async act(model: Model, real: Real) {
@@ -213,7 +238,9 @@ describe('meter.model: every path charges the one meter, as a simple model says'
     // Real MP3s, so that their renditions can be made.
     for (const [n, name] of ['Brass Bell', 'Glass Bell', 'Cow Bell'].entries()) {
       const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('model', n).audio);
-      sounds.push((await addSound(server.services, { name, tags: ['bell'], bytes: mp3, duration: measurements.duration })).id);
+      sounds.push(
+        (await addSound(server.services, { name, tags: ['bell'], bytes: mp3, duration: measurements.duration })).id,
+      );
     }
   });
   after(() => server.close());
@@ -237,21 +264,35 @@ describe('meter.model: every path charges the one meter, as a simple model says'
   test('meter.model: quota and download counts match the model after every step', async () => {
     const key = fc.constantFrom<0 | 1>(0, 1);
     const sound = fc.integer({ min: 0, max: 2 });
-    const mcpMessage = fc.record({ tool: fc.constantFrom<McpMessage['tool']>('search_sounds', 'get_download_url', 'get_quota'), sound });
+    const mcpMessage = fc.record({
+      tool: fc.constantFrom<McpMessage['tool']>('search_sounds', 'get_download_url', 'get_quota'),
+      sound,
+    });
     const steps = [
       key.map((k) => new RestSearch(k)),
       fc.tuple(key, sound).map(([k, s]) => new RestDownload(k, s)),
-      fc.tuple(key, fc.array(mcpMessage, { minLength: 1, maxLength: 4 }), fc.boolean()).map(([k, m, repeat]) => new McpBatch(k, m, repeat)),
+      fc
+        .tuple(key, fc.array(mcpMessage, { minLength: 1, maxLength: 4 }), fc.boolean())
+        .map(([k, m, repeat]) => new McpBatch(k, m, repeat)),
       sound.map((s) => new DashboardDownload(s)),
       sound.map((s) => new Rendition(s)),
       fc.tuple(key, fc.uniqueArray(sound, { minLength: 1, maxLength: 3 })).map(([k, s]) => new Pack(k, s)),
     ];
-    await fc.assert(fc.asyncProperty(fc.commands(steps, { maxCommands: 18 }), async (commands) => {
-      const real = await setUp();
-      const downloads = await Promise.all(sounds.map(async (id) => (await server.services.catalog.findById(id))!.numDownloads));
-      const rendered = await Promise.all(sounds.map(async (id) => server.services.renditions.has((await server.services.catalog.findById(id))!, RENDITION)));
-      const model: Model = { remaining: LEFT_AT_START, downloads, rendered };
-      await fc.asyncModelRun(() => ({ model, real }), commands);
-    }), { numRuns: 20 });
+    await fc.assert(
+      fc.asyncProperty(fc.commands(steps, { maxCommands: 18 }), async (commands) => {
+        const real = await setUp();
+        const downloads = await Promise.all(
+          sounds.map(async (id) => (await server.services.catalog.findById(id))!.numDownloads),
+        );
+        const rendered = await Promise.all(
+          sounds.map(async (id) =>
+            server.services.renditions.has((await server.services.catalog.findById(id))!, RENDITION),
+          ),
+        );
+        const model: Model = { remaining: LEFT_AT_START, downloads, rendered };
+        await fc.asyncModelRun(() => ({ model, real }), commands);
+      }),
+      { numRuns: 20 },
+    );
   });
 });

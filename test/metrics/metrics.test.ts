@@ -47,8 +47,17 @@ describe('metrics: serve with METRICS_PORT', () => {
       const synthesized = synthesizeSound('similar', 14);
       const { mp3, measurements } = await encodeAndMeasure(synthesized.audio);
       const { id } = await services.catalogWriter.put({
-        contentHash: contentHashOf(mp3), mp3, measurements,
-        metadata: { name: 'Synth Tone', description: null, tags: ['tone'], category: 'SFX', license: 'CC0', sample: false },
+        contentHash: contentHashOf(mp3),
+        mp3,
+        measurements,
+        metadata: {
+          name: 'Synth Tone',
+          description: null,
+          tags: ['tone'],
+          category: 'SFX',
+          license: 'CC0',
+          sample: false,
+        },
       });
       const pro = await services.accounts.createAccount('metrics-pro@example.com', 'pro');
       const spent = await services.accounts.createAccount('metrics-spent@example.com', 'pro');
@@ -89,9 +98,21 @@ describe('metrics: serve with METRICS_PORT', () => {
 
     const after = await Scrape.of(metricsUrl);
     assert.equal(requests(after, '/api/v1/sounds', 200) - requests(before, '/api/v1/sounds', 200), 1, 'the search');
-    assert.equal(requests(after, '/api/v1/sounds/:id', 404) - requests(before, '/api/v1/sounds/:id', 404), 1, 'the unknown sound');
-    assert.equal(requests(after, '/api/v1/sounds', 429) - requests(before, '/api/v1/sounds', 429), 1, 'the refused search');
-    assert.equal(requests(after, 'unmatched', 404) - requests(before, 'unmatched', 404), 1, 'the path no route matches');
+    assert.equal(
+      requests(after, '/api/v1/sounds/:id', 404) - requests(before, '/api/v1/sounds/:id', 404),
+      1,
+      'the unknown sound',
+    );
+    assert.equal(
+      requests(after, '/api/v1/sounds', 429) - requests(before, '/api/v1/sounds', 429),
+      1,
+      'the refused search',
+    );
+    assert.equal(
+      requests(after, 'unmatched', 404) - requests(before, 'unmatched', 404),
+      1,
+      'the path no route matches',
+    );
     for (const { route } of after.labelsOf('http_request_duration_seconds_count')) {
       assert.ok(!route!.includes('4242') && !route!.includes('?'), `route label "${route}" is a pattern, not a URL`);
     }
@@ -107,13 +128,20 @@ describe('metrics: serve with METRICS_PORT', () => {
 
   test('metrics.process: Node.js and process metrics from prom-client', async () => {
     const scrape = await Scrape.of(metricsUrl);
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
       assert.ok(scrape.has(name), name);
     }
   });
 
-  test('metrics.index: the index size is the catalog\'s sound count and follows a sound another program adds', async () => {
-    const total = async () => (await (await fetch(`${server.url}/api/v1/sounds`, { headers: { 'x-api-key': key } })).json()).pagination.total as number;
+  test("metrics.index: the index size is the catalog's sound count and follows a sound another program adds", async () => {
+    const total = async () =>
+      (await (await fetch(`${server.url}/api/v1/sounds`, { headers: { 'x-api-key': key } })).json()).pagination
+        .total as number;
     const scrape = await Scrape.of(metricsUrl);
     assert.equal(scrape.value('search_index_sounds'), 3);
     assert.equal(scrape.value('search_index_sounds'), await total());
@@ -123,21 +151,27 @@ describe('metrics: serve with METRICS_PORT', () => {
     const seen = await eventually(
       () => Scrape.of(metricsUrl),
       (s) => s.value('search_index_sounds') === 4 && s.value('catalog_change_feed_lag_seconds') === 0,
-      10_000, 'the added sound is in the index and nothing waits',
+      10_000,
+      'the added sound is in the index and nothing waits',
     );
     assert.equal(seen.value('search_index_sounds'), await total());
   });
 
   test('metrics.renditions: a rendition made is counted with its bytes', async () => {
     const before = await Scrape.of(metricsUrl);
-    const response = await fetch(`${server.url}/api/v1/sounds/${renderable}/stream?loudness=-16`, { headers: { 'x-api-key': key } });
+    const response = await fetch(`${server.url}/api/v1/sounds/${renderable}/stream?loudness=-16`, {
+      headers: { 'x-api-key': key },
+    });
     assert.equal(response.status, 200);
     const media = await fetch((await response.json()).data.stream_url);
     assert.equal(media.status, 200);
     await media.arrayBuffer();
     const after = await Scrape.of(metricsUrl);
     assert.equal(after.value('renditions_made_total')! - before.value('renditions_made_total')!, 1);
-    assert.ok(after.value('renditions_stored_bytes')! > before.value('renditions_stored_bytes')!, 'the stored bytes grew');
+    assert.ok(
+      after.value('renditions_stored_bytes')! > before.value('renditions_stored_bytes')!,
+      'the stored bytes grew',
+    );
     assert.equal(after.value('renditions_making'), 0);
     assert.equal(after.value('renditions_waiting'), 0);
     assert.equal(after.value('renditions_removed_total'), 0);
@@ -147,7 +181,9 @@ describe('metrics: serve with METRICS_PORT', () => {
     const scrape = await Scrape.of(metricsUrl);
     if (onPostgres) {
       assert.equal(scrape.value('database_pool_connections', { state: 'max' }), 10);
-      const open = scrape.value('database_pool_connections', { state: 'idle' })! + scrape.value('database_pool_connections', { state: 'busy' })!;
+      const open =
+        scrape.value('database_pool_connections', { state: 'idle' })! +
+        scrape.value('database_pool_connections', { state: 'busy' })!;
       assert.ok(open >= 1 && open <= 10, `open connections: ${open}`);
       assert.equal(scrape.value('database_pool_waiting_queries'), 0);
       assert.equal(scrape.value('database_pool_errors_total'), 0);
@@ -159,16 +195,19 @@ describe('metrics: serve with METRICS_PORT', () => {
     assert.equal(scrape.value('quota_errors_total'), 0);
   });
 
-  test('metrics.private: /metrics is served on its own port at 127.0.0.1, and never on the API\'s', async () => {
+  test("metrics.private: /metrics is served on its own port at 127.0.0.1, and never on the API's", async () => {
     assert.equal(new URL(metricsUrl).hostname, '127.0.0.1');
     assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
     assert.equal((await fetch(new URL('/api/v1/sounds', metricsUrl))).status, 404);
-    assert.deepEqual(await listeningPorts(server.child.pid!), [portOf(server.url), portOf(metricsUrl)].sort((a, b) => a - b));
+    assert.deepEqual(
+      await listeningPorts(server.child.pid!),
+      [portOf(server.url), portOf(metricsUrl)].sort((a, b) => a - b),
+    );
   });
 });
 
 describe('metrics: off by default, and its settings', () => {
-  test('metrics.off: without METRICS_PORT, serve listens on the API\'s port alone and says nothing of metrics', async () => {
+  test("metrics.off: without METRICS_PORT, serve listens on the API's port alone and says nothing of metrics", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-metrics-'));
     const server = await startServe({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
     try {
@@ -193,7 +232,7 @@ describe('metrics: off by default, and its settings', () => {
     await removeBackend(dataDir);
   });
 
-  test('metrics.config: a bad METRICS_PORT, or the API\'s own, stops the start with a one-line reason', async () => {
+  test("metrics.config: a bad METRICS_PORT, or the API's own, stops the start with a one-line reason", async () => {
     for (const [env, reason] of [
       [{ METRICS_PORT: 'nine' }, /invalid setting METRICS_PORT: must be a port number/],
       [{ METRICS_PORT: '70000' }, /invalid setting METRICS_PORT: must be a port number/],

@@ -3,25 +3,35 @@ import { readdir, readFile, readlink } from 'node:fs/promises';
 
 /** One scrape of /metrics: the samples by name and labels, as Prometheus's text format writes them. */
 export class Scrape {
-  private constructor(readonly text: string, private readonly samples: Array<{ name: string; labels: Record<string, string>; value: number }>) {}
+  private constructor(
+    readonly text: string,
+    private readonly samples: Array<{ name: string; labels: Record<string, string>; value: number }>,
+  ) {}
 
   static async of(url: string): Promise<Scrape> {
     const response = await fetch(url);
     assert.equal(response.status, 200, url);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     const text = await response.text();
-    const samples = text.split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => {
-      const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-      assert.ok(match, `a sample line: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, name, value]) => [name!, value!]));
-      return { name: match[1]!, labels, value: Number(match[3]) };
-    });
+    const samples = text
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => {
+        const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+        assert.ok(match, `a sample line: ${line}`);
+        const labels = Object.fromEntries(
+          [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, name, value]) => [name!, value!]),
+        );
+        return { name: match[1]!, labels, value: Number(match[3]) };
+      });
     return new Scrape(text, samples);
   }
 
   /** The value of the sample with this name and these labels (others may be there too); undefined when absent. */
   value(name: string, labels: Record<string, string> = {}): number | undefined {
-    return this.samples.find((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))?.value;
+    return this.samples.find(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )?.value;
   }
 
   /** Every label set a metric has samples for. */

@@ -13,8 +13,13 @@ describe('net.client-group', () => {
 
   test('client-group.ipv6: an IPv6 address counts by its /64, however it is written', () => {
     const group = '2001:db8:0:1::/64';
-    for (const address of ['2001:db8:0:1::1', '2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0DB8:0000:0001:0:0:0:9',
-      '2001:db8::1:a:b:c:d', '2001:db8:0:1::5%eth0']) {
+    for (const address of [
+      '2001:db8:0:1::1',
+      '2001:db8:0:1:ffff:ffff:ffff:ffff',
+      '2001:0DB8:0000:0001:0:0:0:9',
+      '2001:db8::1:a:b:c:d',
+      '2001:db8:0:1::5%eth0',
+    ]) {
       assert.equal(clientGroupOf(address), group, address);
     }
     assert.equal(clientGroupOf('2001:db8:0:2::1'), '2001:db8:0:2::/64', 'the next /64 is another group');
@@ -23,6 +28,7 @@ describe('net.client-group', () => {
   });
 
   test('client-group.other: what is not an IP address is its own group, unchanged', () => {
-    for (const text of ['', 'unknown', '2001:db8::1::2', '300.1.1.1', '[2001:db8::1]']) assert.equal(clientGroupOf(text), text);
+    for (const text of ['', 'unknown', '2001:db8::1::2', '300.1.1.1', '[2001:db8::1]'])
+      assert.equal(clientGroupOf(text), text);
   });
 });

@@ -22,7 +22,9 @@ function leaveAfter(url: string, bytes: number): Promise<number> {
           resolve(received);
         }
       });
-      response.on('end', () => reject(new Error(`the whole pack came (${received} bytes) before the client could leave`)));
+      response.on('end', () =>
+        reject(new Error(`the whole pack came (${received} bytes) before the client could leave`)),
+      );
     });
     request.on('error', () => {});
   });
@@ -36,7 +38,9 @@ describe('packs.disconnect: a client that leaves halfway stops the pack, quietly
   let key: string;
 
   before(async () => {
-    server = await startServer({ app: { logger: { level: 'info', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } } });
+    server = await startServer({
+      app: { logger: { level: 'info', stream: { write: (line: string) => logged.push(JSON.parse(line)) } } },
+    });
     ({ key } = await server.account('enterprise'));
     // Counts what the store is asked to read, and keeps the streams to see that each is closed.
     const files = server.services.files;
@@ -56,12 +60,21 @@ describe('packs.disconnect: a client that leaves halfway stops the pack, quietly
   };
   const crashes = () => logged.filter((line) => line.level >= 50);
   /** Every stream opened since `from` is closed: none is left paused behind the cut connection, holding a file. */
-  const allClosed = (from: number) => eventually(async () => reads.slice(from).map((stream) => stream.destroyed), (closed) => closed.every(Boolean), 2000, 'streams closed');
+  const allClosed = (from: number) =>
+    eventually(
+      async () => reads.slice(from).map((stream) => stream.destroyed),
+      (closed) => closed.every(Boolean),
+      2000,
+      'streams closed',
+    );
 
   test('packs.disconnect.files: 10 files of 8 MiB, the client leaves after 1 MiB, in the first; no file is opened after it left and the open one is closed, nothing is logged as an error', async () => {
     const ids: string[] = [];
     // Files larger than what the sockets and streams between hold: the first is still being read when the client leaves.
-    for (let i = 0; i < 10; i++) ids.push((await addSound(server.services, { name: `Leave ${i}`, bytes: new Uint8Array(randomBytes(8 << 20)) })).id);
+    for (let i = 0; i < 10; i++)
+      ids.push(
+        (await addSound(server.services, { name: `Leave ${i}`, bytes: new Uint8Array(randomBytes(8 << 20)) })).id,
+      );
     const url = await askPack(`ids=${ids.join(',')}`);
     const before = reads.length;
     await leaveAfter(url, 1 << 20);
@@ -86,7 +99,12 @@ describe('packs.disconnect: a client that leaves halfway stops the pack, quietly
     const readsBefore = reads.length;
     await leaveAfter(url, 1);
     // A rendition already on a thread runs to its end (it is paid for, and kept); one still waiting is dropped; none is started after.
-    const settled = await eventually(() => server.services.renditions.stats(), (stats) => stats.waiting === 0 && stats.making === 0, 10_000, 'renditions settle');
+    const settled = await eventually(
+      () => server.services.renditions.stats(),
+      (stats) => stats.waiting === 0 && stats.making === 0,
+      10_000,
+      'renditions settle',
+    );
     await sleep(1500);
     const stats = await server.services.renditions.stats();
     assert.equal(stats.made, settled.made, 'no rendition made after the client left');

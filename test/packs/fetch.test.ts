@@ -47,7 +47,11 @@ describe('packs.fetch: each fetch of a pack URL pays for the renditions it makes
       const made = (await server.services.renditions.stats()).made;
       const before = await remaining(server, key);
       await fetchWhole(url);
-      assert.equal((await server.services.renditions.stats()).made, made + ids.length, `fetch ${round} made every rendition again`);
+      assert.equal(
+        (await server.services.renditions.stats()).made,
+        made + ids.length,
+        `fetch ${round} made every rendition again`,
+      );
       // 10 each (1 s of FLAC at the default rate and depth), and the request that reads what is left.
       assert.equal(await remaining(server, key), before - 10 * ids.length - 1, `fetch ${round} paid for what it made`);
     }
@@ -84,11 +88,16 @@ describe('packs.fetch: each fetch of a pack URL pays for the renditions it makes
     assert.equal(response.status, 200);
     // The first file's bytes (a WAV of 1 s is about 176 kB), then gone.
     const reader = response.body!.getReader();
-    for (let received = 0; received < 200_000;) received += (await reader.read()).value?.byteLength ?? Infinity;
+    for (let received = 0; received < 200_000; ) received += (await reader.read()).value?.byteLength ?? Infinity;
     controller.abort();
     await reader.read().catch(() => {});
     // Idle twice, 300 ms apart, with nothing made between: the server has seen the client go (between two files it looks idle too).
-    const idle = async () => eventually(() => server.services.renditions.stats(), (stats) => stats.making === 0 && stats.waiting === 0, 30_000);
+    const idle = async () =>
+      eventually(
+        () => server.services.renditions.stats(),
+        (stats) => stats.making === 0 && stats.waiting === 0,
+        30_000,
+      );
     let last = await idle();
     for (let seen = last; ; last = seen) {
       await sleep(300);
@@ -132,11 +141,16 @@ describe('packs.fetch.concurrent: an account fetches at most 2 packs at once', (
 
     // The first client leaves: its place frees.
     first.abort();
-    const fourth = await eventually(async () => {
-      const response = await fetch(url);
-      if (response.status !== 200) await response.arrayBuffer();
-      return response;
-    }, (response) => response.status === 200, 5_000, 'a place freed by a client that left');
+    const fourth = await eventually(
+      async () => {
+        const response = await fetch(url);
+        if (response.status !== 200) await response.arrayBuffer();
+        return response;
+      },
+      (response) => response.status === 200,
+      5_000,
+      'a place freed by a client that left',
+    );
     // The second and fourth ZIPs end: both places free.
     const [a, b] = await Promise.all([two.arrayBuffer(), fourth.arrayBuffer()]);
     assert.equal(a.byteLength, b.byteLength);
@@ -144,7 +158,10 @@ describe('packs.fetch.concurrent: an account fetches at most 2 packs at once', (
     // The server's side of each ends just after the client has read it all.
     await sleep(200);
     const again = await Promise.all([fetch(url), fetch(url)]);
-    assert.deepEqual(again.map((response) => response.status), [200, 200]);
+    assert.deepEqual(
+      again.map((response) => response.status),
+      [200, 200],
+    );
     await Promise.all(again.map((response) => response.arrayBuffer()));
   });
 });

@@ -25,13 +25,17 @@ describe('packs.mcp: get_pack_url gives the same pack as GET /api/v1/packs, at t
   });
 
   test('a pack URL whose ZIP holds the sounds, one request per sound', async () => {
-    const before = Number((await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'));
+    const before = Number(
+      (await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'),
+    );
     const result = await callTool(client, 'get_pack_url', { ids });
     assert.equal(result.isError, undefined, textOf(result));
     const data = result.structuredContent as { download_url: string; sounds: number; estimated_bytes: number };
     assert.equal(data.sounds, 2);
     assert.match(textOf(result), /Pack of 2 sounds/);
-    const after = Number((await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'));
+    const after = Number(
+      (await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'),
+    );
     // The tool call and one more request for the second sound, then the popular call itself.
     assert.equal(before - after, 3);
     const zip = await fetch(data.download_url);
@@ -44,9 +48,15 @@ describe('packs.mcp: get_pack_url gives the same pack as GET /api/v1/packs, at t
   test('with a format: the URL carries it, the ZIP holds .wav files at the rate and channels asked, and its fetch pays for the renditions', async () => {
     const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('pack-mcp', 1).audio);
     const real = await addSound(server.services, { name: 'Coin Pickup', bytes: mp3, ...measurements });
-    const remaining = async () => Number((await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'));
+    const remaining = async () =>
+      Number((await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'));
     const before = await remaining();
-    const result = await callTool(client, 'get_pack_url', { ids: [real.id], format: 'wav', sample_rate: 16000, channels: 1 });
+    const result = await callTool(client, 'get_pack_url', {
+      ids: [real.id],
+      format: 'wav',
+      sample_rate: 16000,
+      channels: 1,
+    });
     assert.equal(result.isError, undefined, textOf(result));
     assert.match(textOf(result), /Pack of 1 sounds \(WAV files in a ZIP/);
     const { download_url: url } = result.structuredContent as { download_url: string };

@@ -13,7 +13,10 @@ import { addSound } from '../helpers/sounds.ts';
 
 const run = promisify(execFile);
 type PackBody = { data: { download_url: string; expires_at: string; sounds: number; estimated_bytes: number } };
-type Manifest = { license: string; sounds: Array<Record<string, unknown> & { id: string; file: string; sha256: string; bytes: number }> };
+type Manifest = {
+  license: string;
+  sounds: Array<Record<string, unknown> & { id: string; file: string; sha256: string; bytes: number }>;
+};
 
 /** The ZIP written to disk, checked by Debian's unzip (-t), and each entry read back with unzip -p. */
 async function readZip(dir: string, name: string, bytes: Uint8Array) {
@@ -22,7 +25,8 @@ async function readZip(dir: string, name: string, bytes: Uint8Array) {
   const tested = await run('unzip', ['-t', file]);
   const listing = await run('unzip', ['-Z1', file]);
   const names = listing.stdout.trim().split('\n');
-  const entry = async (entryName: string) => (await run('unzip', ['-p', file, entryName], { encoding: 'buffer', maxBuffer: 1 << 26 })).stdout;
+  const entry = async (entryName: string) =>
+    (await run('unzip', ['-p', file, entryName], { encoding: 'buffer', maxBuffer: 1 << 26 })).stdout;
   return { tested: tested.stdout, names, entry };
 }
 
@@ -35,9 +39,15 @@ describe('packs (extension): GET /api/v1/packs and the ZIP behind its signed URL
     // One real MP3 (its header gives sample rate and channels), two of made-up bytes.
     const synth = synthesizeSound('similar', 3);
     const { mp3, measurements } = await encodeAndMeasure(synth.audio);
-    const real = await addSound(server.services, { name: 'Glass, "Break" #1', bytes: mp3, ...measurements, tags: ['glass', 'impact'] });
+    const real = await addSound(server.services, {
+      name: 'Glass, "Break" #1',
+      bytes: mp3,
+      ...measurements,
+      tags: ['glass', 'impact'],
+    });
     sounds.push({ ...real, name: 'Glass, "Break" #1' });
-    for (const name of ['Rain on Tin', 'Door Slam']) sounds.push({ ...(await addSound(server.services, { name, tags: ['house'] })), name });
+    for (const name of ['Rain on Tin', 'Door Slam'])
+      sounds.push({ ...(await addSound(server.services, { name, tags: ['house'] })), name });
   });
   after(() => server.close());
 
@@ -60,17 +70,24 @@ describe('packs (extension): GET /api/v1/packs and the ZIP behind its signed URL
     assert.match(download.headers.get('content-disposition') ?? '', /attachment; filename="sound-pack-3\.zip"/);
     const bytes = new Uint8Array(await download.arrayBuffer());
     // The estimate is within a tenth of what came.
-    assert.ok(Math.abs(data.estimated_bytes - bytes.length) < bytes.length * 0.1, `${data.estimated_bytes} vs ${bytes.length}`);
+    assert.ok(
+      Math.abs(data.estimated_bytes - bytes.length) < bytes.length * 0.1,
+      `${data.estimated_bytes} vs ${bytes.length}`,
+    );
 
     const zip = await readZip(server.dataDir, 'happy.zip', bytes);
     assert.match(zip.tested, /No errors detected/);
     const expectedNames = [`glass-break-1-${ids[0]}.mp3`, `rain-on-tin-${ids[1]}.mp3`, `door-slam-${ids[2]}.mp3`];
     assert.deepEqual(zip.names, [...expectedNames, 'manifest.json', 'manifest.csv', 'LICENSE.txt']);
-    for (const [index, name] of expectedNames.entries()) assert.deepEqual(new Uint8Array(await zip.entry(name)), sounds[index]!.bytes, name);
+    for (const [index, name] of expectedNames.entries())
+      assert.deepEqual(new Uint8Array(await zip.entry(name)), sounds[index]!.bytes, name);
 
     const manifest = JSON.parse((await zip.entry('manifest.json')).toString('utf8')) as Manifest;
     assert.equal(manifest.license, 'CC0-1.0');
-    assert.deepEqual(manifest.sounds.map((row) => row.file), expectedNames);
+    assert.deepEqual(
+      manifest.sounds.map((row) => row.file),
+      expectedNames,
+    );
     for (const row of manifest.sounds) {
       const delivered = await zip.entry(row.file);
       assert.equal(row.sha256, createHash('sha256').update(delivered).digest('hex'), row.file);
@@ -89,7 +106,10 @@ describe('packs (extension): GET /api/v1/packs and the ZIP behind its signed URL
     assert.equal(manifest.sounds[1]!.sample_rate, null);
 
     const csv = (await zip.entry('manifest.csv')).toString('utf8').split('\r\n');
-    assert.equal(csv[0], 'id,name,file,format,sample_rate,channels,duration,integrated_lufs,true_peak_db,onset_ms,peak_ms,tail_ms,category,tags,sha256,bytes,source_url');
+    assert.equal(
+      csv[0],
+      'id,name,file,format,sample_rate,channels,duration,integrated_lufs,true_peak_db,onset_ms,peak_ms,tail_ms,category,tags,sha256,bytes,source_url',
+    );
     assert.equal(csv.length, 5);
     assert.ok(csv[1]!.startsWith(`${ids[0]},"Glass, ""Break"" #1",${expectedNames[0]},mp3,44100,`), csv[1]);
     assert.ok(csv[1]!.includes(`,"glass,impact",${first.sha256},`), csv[1]);
@@ -157,9 +177,22 @@ describe('packs (extension): GET /api/v1/packs and the ZIP behind its signed URL
       return `${url.origin}${url.pathname}?${params.toString().replaceAll('%2C', ',')}`;
     };
     assert.equal((await fetch(changed((params) => params.set('ids', sounds[0]!.id)))).status, 403);
-    assert.equal((await fetch(changed((params) => params.set('ids', `${sounds[0]!.id},${sounds[1]!.id},${sounds[2]!.id}`)))).status, 403);
+    assert.equal(
+      (await fetch(changed((params) => params.set('ids', `${sounds[0]!.id},${sounds[1]!.id},${sounds[2]!.id}`))))
+        .status,
+      403,
+    );
     // The first character changed (to another): the last may carry only padding bits, and may be 'A' already.
-    assert.equal((await fetch(changed((params) => params.set('sig', `${params.get('sig')!.startsWith('A') ? 'B' : 'A'}${params.get('sig')!.slice(1)}`)))).status, 403);
+    assert.equal(
+      (
+        await fetch(
+          changed((params) =>
+            params.set('sig', `${params.get('sig')!.startsWith('A') ? 'B' : 'A'}${params.get('sig')!.slice(1)}`),
+          ),
+        )
+      ).status,
+      403,
+    );
     assert.equal((await fetch(changed((params) => params.set('loudness', '-16')))).status, 403);
     assert.equal((await fetch(`${url.origin}/media/packs/other.zip${url.search}`)).status, 403);
     // A pack URL is no sound's URL.

@@ -14,7 +14,9 @@ describe('quota', () => {
     const { key } = await server.account('pro');
     // All 3,000 are in flight at once over 200 sockets (more would overflow the listen backlog).
     const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
-    const statuses = await Promise.all(Array.from({ length: 3000 }, () => statusOf(`${server.url}/api/v1/sounds/popular?limit=1`, key, agent)));
+    const statuses = await Promise.all(
+      Array.from({ length: 3000 }, () => statusOf(`${server.url}/api/v1/sounds/popular?limit=1`, key, agent)),
+    );
     agent.destroy();
     assert.equal(statuses.filter((s) => s === 200).length, 2500);
     assert.equal(statuses.filter((s) => s === 429).length, 500);
@@ -31,7 +33,9 @@ describe('quota', () => {
     const refused = await server.get('/api/v1/sounds', { key });
     assert.equal(refused.status, 429);
     assert.deepEqual(await refused.json(), {
-      error: 'Daily quota of 2500 requests exceeded; it resets at midnight UTC', limit: 2500, reset: midnight,
+      error: 'Daily quota of 2500 requests exceeded; it resets at midnight UTC',
+      limit: 2500,
+      reset: midnight,
     });
     assert.equal(refused.headers.get('x-ratelimit-limit'), '2500');
     assert.equal(refused.headers.get('x-ratelimit-remaining'), '0');
@@ -76,20 +80,33 @@ describe('quota', () => {
   });
 
   test('quota.many-owners: requests of 30 accounts and 60 keys in flight together are each written to their own account and key', async () => {
-    const owners = await Promise.all(Array.from({ length: 30 }, async () => {
-      const { account, key } = await server.account('enterprise');
-      const second = await server.services.accounts.createKey(account.id, 'second');
-      const first = (await server.services.accounts.listKeys(account.id)).find((record) => record.name === 'test')!;
-      return { account, keys: [{ key, id: first.id, requests: 2 }, { key: second.key, id: second.record.id, requests: 3 }] };
-    }));
+    const owners = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const { account, key } = await server.account('enterprise');
+        const second = await server.services.accounts.createKey(account.id, 'second');
+        const first = (await server.services.accounts.listKeys(account.id)).find((record) => record.name === 'test')!;
+        return {
+          account,
+          keys: [
+            { key, id: first.id, requests: 2 },
+            { key: second.key, id: second.record.id, requests: 3 },
+          ],
+        };
+      }),
+    );
     const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
-    const requests = owners.flatMap(({ keys }) => keys.flatMap(({ key, requests }) => Array.from({ length: requests }, () => key)));
-    const statuses = await Promise.all(requests.map((key) => statusOf(`${server.url}/api/v1/sounds/popular?limit=1`, key, agent)));
+    const requests = owners.flatMap(({ keys }) =>
+      keys.flatMap(({ key, requests }) => Array.from({ length: requests }, () => key)),
+    );
+    const statuses = await Promise.all(
+      requests.map((key) => statusOf(`${server.url}/api/v1/sounds/popular?limit=1`, key, agent)),
+    );
     agent.destroy();
     assert.deepEqual(new Set(statuses), new Set([200]));
     for (const { account, keys } of owners) {
       assert.deepEqual(await server.services.usageHistory.usage(account.id, ['2026-06-15']), [5]);
-      for (const { id, requests } of keys) assert.deepEqual(await server.services.usageHistory.keyUsage(id, ['2026-06-15']), [requests]);
+      for (const { id, requests } of keys)
+        assert.deepEqual(await server.services.usageHistory.keyUsage(id, ['2026-06-15']), [requests]);
     }
   });
 
@@ -132,7 +149,10 @@ describe('quota', () => {
   // Both counters start an account's day from the usage history: in process, and Redis when the day's key is missing.
   test('quota.stored: a count already in the database (an earlier run of the day) is where counting goes on', async () => {
     const { account, key } = await server.account('pro');
-    await server.services.database.db.insertInto('usage_daily').values({ account_id: account.id, day: '2026-06-15', count: 2499 }).execute();
+    await server.services.database.db
+      .insertInto('usage_daily')
+      .values({ account_id: account.id, day: '2026-06-15', count: 2499 })
+      .execute();
     const last = await server.get('/api/v1/sounds', { key });
     assert.equal(last.status, 200);
     assert.equal(last.headers.get('x-ratelimit-remaining'), '0');
@@ -148,13 +168,17 @@ describe('quota', () => {
 });
 
 async function storedCount(server: TestServer, accountId: string): Promise<number> {
-  const row = await server.services.database.db.selectFrom('usage_daily').select('count')
-    .where('account_id', '=', accountId).where('day', '=', '2026-06-15').executeTakeFirst();
+  const row = await server.services.database.db
+    .selectFrom('usage_daily')
+    .select('count')
+    .where('account_id', '=', accountId)
+    .where('day', '=', '2026-06-15')
+    .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  for (const start = Date.now(); !(await condition());) {
+  for (const start = Date.now(); !(await condition()); ) {
     if (Date.now() - start > timeoutMs) assert.fail(`not true within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -162,9 +186,11 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Pro
 
 function statusOf(url: string, key: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent, headers: { 'x-api-key': key } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode!));
-    }).on('error', reject);
+    http
+      .get(url, { agent, headers: { 'x-api-key': key } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      })
+      .on('error', reject);
   });
 }

@@ -40,10 +40,14 @@ describe('mcp.quota: each tool call is one request of the daily quota', () => {
     assert.equal(await usedToday(), 2);
   });
 
-  it('MCP and REST share the account\'s one quota, and a tool call answers with the rate-limit headers', async () => {
+  it("MCP and REST share the account's one quota, and a tool call answers with the rate-limit headers", async () => {
     const before = (await usedToday()) ?? 0;
     await server.get('/api/v1/sounds', { key });
-    const response = await postMcp(server, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_sound', arguments: { id } } }, { 'x-api-key': key });
+    const response = await postMcp(
+      server,
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_sound', arguments: { id } } },
+      { 'x-api-key': key },
+    );
     assert.equal(response.status, 200);
     assert.equal(await usedToday(), before + 2);
     assert.equal(response.headers.get('x-ratelimit-limit'), '2500');
@@ -55,8 +59,15 @@ describe('mcp.quota: each tool call is one request of the daily quota', () => {
     const before = (await usedToday()) ?? 0;
     const results = await Promise.all(Array.from({ length: 20 }, () => callTool(client, 'get_stream_url', { id })));
     assert.ok(results.every((result) => result.isError !== true));
-    const call = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'get_sound', arguments: { id } } });
-    const response = await postMcp(server, [call(1), call(2), { jsonrpc: '2.0', id: 3, method: 'tools/list' }], { 'x-api-key': key });
+    const call = (n: number) => ({
+      jsonrpc: '2.0',
+      id: n,
+      method: 'tools/call',
+      params: { name: 'get_sound', arguments: { id } },
+    });
+    const response = await postMcp(server, [call(1), call(2), { jsonrpc: '2.0', id: 3, method: 'tools/list' }], {
+      'x-api-key': key,
+    });
     assert.equal(response.status, 200);
     const answers = (await response.json()) as Array<{ id: number; result: { isError?: boolean } }>;
     assert.deepEqual(answers.map((answer) => answer.id).sort(), [1, 2, 3]);
@@ -105,7 +116,8 @@ describe('mcp.quota: resource reads, resource pages and previews count like tool
     await server.close();
   });
 
-  const usedToday = async () => (await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0] ?? 0;
+  const usedToday = async () =>
+    (await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0] ?? 0;
 
   it('resources/templates/list, prompts/list and prompts/get are free', async () => {
     await client.listResourceTemplates();
@@ -134,32 +146,38 @@ describe('mcp.quota: resource reads, resource pages and previews count like tool
     await callTool(client, 'preview_sound', { id });
     assert.equal(await usedToday(), before + 14, 'a stored preview costs only the call');
     const read = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'resources/read', params: { uri: `sound://${id}` } });
-    const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], { 'x-api-key': key });
+    const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], {
+      'x-api-key': key,
+    });
     assert.equal(response.status, 200);
     assert.equal(await usedToday(), before + 17, 'two reads and a page of the list');
     assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - before - 17));
   });
 
-  it('over quota, a read or a page of the list is a JSON-RPC error with the tools\' message and the reset time, '
-    + 'a preview an error result; none is counted', async () => {
-    const { quota, clock } = server.services;
-    for (let used = await usedToday(); used < 2500; used += 1) await quota.consume(account.id, 'spend-it', account.plan.dailyQuota, clock());
-    const reset = Date.parse('2026-06-16T00:00:00Z') / 1000;
-    const quotaExceeded = (error: unknown) => {
-      assert.ok(error instanceof McpError);
-      assert.equal(error.code, QUOTA_EXCEEDED);
-      assert.match(error.message, /Daily quota of 2500 requests exceeded\. It resets at 2026-06-16T00:00:00\.000Z/);
-      assert.deepEqual(error.data, { limit: 2500, reset });
-      return true;
-    };
-    await assert.rejects(client.readResource({ uri: `sound://${id}` }), quotaExceeded);
-    await assert.rejects(client.listResources(), quotaExceeded);
-    const preview = await callTool(client, 'preview_sound', { id });
-    assert.equal(preview.isError, true);
-    assert.match(textOf(preview), new RegExp(`Daily quota of 2500 requests exceeded.*Unix time ${reset}`));
-    assert.equal(preview.content.length, 1, 'no audio, no links');
-    assert.equal(await usedToday(), 2500);
-    assert.equal((await client.listResourceTemplates()).resourceTemplates.length, 1, 'describing still works');
-    assert.equal((await client.listPrompts()).prompts.length, 2);
-  });
+  it(
+    "over quota, a read or a page of the list is a JSON-RPC error with the tools' message and the reset time, " +
+      'a preview an error result; none is counted',
+    async () => {
+      const { quota, clock } = server.services;
+      for (let used = await usedToday(); used < 2500; used += 1)
+        await quota.consume(account.id, 'spend-it', account.plan.dailyQuota, clock());
+      const reset = Date.parse('2026-06-16T00:00:00Z') / 1000;
+      const quotaExceeded = (error: unknown) => {
+        assert.ok(error instanceof McpError);
+        assert.equal(error.code, QUOTA_EXCEEDED);
+        assert.match(error.message, /Daily quota of 2500 requests exceeded\. It resets at 2026-06-16T00:00:00\.000Z/);
+        assert.deepEqual(error.data, { limit: 2500, reset });
+        return true;
+      };
+      await assert.rejects(client.readResource({ uri: `sound://${id}` }), quotaExceeded);
+      await assert.rejects(client.listResources(), quotaExceeded);
+      const preview = await callTool(client, 'preview_sound', { id });
+      assert.equal(preview.isError, true);
+      assert.match(textOf(preview), new RegExp(`Daily quota of 2500 requests exceeded.*Unix time ${reset}`));
+      assert.equal(preview.content.length, 1, 'no audio, no links');
+      assert.equal(await usedToday(), 2500);
+      assert.equal((await client.listResourceTemplates()).resourceTemplates.length, 1, 'describing still works');
+      assert.equal((await client.listPrompts()).prompts.length, 2);
+    },
+  );
 });

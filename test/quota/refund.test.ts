@@ -10,7 +10,8 @@ describe('quota.refund: requests given back for work that failed', () => {
   });
   after(() => server.close());
 
-  const remainingOf = async (key: string) => Number((await server.get('/api/v1/sounds?limit=1', { key })).headers.get('x-ratelimit-remaining'));
+  const remainingOf = async (key: string) =>
+    Number((await server.get('/api/v1/sounds?limit=1', { key })).headers.get('x-ratelimit-remaining'));
 
   test('quota.refund.today: what is refunded can be spent again, and the history shows the net count', async () => {
     const { account, key } = await server.account('pro');

@@ -25,9 +25,13 @@ describe('quota.remaining', () => {
   });
 
   const rest = (key: string) => send(`${server.url}/api/v1/sounds/popular?limit=1`, 'GET', key, agent);
-  const mcp = (key: string, id: number) => send(`${server.url}/mcp`, 'POST', key, agent, {
-    jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_sound', arguments: { id: soundId } },
-  });
+  const mcp = (key: string, id: number) =>
+    send(`${server.url}/mcp`, 'POST', key, agent, {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_sound', arguments: { id: soundId } },
+    });
 
   test('quota.remaining.rest: 300 concurrent requests on a fresh Pro quota get each of 2499 ... 2200 once', async () => {
     const { key } = await server.account('pro');
@@ -40,7 +44,8 @@ describe('quota.remaining', () => {
     const { key } = await server.account('pro');
     const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => mcp(key, n)));
     assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
-    for (const answer of answers) assert.notEqual((JSON.parse(answer.body) as { result: { isError?: boolean } }).result.isError, true);
+    for (const answer of answers)
+      assert.notEqual((JSON.parse(answer.body) as { result: { isError?: boolean } }).result.isError, true);
     assert.deepEqual(remainingOf(answers), countdown(2500, 200));
   });
 
@@ -54,7 +59,8 @@ describe('quota.remaining', () => {
   test('quota.remaining.last: a burst past the quota gives 0 to exactly one answer and 429 with remaining 0 to the rest', async () => {
     const { account, key } = await server.account('pro');
     // Spend all but 50, then send 80 at once.
-    for (let used = 0; used < 2450; used += 50) await server.services.quota.consume(account.id, null, 2500, server.clock.now, 50);
+    for (let used = 0; used < 2450; used += 50)
+      await server.services.quota.consume(account.id, null, 2500, server.clock.now, 50);
     const answers = await Promise.all(Array.from({ length: 80 }, () => rest(key)));
     const allowed = answers.filter((answer) => answer.status === 200);
     const refused = answers.filter((answer) => answer.status === 429);
@@ -83,7 +89,8 @@ interface Answer {
 function send(url: string, method: 'GET' | 'POST', key: string, agent: http.Agent, body?: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = { 'x-api-key': key };
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    if (body !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     const request = http.request(url, { method, agent, headers }, (response) => {
       let text = '';
       response.setEncoding('utf8');

@@ -18,12 +18,20 @@ const PASSWORD = 'a long enough passphrase';
 
 const missingBrowser = !existsSync(CHROMIUM);
 // On CI a missing browser is a failure, not a skip: `.ci/run` installs it.
-const skip = missingBrowser && process.env.CI !== 'true' ? `no browser at ${CHROMIUM}; the end-to-end test is skipped` : false;
+const skip =
+  missingBrowser && process.env.CI !== 'true' ? `no browser at ${CHROMIUM}; the end-to-end test is skipped` : false;
 
 /** The operator's command line, run as the operator would, against the test server's data folder. */
 async function cli(server: TestServer, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(process.execPath, ['bin/sound-catalog.js', ...args, '--json'], {
-    cwd: ROOT, env: { ...process.env, ...backendEnv(server.dataDir), SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0', LOG_LEVEL: 'silent' },
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...backendEnv(server.dataDir),
+      SOUND_CATALOG_DATA: server.dataDir,
+      SOUND_CATALOG_DEMO: '0',
+      LOG_LEVEL: 'silent',
+    },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
@@ -43,7 +51,10 @@ function watchPolicy(page: Page, violations: string[]): void {
   });
 }
 
-test('e2e: sign up, operator upgrade, create and copy a key, call the API, revoke it', { skip, timeout: 180_000 }, async () => {
+test('e2e: sign up, operator upgrade, create and copy a key, call the API, revoke it', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   assert.ok(!missingBrowser, `CI=true and no browser at ${CHROMIUM}`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   const server = await startServer();
@@ -51,12 +62,15 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
   const violations: string[] = [];
   try {
     await addDemoCatalog(server.services);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     const anonymous = await browser.newContext({ viewport: DESKTOP });
     const home = await anonymous.newPage();
     watchPolicy(home, violations);
 
-    await home.goto(server.url + '/');
+    await home.goto(`${server.url}/`);
     await assertKeyboardFocusVisible(home);
     await home.evaluate(() => (document.activeElement as HTMLElement).blur());
     await shoot(home, 'home', 'desktop');
@@ -69,11 +83,12 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     await desktop.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const page = await desktop.newPage();
     watchPolicy(page, violations);
-    await page.goto(server.url + '/dashboard/sign-up');
+    await page.goto(`${server.url}/dashboard/sign-up`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(server.url + '/dashboard');
+    await page.waitForURL(`${server.url}/dashboard`);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is what the reader sees.
     assert.match(await page.locator('main').innerText(), /on the Free plan/);
 
     // The operator upgrades the account from the command line, in another process.
@@ -97,14 +112,21 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     assert.equal(ok.status, 200);
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is what the reader sees.
     assert.match(await page.locator('.stat-grid').innerText(), /Requests today\s+1\b/);
     await shoot(page, 'dashboard', 'desktop');
 
-    await page.goto(server.url + '/dashboard/catalog?sort=name&order=asc');
+    await page.goto(`${server.url}/dashboard/catalog?sort=name&order=asc`);
     assert.equal(await page.locator('svg.waveform').count(), 8);
     await shoot(page, 'catalog', 'desktop');
     const media = page.waitForResponse((response) => response.url().includes('/media/'));
-    await page.locator('audio').first().evaluate((audio: HTMLAudioElement) => { audio.preload = 'auto'; audio.load(); });
+    await page
+      .locator('audio')
+      .first()
+      .evaluate((audio: HTMLAudioElement) => {
+        audio.preload = 'auto';
+        audio.load();
+      });
     assert.ok([200, 206].includes((await media).status()), 'the browser fetches the signed stream URL');
 
     // The download button posts its form (with the page's CSRF token) and keeps the choices made:
@@ -113,7 +135,9 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     const card = () => page.locator('article.sound-card').first();
     await card().getByLabel('Loudness').selectOption('-16');
     await card().getByLabel('Trim silence').check();
-    const posted = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/dashboard/download/'));
+    const posted = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/dashboard/download/'),
+    );
     await card().getByRole('button', { name: 'Download' }).click();
     const answer = await posted;
     assert.equal(answer.status(), 303);
@@ -123,7 +147,7 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     assert.equal(Number(renditionUrl.searchParams.get('loudness')), -16);
     assert.equal(renditionUrl.searchParams.get('trim'), 'true');
     // As recorded, the browser follows the form to the file and saves it.
-    await page.goto(server.url + '/dashboard/catalog?sort=name&order=asc');
+    await page.goto(`${server.url}/dashboard/catalog?sort=name&order=asc`);
     const downloading = page.waitForEvent('download');
     await card().getByRole('button', { name: 'Download' }).click();
     const download = await downloading;
@@ -131,7 +155,7 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     assert.equal(await download.failure(), null);
     assert.match(download.suggestedFilename(), /\.mp3$/);
 
-    await page.goto(server.url + '/dashboard/keys');
+    await page.goto(`${server.url}/dashboard/keys`);
     await page.getByRole('link', { name: 'Revoke Production server' }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('is revoked; requests with it now get 401').waitFor();
@@ -139,7 +163,7 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
     assert.equal(refused.status, 401);
 
     await cli(server, 'accounts', 'set-plan', '--email', email, '--plan', 'pro', '--operator');
-    await page.goto(server.url + '/dashboard/operator');
+    await page.goto(`${server.url}/dashboard/operator`);
     await shoot(page, 'operator', 'desktop');
 
     await phoneScreenshots(browser, server, desktop, violations);
@@ -151,28 +175,33 @@ test('e2e: sign up, operator upgrade, create and copy a key, call the API, revok
 });
 
 /** The same pages at a phone's width: signed out for home and sign-up, signed in for the rest. */
-async function phoneScreenshots(browser: Browser, server: TestServer, signedIn: BrowserContext, violations: string[]): Promise<void> {
+async function phoneScreenshots(
+  browser: Browser,
+  server: TestServer,
+  signedIn: BrowserContext,
+  violations: string[],
+): Promise<void> {
   const anonymous = await (await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true })).newPage();
   watchPolicy(anonymous, violations);
-  await anonymous.goto(server.url + '/');
+  await anonymous.goto(`${server.url}/`);
   await shoot(anonymous, 'home', 'phone');
-  await anonymous.goto(server.url + '/dashboard/sign-up');
+  await anonymous.goto(`${server.url}/dashboard/sign-up`);
   await shoot(anonymous, 'sign-up', 'phone');
 
   const phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   await phone.addCookies(await signedIn.cookies());
   const page = await phone.newPage();
   watchPolicy(page, violations);
-  await page.goto(server.url + '/dashboard');
+  await page.goto(`${server.url}/dashboard`);
   await shoot(page, 'dashboard', 'phone');
-  await page.goto(server.url + '/dashboard/keys');
+  await page.goto(`${server.url}/dashboard/keys`);
   await page.getByLabel('Key name').fill('Phone test');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.locator('#new-key-value').waitFor();
   await shoot(page, 'keys-created', 'phone');
-  await page.goto(server.url + '/dashboard/catalog?sort=name&order=asc');
+  await page.goto(`${server.url}/dashboard/catalog?sort=name&order=asc`);
   await shoot(page, 'catalog', 'phone');
-  await page.goto(server.url + '/dashboard/operator');
+  await page.goto(`${server.url}/dashboard/operator`);
   await shoot(page, 'operator', 'phone');
 }
 

@@ -16,11 +16,17 @@ function importGraph(): Map<string, string[]> {
       if (!entry.isFile() || !/\.(ts|js)$/.test(entry.name) || entry.name.endsWith('.d.ts')) continue;
       const file = path.relative(ROOT, path.join(entry.parentPath, entry.name));
       const source = readFileSync(path.join(ROOT, file), 'utf8');
-      const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/g)]
-        .map((match) => match[1] ?? match[2]!);
-      graph.set(file, specifiers.map((specifier) => (specifier.startsWith('.')
-        ? path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), specifier))
-        : specifier)));
+      const specifiers = [
+        ...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/g),
+      ].map((match) => match[1] ?? match[2]!);
+      graph.set(
+        file,
+        specifiers.map((specifier) =>
+          specifier.startsWith('.')
+            ? path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), specifier))
+            : specifier,
+        ),
+      );
     }
   }
   return graph;
@@ -33,7 +39,8 @@ test('imports.no-circle: no file reaches itself through its imports', () => {
   const trail: string[] = [];
   const visit = (file: string): void => {
     if (state.get(file) === 'done' || !graph.has(file)) return;
-    if (state.get(file) === 'open') assert.fail(`a circle: ${[...trail.slice(trail.indexOf(file)), file].join(' -> ')}`);
+    if (state.get(file) === 'open')
+      assert.fail(`a circle: ${[...trail.slice(trail.indexOf(file)), file].join(' -> ')}`);
     state.set(file, 'open');
     trail.push(file);
     for (const imported of graph.get(file)!) visit(imported);
@@ -49,7 +56,7 @@ test('imports.front-doors: REST, MCP and the dashboard never import each other',
     const door = FRONT_DOORS.find((folder) => file.startsWith(folder));
     if (!door) continue;
     for (const imported of imports) {
-      const other = FRONT_DOORS.find((folder) => folder !== door && imported.startsWith(folder));
+      const other: string | undefined = FRONT_DOORS.find((folder) => folder !== door && imported.startsWith(folder));
       assert.equal(other, undefined, `${file} imports ${imported}`);
     }
   }

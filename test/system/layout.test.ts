@@ -16,7 +16,10 @@ async function unmirrored(testRoot: string, srcRoot: string): Promise<string[]> 
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
     .map((entry) => path.relative(testRoot, path.join(entry.parentPath, entry.name)))
     .filter((file) => {
-      const folders = path.dirname(file).split(path.sep).filter((part) => part !== '.');
+      const folders = path
+        .dirname(file)
+        .split(path.sep)
+        .filter((part) => part !== '.');
       if (folders[0] === 'system' || folders.some((part) => BESIDE_THE_MIRROR.has(part))) return false;
       const mirror = path.join(srcRoot, ...folders);
       return !(existsSync(mirror) && statSync(mirror).isDirectory());
@@ -25,21 +28,37 @@ async function unmirrored(testRoot: string, srcRoot: string): Promise<string[]> 
 }
 
 test('layout.mirror: every test outside helpers/, fixtures/ and system/ sits in a folder that src/ has', async () => {
-  assert.deepEqual(await unmirrored(path.join(ROOT, 'test'), path.join(ROOT, 'src')), [],
-    'move each file listed to the test/ folder that mirrors what it tests (test/README.md, "Layout")');
+  assert.deepEqual(
+    await unmirrored(path.join(ROOT, 'test'), path.join(ROOT, 'src')),
+    [],
+    'move each file listed to the test/ folder that mirrors what it tests (test/README.md, "Layout")',
+  );
 });
 
 test('layout.check: a test in a folder src/ lacks is named; one at the top or in system/ is not', async () => {
   const root = await mkdtemp(path.join(tmpdir(), 'sound-catalog-layout-'));
   try {
-    for (const folder of ['src/audio/decode', 'test/audio/decode', 'test/audio/helpers', 'test/system/ci', 'test/audo']) {
+    for (const folder of [
+      'src/audio/decode',
+      'test/audio/decode',
+      'test/audio/helpers',
+      'test/system/ci',
+      'test/audo',
+    ]) {
       await mkdir(path.join(root, folder), { recursive: true });
     }
-    for (const file of ['test/top.test.ts', 'test/audio/decode/wav.test.ts', 'test/audio/helpers/not-a.test.ts',
-      'test/system/ci/skips.test.ts', 'test/audo/typo.test.ts']) {
+    for (const file of [
+      'test/top.test.ts',
+      'test/audio/decode/wav.test.ts',
+      'test/audio/helpers/not-a.test.ts',
+      'test/system/ci/skips.test.ts',
+      'test/audo/typo.test.ts',
+    ]) {
       await writeFile(path.join(root, file), '');
     }
-    assert.deepEqual(await unmirrored(path.join(root, 'test'), path.join(root, 'src')), [path.join('audo', 'typo.test.ts')]);
+    assert.deepEqual(await unmirrored(path.join(root, 'test'), path.join(root, 'src')), [
+      path.join('audo', 'typo.test.ts'),
+    ]);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

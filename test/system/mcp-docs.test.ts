@@ -14,7 +14,9 @@ const DOC_BASE_URL = 'http://127.0.0.1:3000';
 
 /** The fenced blocks of one language in the document, in order. */
 function blocks(markdown: string, language: string): string[] {
-  return [...markdown.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1] ?? '');
+  return [...markdown.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map(
+    (match) => match[1] ?? '',
+  );
 }
 
 describe('mcp.docs: the "Connect an MCP client" examples work as written', () => {
@@ -38,12 +40,16 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
   it('the mcpServers configuration connects the SDK client with exactly its url and headers', async () => {
     const [json] = blocks(markdown, 'json');
     assert.ok(json, 'the document has a JSON configuration');
-    const config = JSON.parse(live(json)) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+    const config = JSON.parse(live(json)) as {
+      mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+    };
     const entry = config.mcpServers['sound-catalog'];
     assert.ok(entry);
     assert.deepEqual(Object.keys(entry.headers), ['x-api-key']);
     const client = new Client({ name: 'docs-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }),
+    );
     const { tools } = await client.listTools();
     for (const { name } of tools) assert.match(markdown, new RegExp(`\`${name}\``), `the document names ${name}`);
     await client.close();
@@ -54,21 +60,31 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
     assert.ok(shell, 'the document has a curl example');
     const command = live(shell);
     const url = /curl -s (\S+)/.exec(command)?.[1];
-    const headers = Object.fromEntries([...command.matchAll(/-H '([^:]+): ([^']+)'/g)].map((match) => [match[1], match[2]]));
+    const headers = Object.fromEntries(
+      [...command.matchAll(/-H '([^:]+): ([^']+)'/g)].map((match) => [match[1], match[2]]),
+    );
     const body = /-d '([^']+)'/.exec(command)?.[1];
     assert.ok(url && body);
     const response = await fetch(url, { method: 'POST', headers, body });
     assert.equal(response.status, 200);
-    const answer = (await response.json()) as { id: number; result: { structuredContent: { data: Array<{ name: string }> } } };
+    const answer = (await response.json()) as {
+      id: number;
+      result: { structuredContent: { data: Array<{ name: string }> } };
+    };
     assert.equal(answer.id, 1);
-    assert.deepEqual(answer.result.structuredContent.data.map((sound) => sound.name), ['Laser Zap']);
+    assert.deepEqual(
+      answer.result.structuredContent.data.map((sound) => sound.name),
+      ['Laser Zap'],
+    );
   });
 
   it('the session with resources, a preview and a prompt, replayed request by request, answers as shown and spends the fifteen requests it says', async () => {
     const session = markdown.slice(markdown.indexOf('## A session with resources'));
     // Each request block and the abbreviated answer block after it.
-    const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)]
-      .map((match) => ({ request: match[1]!.trim(), answer: match[2] ?? '' }));
+    const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)].map((match) => ({
+      request: match[1]!.trim(),
+      answer: match[2] ?? '',
+    }));
     assert.equal(steps.length, 6);
     assert.equal(steps.filter((step) => step.answer !== '').length, 5, 'every request but the last shows its answer');
     const { account, key: sessionKey } = await server.account('pro');
@@ -77,7 +93,11 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
     for (const { request, answer } of steps) {
       const response = await fetch(`${server.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': sessionKey },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': sessionKey,
+        },
         body: withId(request),
       });
       assert.equal(response.status, 200, request);
@@ -87,14 +107,22 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
       // Every content type, MIME type and link the abbreviated answer shows is in the real one.
       const real = JSON.stringify(body.result);
       if (answer !== '') assert.match(answer, /"(type|mimeType|uri|name)":"/, 'the answer shows something to check');
-      for (const shown of withId(answer).match(/"(type|mimeType|uri|name)":"[^"…]*"/g) ?? []) assert.ok(real.includes(shown), `${shown} in ${real.slice(0, 300)}`);
+      for (const shown of withId(answer).match(/"(type|mimeType|uri|name)":"[^"…]*"/g) ?? [])
+        assert.ok(real.includes(shown), `${shown} in ${real.slice(0, 300)}`);
     }
     const [prompt, search, preview, read] = answers.map((answer) => answer.result);
     assert.match(JSON.stringify(prompt), /No sound may last longer than 1 s\./);
-    assert.deepEqual((search!.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id), [laserId]);
-    const loudness = (preview!.structuredContent as { preview: { loudness: { integrated_lufs: number } } }).preview.loudness;
+    assert.deepEqual(
+      (search!.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id),
+      [laserId],
+    );
+    const loudness = (preview!.structuredContent as { preview: { loudness: { integrated_lufs: number } } }).preview
+      .loudness;
     assert.ok(Math.abs(loudness.integrated_lufs - -16) <= 1);
-    assert.deepEqual((read!.contents as Array<{ mimeType: string }>).map((content) => content.mimeType), ['application/json', 'audio/mpeg']);
+    assert.deepEqual(
+      (read!.contents as Array<{ mimeType: string }>).map((content) => content.mimeType),
+      ['application/json', 'audio/mpeg'],
+    );
     // One each for the search, the preview, the read and the two pages of resources; ten for making
     // the preview (its first time).
     assert.equal((await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0], 15);

@@ -28,19 +28,37 @@ describe('readme', () => {
 
   before(async () => {
     const texts = await Promise.all(DOCUMENTS.map((document) => readFile(path.join(ROOT, document), 'utf8')));
-    blocks = texts.flatMap((text) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!))
+    blocks = texts
+      .flatMap((text) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!))
       // Blocks that only set the reader's own key and address: the test provides those.
-      .filter((block) => !block.trim().split('\n').every((line) => line.startsWith('export ')));
+      .filter(
+        (block) =>
+          !block
+            .trim()
+            .split('\n')
+            .every((line) => line.startsWith('export ')),
+      );
     server = await startServer();
     await addSound(server.services, { name: 'Laser Zap', tags: ['laser'], duration: 0.4 });
     await addSound(server.services, { name: 'Coin Pickup', tags: ['coin'], sample: true });
     const { key } = await server.account('pro');
     workdir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-readme-'));
     await mkdir(path.join(workdir, 'my-sounds'));
-    await writeFile(path.join(workdir, 'my-sounds', 'beep.wav'), encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 880, -12, 22_050)] }));
+    await writeFile(
+      path.join(workdir, 'my-sounds', 'beep.wav'),
+      encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 880, -12, 22_050)] }),
+    );
     // Ends each curl answer with a newline so that several answers are several lines.
     await writeFile(path.join(workdir, '.curlrc'), 'write-out = "\\n"\n');
-    env = { ...process.env, ...backendEnv(server.dataDir), CURL_HOME: workdir, API_KEY: key, BASE_URL: server.url, SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' } as Record<string, string>;
+    env = {
+      ...process.env,
+      ...backendEnv(server.dataDir),
+      CURL_HOME: workdir,
+      API_KEY: key,
+      BASE_URL: server.url,
+      SOUND_CATALOG_DATA: server.dataDir,
+      SOUND_CATALOG_DEMO: '0',
+    } as Record<string, string>;
   });
   after(async () => {
     await server.close();
@@ -52,8 +70,11 @@ describe('readme', () => {
     for (const block of blocks) {
       // `npx sound-catalog` is this package's bin; the test runs it from a scratch folder.
       const script = block.replaceAll('npx sound-catalog', `node ${BIN}`);
-      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: workdir, env, maxBuffer: 16 << 20 })
-        .catch((error) => assert.fail(`block failed:\n${block}\n${error.stderr ?? error}`));
+      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+        cwd: workdir,
+        env,
+        maxBuffer: 16 << 20,
+      }).catch((error) => assert.fail(`block failed:\n${block}\n${error.stderr ?? error}`));
       for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) {
         assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line.slice(0, 200)}`);
       }
@@ -61,7 +82,16 @@ describe('readme', () => {
     assert.ok((await stat(path.join(workdir, 'sound.mp3'))).size > 0, 'the download example saved the MP3');
     const pack = await readFile(path.join(workdir, 'pack.zip'));
     assert.equal(pack.subarray(0, 4).toString('latin1'), 'PK\x03\x04', 'the pack example saved a ZIP');
-    const ingested = () => server.services.catalog.search({ words: ['beep'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 5 });
+    const ingested = () =>
+      server.services.catalog.search({
+        words: ['beep'],
+        categories: [],
+        tags: [],
+        sort: 'name',
+        order: 'asc',
+        page: 1,
+        limit: 5,
+      });
     await eventually(ingested, (page) => page.total === 1, 1000, 'the ingest example imported the folder');
   });
 });

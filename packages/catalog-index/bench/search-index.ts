@@ -67,11 +67,21 @@ for (let round = 1; round <= 2; round++) {
 
 /** words (w1, w2, short for a 1-2 letter word), then which filters: what a query's cost depends on. */
 function kindOf(query: SearchFilters): string {
-  const words = query.words.length === 0 ? 'no q'
-    : query.words.some((word) => word.length <= 2) ? 'short word' : `${query.words.length} word(s)`;
-  const parts = [words, query.categories.length > 0 && 'category', query.tags.length > 0 && 'tags',
-    (query.minDuration !== undefined || query.maxDuration !== undefined) && 'duration', query.page > 1 && 'page > 1',
-    query.sort === 'relevance' && 'relevance', query.facets?.length && `facets ${query.facets.join(',')}`,
-    (query.maxOnsetMs !== undefined || query.minLufs !== undefined) && 'onset/LUFS'];
+  const words =
+    query.words.length === 0
+      ? 'no q'
+      : query.words.some((word) => word.length <= 2)
+        ? 'short word'
+        : `${query.words.length} word(s)`;
+  const parts = [
+    words,
+    query.categories.length > 0 && 'category',
+    query.tags.length > 0 && 'tags',
+    (query.minDuration !== undefined || query.maxDuration !== undefined) && 'duration',
+    query.page > 1 && 'page > 1',
+    query.sort === 'relevance' && 'relevance',
+    query.facets?.length && `facets ${query.facets.join(',')}`,
+    (query.maxOnsetMs !== undefined || query.minLufs !== undefined) && 'onset/LUFS',
+  ];
   return parts.filter(Boolean).join(' + ');
 }

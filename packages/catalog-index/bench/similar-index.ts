@@ -27,14 +27,21 @@ const cpuMs = () => {
   return (usage.user + usage.system) / 1000;
 };
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   const random = generator(3);
   const centres = Array.from({ length: 300 }, () => Array.from({ length: D }, () => (random.next() - 0.5) * 6));
   const before = heldMb();
   const index = new SimilarityIndex(WEIGHTS);
   index.reserveFor(n);
-  for (let i = 0; i < n; i++) index.set(i, random.zipf(centres).map((v) => v + (random.next() + random.next() + random.next() - 1.5) * 2));
+  for (let i = 0; i < n; i++)
+    index.set(
+      i,
+      random.zipf(centres).map((v) => v + (random.next() + random.next() + random.next() - 1.5) * 2),
+    );
   const exhaustive: number[] = [];
   for (let q = 0; q < 20; q++) {
     const started = performance.now();
@@ -59,7 +66,10 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
       for (let i = 0; i < D; i++) sum += (data[offsetOf(other) + i]! - data[offsetOf(doc) + i]!) ** 2;
       distances.push([sum, other]);
     }
-    return distances.sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, doc]) => doc);
+    return distances
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .slice(0, 10)
+      .map(([, doc]) => doc);
   };
   const times: number[] = [];
   const cpuTimes: number[] = [];
@@ -81,18 +91,20 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)]!;
   const p99 = (values: number[]) => sorted(values)[Math.floor(values.length * 0.99)]!;
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  console.log(JSON.stringify({
-    sounds: n,
-    everySoundReadMs: Number(median(exhaustive).toFixed(2)),
-    cellsListedMs: Math.round(buildMs),
-    cellsListedCpuMs: Math.round(buildCpuMs),
-    indexMb: Math.round(indexMb),
-    cellsMedianMs: Number(median(times).toFixed(2)),
-    cellsP99Ms: Number(p99(times).toFixed(2)),
-    cellsMeanMs: Number(mean(times).toFixed(2)),
-    cpuMedianMs: Number(median(cpuTimes).toFixed(2)),
-    cpuP99Ms: Number(p99(cpuTimes).toFixed(2)),
-    cpuMeanMs: Number(mean(cpuTimes).toFixed(2)),
-    recallAt10: Number((found / 500).toFixed(3)),
-  }));
+  console.log(
+    JSON.stringify({
+      sounds: n,
+      everySoundReadMs: Number(median(exhaustive).toFixed(2)),
+      cellsListedMs: Math.round(buildMs),
+      cellsListedCpuMs: Math.round(buildCpuMs),
+      indexMb: Math.round(indexMb),
+      cellsMedianMs: Number(median(times).toFixed(2)),
+      cellsP99Ms: Number(p99(times).toFixed(2)),
+      cellsMeanMs: Number(mean(times).toFixed(2)),
+      cpuMedianMs: Number(median(cpuTimes).toFixed(2)),
+      cpuP99Ms: Number(p99(cpuTimes).toFixed(2)),
+      cpuMeanMs: Number(mean(cpuTimes).toFixed(2)),
+      recallAt10: Number((found / 500).toFixed(3)),
+    }),
+  );
 }

@@ -191,7 +191,8 @@ export class Cells {
     for (let rank = 0; rank < order.length && found < budget; rank++) {
       const cell = cells[order[rank]!]!;
       const list = this.lists[cell]!;
-      if (found + list.length > this.found.length) this.found = grown(this.found, Math.max(2 * this.found.length, found + list.length));
+      if (found + list.length > this.found.length)
+        this.found = grown(this.found, Math.max(2 * this.found.length, found + list.length));
       let kept = 0;
       for (let i = 0; i < list.length; i++) {
         const doc = list[i]!;
@@ -210,9 +211,10 @@ export class Cells {
     const members = this.pending[c]!.filter((doc) => this.cellOf[doc] === -2 - c);
     this.pending[c] = [];
     const count = Math.max(1, Math.round(members.length / FINE_SIZE));
-    const centroids = members.length === 0
-      ? this.coarse.slice(c * d, (c + 1) * d)
-      : train(this.rows, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
+    const centroids =
+      members.length === 0
+        ? this.coarse.slice(c * d, (c + 1) * d)
+        : train(this.rows, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
     const split: Split = { centroids, first: this.lists.length, count };
     for (let f = 0; f < count; f++) this.lists.push([]);
     this.centroids.append(centroids);
@@ -232,7 +234,7 @@ export class Cells {
    * arrangement keeps its slot (it is read, only not in sequence).
    */
   private arrange(budget: number): void {
-    for (let moved = 0; moved < budget && this.arrangedCell < this.lists.length;) {
+    for (let moved = 0; moved < budget && this.arrangedCell < this.lists.length; ) {
       const list = this.lists[this.arrangedCell]!;
       if (this.arrangedPlace >= list.length) {
         this.arrangedCell++;
@@ -313,7 +315,8 @@ function train(rows: Rows, d: number, docs: number[], count: number): Float32Arr
       for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + data[at + i]!;
     }
     // An empty cell keeps its centroid: it costs one distance per query and may fill later.
-    for (let c = 0; c < count; c++) if (sizes[c]! > 0) for (let i = 0; i < d; i++) centroids[c * d + i] = sums[c * d + i]! / sizes[c]!;
+    for (let c = 0; c < count; c++)
+      if (sizes[c]! > 0) for (let i = 0; i < d; i++) centroids[c * d + i] = sums[c * d + i]! / sizes[c]!;
   }
   return centroids;
 }

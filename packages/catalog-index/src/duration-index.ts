@@ -51,7 +51,8 @@ export class DurationIndex {
     this.held[doc >>> 5]! |= 1 << (doc & 31);
     let k = this.bounds.length - 1;
     for (; k >= 0 && duration < this.bounds[k]!; k--) {
-      if (doc >>> 5 >= this.below[k]!.length) this.below[k] = grown(this.below[k]!, Math.max((doc >>> 5) + 1, this.below[k]!.length * 2));
+      if (doc >>> 5 >= this.below[k]!.length)
+        this.below[k] = grown(this.below[k]!, Math.max((doc >>> 5) + 1, this.below[k]!.length * 2));
       this.below[k]![doc >>> 5]! |= 1 << (doc & 31);
     }
     const bucket = k + 1;

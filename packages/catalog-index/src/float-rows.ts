@@ -23,7 +23,10 @@ export class FloatRows {
   distances = new Float32Array(0);
   private floats = new Float32Array(0);
 
-  constructor(readonly dimensions: number, capacity: number) {
+  constructor(
+    readonly dimensions: number,
+    capacity: number,
+  ) {
     this.stride = Math.ceil(dimensions / 4) * 16;
     const instance = new WebAssembly.Instance(distanceKernel);
     this.memory = instance.exports.memory as WebAssembly.Memory;
@@ -54,7 +57,8 @@ export class FloatRows {
 
   /** Measures rows [first, first + count) from the target, into `distances`. */
   measure(first: number, count: number): void {
-    if (first < 0 || count < 0 || first + count > this.size) throw new RangeError(`rows ${first} to ${first + count} of ${this.size}`);
+    if (first < 0 || count < 0 || first + count > this.size)
+      throw new RangeError(`rows ${first} to ${first + count} of ${this.size}`);
     this.squares(this.rowsAt + first * this.stride, count, this.stride, 0, this.stride + first * 4);
   }
 

@@ -5,10 +5,26 @@
 export { SearchIndex, type SearchIndexOptions } from './search-index.ts';
 export { SimilarityIndex, type Neighbour } from './similar.ts';
 export {
-  decodeRankCursor, encodeRankCursor, popularWalk, type RankedSearch, type RankPage, type RankPlace,
+  decodeRankCursor,
+  encodeRankCursor,
+  popularWalk,
+  type RankedSearch,
+  type RankPage,
+  type RankPlace,
 } from './popular-walk.ts';
 export { CATEGORIES, type CatalogRecord, type Category, type Loudness, type Sound, type Timing } from './sound.ts';
 export {
-  FACETS, SEARCH_SORTS, SORT_FIELDS, TOP_TAG_FACETS, type Facet, type Facets, type Page, type SampleFilters,
-  type SearchFilters, type SearchPage, type SearchSort, type SortField, type SortOrder,
+  FACETS,
+  SEARCH_SORTS,
+  SORT_FIELDS,
+  TOP_TAG_FACETS,
+  type Facet,
+  type Facets,
+  type Page,
+  type SampleFilters,
+  type SearchFilters,
+  type SearchPage,
+  type SearchSort,
+  type SortField,
+  type SortOrder,
 } from './query.ts';

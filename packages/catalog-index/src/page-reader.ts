@@ -45,8 +45,15 @@ export class PageReader {
    * The sounds at places [offset, end) of what was found, in one sort order. `range` narrows the
    * part of the order walked to where the matches can be (ranks [from, to)).
    */
-  slice(found: Found, sort: SortField, descending: boolean, offset: number, end: number, count: number,
-    range: [number, number] | null = null): number[] {
+  slice(
+    found: Found,
+    sort: SortField,
+    descending: boolean,
+    offset: number,
+    end: number,
+    count: number,
+    range: [number, number] | null = null,
+  ): number[] {
     const { order, rank, size } = this.orders[sort];
     const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : count;
     const wanted = Math.min(end, total);
@@ -75,7 +82,8 @@ export class PageReader {
       if (seen >= wanted || budget === to - from) return docs;
     }
     // Many matches: mark their places in the order on a bitmap and read it from the right end.
-    if (total * Math.log2(total + 1) * 4 > total + size / 8) return this.byMarkedRanks(found, rank, order, descending, offset, wanted);
+    if (total * Math.log2(total + 1) * 4 > total + size / 8)
+      return this.byMarkedRanks(found, rank, order, descending, offset, wanted);
     const list = 'list' in found ? found.list : this.listOf(found.bits, total);
     const places = this.ranks.subarray(0, list.length);
     for (let i = 0; i < list.length; i++) places[i] = rank[list[i]!]!;
@@ -120,8 +128,14 @@ export class PageReader {
   }
 
   /** The page found by setting a bit per match's place in the order, then reading the bits in order. */
-  private byMarkedRanks(found: { list: Uint32Array } | { bits: Uint32Array }, rank: Uint32Array, order: Uint32Array,
-    descending: boolean, offset: number, wanted: number): number[] {
+  private byMarkedRanks(
+    found: { list: Uint32Array } | { bits: Uint32Array },
+    rank: Uint32Array,
+    order: Uint32Array,
+    descending: boolean,
+    offset: number,
+    wanted: number,
+  ): number[] {
     const places = this.pool.take();
     const mark = (doc: number) => {
       const place = rank[doc]!;

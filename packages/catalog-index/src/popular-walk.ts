@@ -37,7 +37,9 @@ export type RankedSearch = (filters: SearchFilters) => Promise<SearchPage> | Sea
 
 /** Below the place in the ranking: fewer downloads, or as many and an id before (ties read from the last id). */
 function isBelow(sound: Sound, place: RankPlace): boolean {
-  return sound.numDownloads < place.downloads || (sound.numDownloads === place.downloads && byText(sound.id, place.id) < 0);
+  return (
+    sound.numDownloads < place.downloads || (sound.numDownloads === place.downloads && byText(sound.id, place.id) < 0)
+  );
 }
 
 /**
@@ -60,7 +62,7 @@ export async function popularWalk(search: RankedSearch, after: RankPlace | null,
   } else {
     total = (await ranked(1, 1)).total;
     let from = 0;
-    for (let to = total; from < to;) {
+    for (let to = total; from < to; ) {
       const middle = (from + to) >>> 1;
       const [sound] = (await ranked(middle + 1, 1)).items;
       if (sound !== undefined && !isBelow(sound, after)) from = middle + 1;
@@ -69,7 +71,10 @@ export async function popularWalk(search: RankedSearch, after: RankPlace | null,
     // Pages of `size` are numbered from 1: the two that hold places [from, from + size).
     const first = Math.floor(from / size);
     const [one, two] = [await ranked(first + 1, size), await ranked(first + 2, size)];
-    items = [...one.items, ...two.items].slice(from - first * size).filter((sound) => isBelow(sound, after)).slice(0, size);
+    items = [...one.items, ...two.items]
+      .slice(from - first * size)
+      .filter((sound) => isBelow(sound, after))
+      .slice(0, size);
   }
   const more = items.length > limit;
   if (more) items.pop();

@@ -69,7 +69,7 @@ export class Posting implements DocSet {
    */
   seeker(): (doc: number) => boolean {
     const bits = this.bits;
-    if (bits !== null) return (doc) => (doc >>> 5) < bits.length && (bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
+    if (bits !== null) return (doc) => doc >>> 5 < bits.length && (bits[doc >>> 5]! & (1 << (doc & 31))) !== 0;
     const ids = this.ids!;
     const count = this.count;
     let at = 0;
@@ -166,7 +166,10 @@ export class Posting implements DocSet {
 }
 
 /** A copy of `array` with room for `capacity` elements. */
-export function grown<T extends Uint32Array | Int32Array | Uint16Array | Uint8Array | Float64Array>(array: T, capacity: number): T {
+export function grown<T extends Uint32Array | Int32Array | Uint16Array | Uint8Array | Float64Array>(
+  array: T,
+  capacity: number,
+): T {
   const larger = new (array.constructor as new (length: number) => T)(Math.max(capacity, 4));
   larger.set(array);
   return larger;
@@ -188,7 +191,10 @@ export class BitmapSet implements DocSet {
   readonly count: number;
 
   /** `count`: how many bits are set, when the maker counted them. */
-  constructor(private readonly bits: Uint32Array, count = countBits(bits)) {
+  constructor(
+    private readonly bits: Uint32Array,
+    count = countBits(bits),
+  ) {
     this.count = count;
   }
 

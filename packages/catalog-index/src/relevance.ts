@@ -78,7 +78,14 @@ export interface Level {
  * whose set holds it. Several words' scores add up: the group of a total is the union, over the
  * ways of making that total, of the sounds in each word's group of its part.
  */
-export function levelsOf(text: TextIndex, words: string[], found: Uint32Array, pool: BitmapPool, descending: boolean, enough: number): Level[] {
+export function levelsOf(
+  text: TextIndex,
+  words: string[],
+  found: Uint32Array,
+  pool: BitmapPool,
+  descending: boolean,
+  enough: number,
+): Level[] {
   const scores = words.map((word) => new WordScores(text, word, found, pool));
   const levels: Level[] = [];
   let listed = 0;
@@ -145,7 +152,12 @@ class WordScores {
   /** The best score whose group is not worked out yet. */
   private next = BEST_WORD_SCORE;
 
-  constructor(text: TextIndex, word: string, found: Uint32Array, private readonly pool: BitmapPool) {
+  constructor(
+    text: TextIndex,
+    word: string,
+    found: Uint32Array,
+    private readonly pool: BitmapPool,
+  ) {
     for (const token of text.tokensHolding(word)) {
       const place = placeIn(text.token(token), word);
       const inName = text.fieldDocsOf(NAME, token);

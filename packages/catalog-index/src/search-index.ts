@@ -1,6 +1,13 @@
 import {
-  SORT_FIELDS, TOP_TAG_FACETS, type Facet, type Facets, type Page, type SampleFilters, type SearchFilters,
-  type SearchPage, type SortField,
+  SORT_FIELDS,
+  TOP_TAG_FACETS,
+  type Facet,
+  type Facets,
+  type Page,
+  type SampleFilters,
+  type SearchFilters,
+  type SearchPage,
+  type SortField,
 } from './query.ts';
 import { CATEGORIES, type CatalogRecord, type Category, type Sound } from './sound.ts';
 import { DurationIndex } from './duration-index.ts';
@@ -81,7 +88,8 @@ export class SearchIndex {
   constructor(options: SearchIndexOptions) {
     this.similarity = new SimilarityIndex(options.descriptorWeights);
     const c = this.columns;
-    const byNumber = (values: () => Float64Array) => (a: number, b: number) => values()[a]! - values()[b]! || c.compareIds(a, b);
+    const byNumber = (values: () => Float64Array) => (a: number, b: number) =>
+      values()[a]! - values()[b]! || c.compareIds(a, b);
     this.orders = {
       downloads: new SortOrder(byNumber(() => c.downloads)),
       created_at: new SortOrder(byNumber(() => c.created)),
@@ -89,7 +97,12 @@ export class SearchIndex {
       name: new SortOrder((a, b) => byText(c.name(a), c.name(b)) || c.compareIds(a, b)),
     };
     this.bySeq = new SortOrder((a, b) => c.seq[a]! - c.seq[b]!);
-    this.pages = new PageReader(this.orders, () => c.duration, () => this.matches, this.pool);
+    this.pages = new PageReader(
+      this.orders,
+      () => c.duration,
+      () => this.matches,
+      this.pool,
+    );
   }
 
   /**
@@ -148,10 +161,11 @@ export class SearchIndex {
     // Facets first: reading a page may reuse the scratch list that what was found is in.
     const wanted = filters.facets !== undefined && filters.facets.length > 0 ? filters.facets : null;
     const facets = wanted ? this.facetsOf(found, wanted) : null;
-    const docs = filters.sort === 'relevance' && filters.words.length > 0
-      ? this.byRelevance(found, filters)
-      // Without words every sound matches as well as any other: relevance orders like downloads.
-      : this.pages.page(found, filters, filters.sort === 'relevance' ? 'downloads' : filters.sort, this.count);
+    const docs =
+      filters.sort === 'relevance' && filters.words.length > 0
+        ? this.byRelevance(found, filters)
+        : // Without words every sound matches as well as any other: relevance orders like downloads.
+          this.pages.page(found, filters, filters.sort === 'relevance' ? 'downloads' : filters.sort, this.count);
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
     if (facets) page.facets = facets;
     return page;
@@ -166,7 +180,7 @@ export class SearchIndex {
     const { order, size } = this.bySeq;
     const seqs = this.columns.seq;
     let from = 0;
-    for (let to = size; from < to;) {
+    for (let to = size; from < to; ) {
       const middle = (from + to) >>> 1;
       if (seqs[order[middle]!]! <= after) from = middle + 1;
       else to = middle;
@@ -198,7 +212,9 @@ export class SearchIndex {
   similar(seq: number, limit: number): Array<{ sound: Sound; similarity: number }> | null {
     const doc = this.positionOf(seq);
     if (doc === undefined) return null;
-    return this.similarity.nearest(doc, limit).map(({ doc: other, similarity }) => ({ sound: this.columns.sound(other), similarity }));
+    return this.similarity
+      .nearest(doc, limit)
+      .map(({ doc: other, similarity }) => ({ sound: this.columns.sound(other), similarity }));
   }
 
   /** Sample sounds by id; `q` words in the name or description, any of the tags. */
@@ -249,10 +265,12 @@ export class SearchIndex {
    */
   private byRelevance(found: Found, filters: SearchFilters): number[] {
     const descending = filters.order === 'desc';
-    const levels = filters.words.length <= MOST_WORDS_SCORED_BY_SETS
-      ? levelsOf(this.text, filters.words, this.foundBits(found), this.pool, descending, filters.page * filters.limit)
-      : this.levelsOfText(this.foundList(found), filters.words);
-    if (filters.words.length > MOST_WORDS_SCORED_BY_SETS) levels.sort((a, b) => (descending ? b.score - a.score : a.score - b.score));
+    const levels =
+      filters.words.length <= MOST_WORDS_SCORED_BY_SETS
+        ? levelsOf(this.text, filters.words, this.foundBits(found), this.pool, descending, filters.page * filters.limit)
+        : this.levelsOfText(this.foundList(found), filters.words);
+    if (filters.words.length > MOST_WORDS_SCORED_BY_SETS)
+      levels.sort((a, b) => (descending ? b.score - a.score : a.score - b.score));
     let skip = (filters.page - 1) * filters.limit;
     let remaining = filters.limit;
     const page: number[] = [];
@@ -304,9 +322,10 @@ export class SearchIndex {
   private foundBits(found: Found): Uint32Array {
     const bits = this.pool.take();
     if ('bits' in found) bits.set(found.bits.length <= bits.length ? found.bits : found.bits.subarray(0, bits.length));
-    else this.forEachFound(found, (doc) => {
-      bits[doc >>> 5]! |= 1 << (doc & 31);
-    });
+    else
+      this.forEachFound(found, (doc) => {
+        bits[doc >>> 5]! |= 1 << (doc & 31);
+      });
     return bits;
   }
 
@@ -332,7 +351,8 @@ export class SearchIndex {
       const matches = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
       let perTag = 0;
       const words = (c.capacity + 31) >>> 5;
-      if (!everything) for (const posting of this.tags.values()) perTag += posting.bitmap() !== null ? words : posting.count;
+      if (!everything)
+        for (const posting of this.tags.values()) perTag += posting.bitmap() !== null ? words : posting.count;
       if (everything) for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.count });
       else if (matches * TAG_READ_COST >= perTag) {
         const bits = 'bits' in found ? found.bits : this.foundBits(found);
@@ -342,7 +362,9 @@ export class SearchIndex {
         const perNumber = new Uint32Array(c.tags.shared.texts.length);
         if ('bits' in found) c.tags.countOver(found.bits, perNumber);
         else this.forEachFound(found, (doc) => c.tags.countInto(doc, perNumber));
-        perNumber.forEach((count, number) => count > 0 && counts.push({ tag: c.tags.shared.texts[number]!, count }));
+        perNumber.forEach((count, number) => {
+          if (count > 0) counts.push({ tag: c.tags.shared.texts[number]!, count });
+        });
       }
       facets.tags = counts
         .filter(({ count }) => count > 0)
@@ -423,9 +445,15 @@ export class SearchIndex {
     const max = filters.maxDuration ?? Infinity;
     if (min > -Infinity || max < Infinity) ranges.push({ index: this.durations, min, max, values: c.duration });
     // An unmeasured sound fails every onset or loudness bound it is asked about: it is in no range.
-    if (filters.maxOnsetMs !== undefined) ranges.push({ index: this.onsets, min: -Infinity, max: filters.maxOnsetMs, values: c.onset });
+    if (filters.maxOnsetMs !== undefined)
+      ranges.push({ index: this.onsets, min: -Infinity, max: filters.maxOnsetMs, values: c.onset });
     if (filters.minLufs !== undefined || filters.maxLufs !== undefined) {
-      ranges.push({ index: this.loudness, min: filters.minLufs ?? -Infinity, max: filters.maxLufs ?? Infinity, values: c.lufs });
+      ranges.push({
+        index: this.loudness,
+        min: filters.minLufs ?? -Infinity,
+        max: filters.maxLufs ?? Infinity,
+        values: c.lufs,
+      });
     }
     return ranges;
   }
@@ -453,7 +481,8 @@ export class SearchIndex {
   private add(record: CatalogRecord): number {
     const doc = this.columns.append(record);
     // Row keys only grow, and a first load reads them in order: a quarter more at a time leaves little spare.
-    if (record.seq >= this.positions.length) this.positions = grown(this.positions, Math.max(1024, Math.ceil(record.seq * 1.25)));
+    if (record.seq >= this.positions.length)
+      this.positions = grown(this.positions, Math.max(1024, Math.ceil(record.seq * 1.25)));
     this.positions[record.seq] = doc + 1;
     this.reserveScratch();
     // From the record's own strings: reading them back out of their columns costs a load time.
@@ -475,10 +504,25 @@ export class SearchIndex {
     // A sound's download count only goes up: a row read before a download this process already
     // put in (countedDownload) is older news.
     if (record.numDownloads < c.downloads[doc]!) record = { ...record, numDownloads: c.downloads[doc]! };
-    const before = { text: c.text(doc), tags: c.tags.get(doc), category: c.category[doc]!, downloads: c.downloads[doc]!, created: c.created[doc]!, duration: c.duration[doc]!, name: c.name(doc), sample: c.sample[doc]!, onset: c.onset[doc]!, lufs: c.lufs[doc]! };
+    const before = {
+      text: c.text(doc),
+      tags: c.tags.get(doc),
+      category: c.category[doc]!,
+      downloads: c.downloads[doc]!,
+      created: c.created[doc]!,
+      duration: c.duration[doc]!,
+      name: c.name(doc),
+      sample: c.sample[doc]!,
+      onset: c.onset[doc]!,
+      lufs: c.lufs[doc]!,
+    };
     c.set(doc, record);
     this.similarity.set(doc, record.descriptors ?? null);
-    for (const [ranges, was, is] of [[this.durations, before.duration, c.duration[doc]!], [this.onsets, before.onset, c.onset[doc]!], [this.loudness, before.lufs, c.lufs[doc]!]] as const) {
+    for (const [ranges, was, is] of [
+      [this.durations, before.duration, c.duration[doc]!],
+      [this.onsets, before.onset, c.onset[doc]!],
+      [this.loudness, before.lufs, c.lufs[doc]!],
+    ] as const) {
       if (Object.is(was, is)) continue;
       ranges.remove(doc, was);
       ranges.add(doc, is);
@@ -486,7 +530,11 @@ export class SearchIndex {
     // A download changes only a count: the postings stay as they are. What the sound holds now
     // is the record's, not read back out of the columns.
     const text = searchText(record.name, record.description, record.tags);
-    if (text !== before.text || record.tags.join('\n') !== before.tags.join('\n') || c.category[doc] !== before.category) {
+    if (
+      text !== before.text ||
+      record.tags.join('\n') !== before.tags.join('\n') ||
+      c.category[doc] !== before.category
+    ) {
       this.unindex(doc, before);
       this.index(doc, text, record.name, record.tags);
     }
@@ -571,9 +619,13 @@ export class SearchIndex {
     const c = this.columns;
     this.durations.reset(size, (rank) => c.duration[order[rank]!]!, c.capacity);
     for (let i = 0; i < size; i++) this.durations.add(order[i]!, c.duration[order[i]!]!);
-    for (const [ranges, values] of [[this.onsets, c.onset], [this.loudness, c.lufs]] as const) {
+    for (const [ranges, values] of [
+      [this.onsets, c.onset],
+      [this.loudness, c.lufs],
+    ] as const) {
       const held: number[] = [];
-      for (let doc = 0; doc < c.size; doc++) if (c.alive[doc] === 1 && !Number.isNaN(values[doc]!)) held.push(values[doc]!);
+      for (let doc = 0; doc < c.size; doc++)
+        if (c.alive[doc] === 1 && !Number.isNaN(values[doc]!)) held.push(values[doc]!);
       const sorted = Float64Array.from(held).sort();
       ranges.reset(sorted.length, (rank) => sorted[rank]!, c.capacity);
       for (let doc = 0; doc < c.size; doc++) if (c.alive[doc] === 1) ranges.add(doc, values[doc]!);

@@ -163,7 +163,9 @@ export class SimilarityIndex {
     const rows = this.rows;
     const target = rows.slotOf[doc]!;
     const cells = this.readyCells();
-    const docs = cells ? cells.gather(rows.data, rows.offsetOf(doc), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size))) : rows.docs;
+    const docs = cells
+      ? cells.gather(rows.data, rows.offsetOf(doc), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size)))
+      : rows.docs;
     const distances = rows.scan(docs, target);
     const kept = new Fewest(2 * limit + RERANKED);
     for (let i = 0; i < docs.length; i++) if (docs[i] !== doc) kept.offer(docs[i]!, distances[i]!);
@@ -223,8 +225,9 @@ export class SimilarityIndex {
     if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) {
       const count = this.rows.size;
       const drift = CENTRE_DRIFT * this.codeStep;
-      const moved = !this.rows.coded
-        || this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.rows.centre[i]!) > drift);
+      const moved =
+        !this.rows.coded ||
+        this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.rows.centre[i]!) > drift);
       if (moved) this.setCentre();
       return;
     }
@@ -243,7 +246,10 @@ export class SimilarityIndex {
   /** Codes every row again from the catalog's middle as it is now (its mean, scaled). */
   private setCentre(): void {
     const count = this.rows.size;
-    this.rows.setCoding(this.roots.map((root, i) => (count > 0 ? (this.sums[i]! / count) * root : 0)), this.codeStep);
+    this.rows.setCoding(
+      this.roots.map((root, i) => (count > 0 ? (this.sums[i]! / count) * root : 0)),
+      this.codeStep,
+    );
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */
@@ -314,7 +320,11 @@ class Fewest {
     for (;;) {
       let child = 2 * at + 1;
       if (child >= this.count) break;
-      if (child + 1 < this.count && before(this.distances[child]!, this.positions[child]!, this.distances[child + 1]!, this.positions[child + 1]!)) child++;
+      if (
+        child + 1 < this.count &&
+        before(this.distances[child]!, this.positions[child]!, this.distances[child + 1]!, this.positions[child + 1]!)
+      )
+        child++;
       if (!before(distance, doc, this.distances[child]!, this.positions[child]!)) break;
       this.distances[at] = this.distances[child]!;
       this.positions[at] = this.positions[child]!;

@@ -84,7 +84,11 @@ export class SoundColumns {
       category: category === 0 ? null : (CATEGORIES[category - 1] as Category),
       license: this.license(doc),
       duration: this.duration[doc]!,
-      timing: { onset_ms: orNull(this.onset[doc]!), peak_ms: orNull(this.peak[doc]!), tail_ms: orNull(this.tail[doc]!) },
+      timing: {
+        onset_ms: orNull(this.onset[doc]!),
+        peak_ms: orNull(this.peak[doc]!),
+        tail_ms: orNull(this.tail[doc]!),
+      },
       loudness: { integrated_lufs: orNull(this.lufs[doc]!), true_peak_db: orNull(this.truePeak[doc]!) },
       numDownloads: this.downloads[doc]!,
       isSample: this.sample[doc] === 1,

@@ -49,7 +49,8 @@ export class TextColumn {
     this.room(value.length * 3);
     const length = this.bytes.write(value, this.used, 'utf8');
     const start = this.starts[doc]!;
-    if (before === length && this.bytes.compare(this.bytes, start, start + length, this.used, this.used + length) === 0) return;
+    if (before === length && this.bytes.compare(this.bytes, start, start + length, this.used, this.used + length) === 0)
+      return;
     if (before > 0) this.unused += before;
     this.starts[doc] = this.used;
     this.lengths[doc] = length;
@@ -151,7 +152,8 @@ export class StringListColumn {
   }
 
   set(doc: number, list: string[]): void {
-    if (this.used + list.length > this.numbers.length) this.numbers = grown(this.numbers, Math.max(1024, (this.used + list.length) * 2));
+    if (this.used + list.length > this.numbers.length)
+      this.numbers = grown(this.numbers, Math.max(1024, (this.used + list.length) * 2));
     for (let i = 0; i < list.length; i++) this.numbers[this.used + i] = this.shared.numberOf(list[i]!);
     const before = this.counts[doc]!;
     const start = this.starts[doc]!;

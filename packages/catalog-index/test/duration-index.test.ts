@@ -9,47 +9,59 @@ import { DurationIndex } from '../src/duration-index.ts';
  * fall on values) and NaN, some sounds changed or removed after the bounds were chosen, others
  * added after, and ranges with one bound, both, or both in one bucket.
  */
-const valueArb = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: -20, max: 20 }).map((n) => n / 4) }, { weight: 1, arbitrary: fc.constant(Number.NaN) });
-const boundArb = fc.option(fc.integer({ min: -22, max: 22 }).map((n) => n / 4), { nil: undefined });
+const valueArb = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -20, max: 20 }).map((n) => n / 4) },
+  { weight: 1, arbitrary: fc.constant(Number.NaN) },
+);
+const boundArb = fc.option(
+  fc.integer({ min: -22, max: 22 }).map((n) => n / 4),
+  { nil: undefined },
+);
 
 describe('duration index', () => {
   test('duration-index.reference: within [min, max] is every sound with a value in it, through changes', () => {
-    fc.assert(fc.property(
-      fc.array(valueArb, { minLength: 1, maxLength: 700 }),
-      fc.array(fc.tuple(fc.nat(699), valueArb), { maxLength: 60 }),
-      fc.array(valueArb, { maxLength: 40 }),
-      fc.array(fc.tuple(boundArb, boundArb), { minLength: 5, maxLength: 5 }),
-      (initial, changes, added, ranges) => {
-        const capacity = initial.length + added.length;
-        const values: Array<number | null> = [...initial];
-        const index = new DurationIndex();
-        const sorted = initial.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
-        index.reset(sorted.length, (rank) => sorted[rank]!, capacity);
-        initial.forEach((value, doc) => index.add(doc, value));
-        for (const [at, value] of changes) {
-          const doc = at % initial.length;
-          if (values[doc] === null) continue;
-          index.remove(doc, values[doc]!);
-          // Every fifth change removes the sound; the others give it a new value.
-          if (doc % 5 === 0) values[doc] = null;
-          else index.add(doc, (values[doc] = value));
-        }
-        for (const value of added) {
-          index.add(values.length, value);
-          values.push(value);
-        }
-        const pool = new BitmapPool();
-        for (const [low, high] of ranges) {
-          const min = low ?? -Infinity;
-          const max = high ?? (low === undefined ? 5 : Infinity);
-          pool.reset(capacity);
-          const set = index.within(min, max, pool);
-          const expected = values.flatMap((value, doc) => (value !== null && value >= min && value <= max ? [doc] : []));
-          const got: number[] = [];
-          set.forEach((doc) => got.push(doc));
-          assert.deepEqual(got, expected, `[${min}, ${max}]`);
-          assert.equal(set.count, expected.length);
-        }
-      }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(valueArb, { minLength: 1, maxLength: 700 }),
+        fc.array(fc.tuple(fc.nat(699), valueArb), { maxLength: 60 }),
+        fc.array(valueArb, { maxLength: 40 }),
+        fc.array(fc.tuple(boundArb, boundArb), { minLength: 5, maxLength: 5 }),
+        (initial, changes, added, ranges) => {
+          const capacity = initial.length + added.length;
+          const values: Array<number | null> = [...initial];
+          const index = new DurationIndex();
+          const sorted = initial.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+          index.reset(sorted.length, (rank) => sorted[rank]!, capacity);
+          initial.forEach((value, doc) => index.add(doc, value));
+          for (const [at, value] of changes) {
+            const doc = at % initial.length;
+            if (values[doc] === null) continue;
+            index.remove(doc, values[doc]!);
+            // Every fifth change removes the sound; the others give it a new value.
+            if (doc % 5 === 0) values[doc] = null;
+            else index.add(doc, (values[doc] = value));
+          }
+          for (const value of added) {
+            index.add(values.length, value);
+            values.push(value);
+          }
+          const pool = new BitmapPool();
+          for (const [low, high] of ranges) {
+            const min = low ?? -Infinity;
+            const max = high ?? (low === undefined ? 5 : Infinity);
+            pool.reset(capacity);
+            const set = index.within(min, max, pool);
+            const expected = values.flatMap((value, doc) =>
+              value !== null && value >= min && value <= max ? [doc] : [],
+            );
+            const got: number[] = [];
+            set.forEach((doc) => got.push(doc));
+            assert.deepEqual(got, expected, `[${min}, ${max}]`);
+            assert.equal(set.count, expected.length);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

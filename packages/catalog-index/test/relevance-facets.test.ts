@@ -22,52 +22,99 @@ function indexOf(records: CatalogRecord[]): SearchIndex {
 
 function agrees(index: SearchIndex, rows: CatalogRecord[], filters: SearchFilters): void {
   const page = index.search(filters);
-  assert.deepEqual({ ids: page.items.map((sound) => sound.id), total: page.total, ...(page.facets && { facets: page.facets }) },
-    referenceSearch(rows, filters), JSON.stringify(filters));
+  assert.deepEqual(
+    { ids: page.items.map((sound) => sound.id), total: page.total, ...(page.facets && { facets: page.facets }) },
+    referenceSearch(rows, filters),
+    JSON.stringify(filters),
+  );
 }
 
-const relevanceArb = (minWords: number, maxWords: number) => fc.tuple(filtersArb, fc.array(fc.oneof(wordArb, fc.constantFrom('s', 'er', 'i-f', 'é')), { minLength: minWords, maxLength: maxWords }))
-  .map(([filters, words]) => ({ ...filters, words: words.map((word) => word.toLowerCase()), sort: 'relevance' as const }));
+const relevanceArb = (minWords: number, maxWords: number) =>
+  fc
+    .tuple(
+      filtersArb,
+      fc.array(fc.oneof(wordArb, fc.constantFrom('s', 'er', 'i-f', 'é')), { minLength: minWords, maxLength: maxWords }),
+    )
+    .map(([filters, words]) => ({
+      ...filters,
+      words: words.map((word) => word.toLowerCase()),
+      sort: 'relevance' as const,
+    }));
 
 describe('relevance and facets', () => {
-  for (const { name, min, max, runs } of [{ name: 'sorted-array postings', min: 0, max: 60, runs: 200 }, { name: 'bitmap postings', min: 300, max: 500, runs: 30 }]) {
+  for (const { name, min, max, runs } of [
+    { name: 'sorted-array postings', min: 0, max: 60, runs: 200 },
+    { name: 'bitmap postings', min: 300, max: 500, runs: 30 },
+  ]) {
     test(`relevance-facets.words, ${name}: three words, and four to six, sort as the reference does`, () => {
-      fc.assert(fc.property(fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }), fc.array(relevanceArb(3, 6), { minLength: 10, maxLength: 10 }),
-        (generated, searches) => {
-          const rows = generated.map((item, i) => toRecord(i + 1, item));
-          const index = indexOf(rows);
-          for (const filters of searches) agrees(index, rows, filters);
-        }), { numRuns: runs });
+      fc.assert(
+        fc.property(
+          fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }),
+          fc.array(relevanceArb(3, 6), { minLength: 10, maxLength: 10 }),
+          (generated, searches) => {
+            const rows = generated.map((item, i) => toRecord(i + 1, item));
+            const index = indexOf(rows);
+            for (const filters of searches) agrees(index, rows, filters);
+          },
+        ),
+        { numRuns: runs },
+      );
     });
   }
 
   test('relevance-facets.capitals: tags stored with capitals score and count as search reads them, in lower case', () => {
-    fc.assert(fc.property(fc.array(recordArb, { minLength: 1, maxLength: 80 }), fc.array(relevanceArb(1, 5), { minLength: 10, maxLength: 10 }),
-      (generated, searches) => {
-        const rows = generated.map((item, i) => toRecord(i + 1, { ...item, tags: item.tags.map((tag, n) => (n % 2 === 0 ? tag.toUpperCase() : tag)) }));
-        const index = indexOf(rows);
-        for (const filters of searches) agrees(index, rows, filters);
-        // A change of a tag's case alone moves the sound between the postings of its tags' tokens.
-        const changed = rows.map((row) => ({ ...row, tags: row.tags.map((tag) => tag.toLowerCase()) }));
-        index.apply(changed);
-        for (const filters of searches) agrees(index, changed, filters);
-      }), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        fc.array(recordArb, { minLength: 1, maxLength: 80 }),
+        fc.array(relevanceArb(1, 5), { minLength: 10, maxLength: 10 }),
+        (generated, searches) => {
+          const rows = generated.map((item, i) =>
+            toRecord(i + 1, { ...item, tags: item.tags.map((tag, n) => (n % 2 === 0 ? tag.toUpperCase() : tag)) }),
+          );
+          const index = indexOf(rows);
+          for (const filters of searches) agrees(index, rows, filters);
+          // A change of a tag's case alone moves the sound between the postings of its tags' tokens.
+          const changed = rows.map((row) => ({ ...row, tags: row.tags.map((tag) => tag.toLowerCase()) }));
+          index.apply(changed);
+          for (const filters of searches) agrees(index, changed, filters);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   test('relevance-facets.rare-tags: tag counts over few matches among many rare tags, and over many', () => {
-    const rows = Array.from({ length: 400 }, (_, i) => toRecord(i + 1, {
-      name: i % 100 === 0 ? 'laser zap' : `sound ${i}`, description: i % 3 === 0 ? 'a laser' : null,
-      tags: [`tag${i}`, ...(i % 2 === 0 ? ['game'] : [])], category: i % 5 === 0 ? 'MUSIC' : 'SFX',
-      duration: (i % 20) / 10, numDownloads: i % 7, isSample: false, created: 0, id: 'abcdef', onsetMs: 5, lufs: -20,
-    }));
+    const rows = Array.from({ length: 400 }, (_, i) =>
+      toRecord(i + 1, {
+        name: i % 100 === 0 ? 'laser zap' : `sound ${i}`,
+        description: i % 3 === 0 ? 'a laser' : null,
+        tags: [`tag${i}`, ...(i % 2 === 0 ? ['game'] : [])],
+        category: i % 5 === 0 ? 'MUSIC' : 'SFX',
+        duration: (i % 20) / 10,
+        numDownloads: i % 7,
+        isSample: false,
+        created: 0,
+        id: 'abcdef',
+        onsetMs: 5,
+        lufs: -20,
+      }),
+    );
     const index = indexOf(rows);
-    const base = { categories: [], tags: [], order: 'desc' as const, page: 1, limit: 5, facets: ['category' as const, 'tags' as const] };
+    const base = {
+      categories: [],
+      tags: [],
+      order: 'desc' as const,
+      page: 1,
+      limit: 5,
+      facets: ['category' as const, 'tags' as const],
+    };
     for (const filters of [
       { ...base, words: ['zap'], sort: 'relevance' as const },
       { ...base, words: ['laser'], sort: 'relevance' as const },
       { ...base, words: [], sort: 'downloads' as const },
       { ...base, words: ['sound'], sort: 'name' as const, maxOnsetMs: 10 },
       { ...base, words: ['laser'], sort: 'relevance' as const, maxDuration: 0.5, page: 2 },
-    ]) agrees(index, rows, filters);
+    ])
+      agrees(index, rows, filters);
   });
 });

@@ -3,7 +3,14 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { CatalogRecord } from '../src/sound.ts';
 import { SearchIndex } from '../src/search-index.ts';
-import { filtersArb, recordArb, referenceSamples, referenceSearch, sampleFiltersArb, toRecord } from './helpers/reference.ts';
+import {
+  filtersArb,
+  recordArb,
+  referenceSamples,
+  referenceSearch,
+  sampleFiltersArb,
+  toRecord,
+} from './helpers/reference.ts';
 import { WEIGHTS } from './helpers/vectors.ts';
 
 /**
@@ -11,95 +18,194 @@ import { WEIGHTS } from './helpers/vectors.ts';
  * catalogs with changes applied after loading: same ids, same order, same totals.
  */
 
-const changeArb = fc.array(fc.record({ kind: fc.constantFrom('add', 'update', 'remove', 'download'), at: fc.nat(), record: recordArb }), { maxLength: 40, size: 'max' });
+const changeArb = fc.array(
+  fc.record({ kind: fc.constantFrom('add', 'update', 'remove', 'download'), at: fc.nat(), record: recordArb }),
+  { maxLength: 40, size: 'max' },
+);
 
 describe('search index', () => {
   const cases = [
     { name: 'small catalogs (sorted-array postings)', min: 0, max: 60, runs: 300 },
     { name: 'catalogs large enough for bitmap postings', min: 300, max: 500, runs: 40 },
   ];
-  for (const { name, min, max, runs } of cases) test(`search-index.reference, ${name}: every search, sample list and popular list agree with plain filtering and sorting, before and after changes`, () => {
-    fc.assert(fc.property(fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }), changeArb, fc.array(filtersArb, { minLength: 20, maxLength: 20 }), sampleFiltersArb,
-      fc.nat({ max: 2 * max }),
-      (generated, changes, searches, sampleFilters, reserved) => {
-        const rows = new Map<number, CatalogRecord>();
-        generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
-        const index = new SearchIndex({ descriptorWeights: WEIGHTS });
-        // Room reserved as a start does from the catalog's size: too little, enough or too much.
-        index.expect(reserved);
-        index.load([...rows.values()]);
-        index.loaded();
-        let nextSeq = generated.length + 1;
-        for (const change of changes) {
-          const seqs = [...rows.keys()];
-          const seq = seqs[change.at % Math.max(1, seqs.length)];
-          if (change.kind === 'add' || seq === undefined) {
-            const record = toRecord(nextSeq++, change.record);
-            rows.set(record.seq, record);
-            index.apply([record]);
-          } else if (change.kind === 'remove') {
-            rows.delete(seq);
-            index.apply([], [seq]);
-          } else {
-            const before = rows.get(seq)!;
-            const after = change.kind === 'download'
-              ? { ...before, numDownloads: before.numDownloads + 1 }
-              // An update changes anything but lowers no download count (counts only go up).
-              : { ...toRecord(seq, change.record), id: before.id, numDownloads: Math.max(before.numDownloads, change.record.numDownloads) };
-            rows.set(seq, after);
-            index.apply([after]);
-          }
-        }
-        const all = [...rows.values()];
-        for (const filters of searches) {
-          const page = index.search(filters);
-          assert.deepEqual({ ids: page.items.map((sound) => sound.id), total: page.total, ...(page.facets && { facets: page.facets }) },
-            referenceSearch(all, filters), JSON.stringify(filters));
-        }
-        const samples = index.samples(sampleFilters);
-        assert.deepEqual({ ids: samples.items.map((sound) => sound.id), total: samples.total }, referenceSamples(all, sampleFilters));
-      }), { numRuns: runs });
-  });
+  for (const { name, min, max, runs } of cases)
+    test(`search-index.reference, ${name}: every search, sample list and popular list agree with plain filtering and sorting, before and after changes`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }),
+          changeArb,
+          fc.array(filtersArb, { minLength: 20, maxLength: 20 }),
+          sampleFiltersArb,
+          fc.nat({ max: 2 * max }),
+          (generated, changes, searches, sampleFilters, reserved) => {
+            const rows = new Map<number, CatalogRecord>();
+            generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
+            const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+            // Room reserved as a start does from the catalog's size: too little, enough or too much.
+            index.expect(reserved);
+            index.load([...rows.values()]);
+            index.loaded();
+            let nextSeq = generated.length + 1;
+            for (const change of changes) {
+              const seqs = [...rows.keys()];
+              const seq = seqs[change.at % Math.max(1, seqs.length)];
+              if (change.kind === 'add' || seq === undefined) {
+                const record = toRecord(nextSeq++, change.record);
+                rows.set(record.seq, record);
+                index.apply([record]);
+              } else if (change.kind === 'remove') {
+                rows.delete(seq);
+                index.apply([], [seq]);
+              } else {
+                const before = rows.get(seq)!;
+                const after =
+                  change.kind === 'download'
+                    ? { ...before, numDownloads: before.numDownloads + 1 }
+                    : // An update changes anything but lowers no download count (counts only go up).
+                      {
+                        ...toRecord(seq, change.record),
+                        id: before.id,
+                        numDownloads: Math.max(before.numDownloads, change.record.numDownloads),
+                      };
+                rows.set(seq, after);
+                index.apply([after]);
+              }
+            }
+            const all = [...rows.values()];
+            for (const filters of searches) {
+              const page = index.search(filters);
+              assert.deepEqual(
+                {
+                  ids: page.items.map((sound) => sound.id),
+                  total: page.total,
+                  ...(page.facets && { facets: page.facets }),
+                },
+                referenceSearch(all, filters),
+                JSON.stringify(filters),
+              );
+            }
+            const samples = index.samples(sampleFilters);
+            assert.deepEqual(
+              { ids: samples.items.map((sound) => sound.id), total: samples.total },
+              referenceSamples(all, sampleFilters),
+            );
+          },
+        ),
+        { numRuns: runs },
+      );
+    });
 
   test('search-index.large-batch: a batch of new sounds past the one-by-one limit is sorted in whole', () => {
     const index = new SearchIndex({ descriptorWeights: WEIGHTS });
     index.load([]);
     index.loaded();
-    const records = Array.from({ length: 600 }, (_, i) => toRecord(i + 1, {
-      name: `sound ${599 - i}`, description: null, tags: [], category: 'SFX', duration: i % 7, numDownloads: i % 5,
-      isSample: false, created: 0, id: 'abcdef', onsetMs: null, lufs: null,
-    }));
+    const records = Array.from({ length: 600 }, (_, i) =>
+      toRecord(i + 1, {
+        name: `sound ${599 - i}`,
+        description: null,
+        tags: [],
+        category: 'SFX',
+        duration: i % 7,
+        numDownloads: i % 5,
+        isSample: false,
+        created: 0,
+        id: 'abcdef',
+        onsetMs: null,
+        lufs: null,
+      }),
+    );
     index.apply(records);
-    const page = index.search({ words: ['sound'], categories: [], tags: [], sort: 'name', order: 'asc', page: 1, limit: 3 });
-    assert.deepEqual(page.items.map((sound) => sound.name), ['sound 0', 'sound 1', 'sound 10']);
+    const page = index.search({
+      words: ['sound'],
+      categories: [],
+      tags: [],
+      sort: 'name',
+      order: 'asc',
+      page: 1,
+      limit: 3,
+    });
+    assert.deepEqual(
+      page.items.map((sound) => sound.name),
+      ['sound 0', 'sound 1', 'sound 10'],
+    );
     assert.equal(page.total, 600);
   });
 
   test('search-index.bunched: a page whose matches bunch at the far end of the sort order is still exact', () => {
     // 2,000 sounds; the 100 tagged ones are the shortest but one, the longest: sorted by duration
     // from the longest, a walk of the order finds that one, then gives up and sorts the rest.
-    const records = Array.from({ length: 2000 }, (_, i) => toRecord(i + 1, {
-      name: `bunch ${i}`, description: null, tags: i < 99 || i === 1999 ? ['bunched'] : [], category: 'SFX',
-      duration: i, numDownloads: 0, isSample: false, created: 0, id: 'abcdef', onsetMs: null, lufs: null,
-    }));
+    const records = Array.from({ length: 2000 }, (_, i) =>
+      toRecord(i + 1, {
+        name: `bunch ${i}`,
+        description: null,
+        tags: i < 99 || i === 1999 ? ['bunched'] : [],
+        category: 'SFX',
+        duration: i,
+        numDownloads: 0,
+        isSample: false,
+        created: 0,
+        id: 'abcdef',
+        onsetMs: null,
+        lufs: null,
+      }),
+    );
     const index = new SearchIndex({ descriptorWeights: WEIGHTS });
     index.load(records);
     index.loaded();
-    const page = index.search({ words: [], categories: [], tags: ['bunched'], sort: 'duration', order: 'desc', page: 1, limit: 3 });
-    assert.deepEqual(page.items.map((sound) => sound.duration), [1999, 98, 97]);
+    const page = index.search({
+      words: [],
+      categories: [],
+      tags: ['bunched'],
+      sort: 'duration',
+      order: 'desc',
+      page: 1,
+      limit: 3,
+    });
+    assert.deepEqual(
+      page.items.map((sound) => sound.duration),
+      [1999, 98, 97],
+    );
     assert.equal(page.total, 100);
   });
 
   test('search-index.sound: a listed sound carries every field, nulls where the row has none', () => {
     const index = new SearchIndex({ descriptorWeights: WEIGHTS });
-    const record = toRecord(1, { name: 'Laser Zap', description: null, tags: ['ui'], category: null, duration: 0.5, numDownloads: 3, isSample: true, created: 1, id: '123456', onsetMs: null, lufs: -20 });
+    const record = toRecord(1, {
+      name: 'Laser Zap',
+      description: null,
+      tags: ['ui'],
+      category: null,
+      duration: 0.5,
+      numDownloads: 3,
+      isSample: true,
+      created: 1,
+      id: '123456',
+      onsetMs: null,
+      lufs: -20,
+    });
     index.load([record]);
     index.loaded();
-    const [sound] = index.search({ words: ['zap'], categories: [], tags: ['ui'], sort: 'downloads', order: 'desc', page: 1, limit: 5 }).items;
+    const [sound] = index.search({
+      words: ['zap'],
+      categories: [],
+      tags: ['ui'],
+      sort: 'downloads',
+      order: 'desc',
+      page: 1,
+      limit: 5,
+    }).items;
     assert.deepEqual(sound, {
-      id: record.id, name: 'Laser Zap', description: null, tags: ['ui'], category: null, license: 'CC0', duration: 0.5,
-      timing: { onset_ms: null, peak_ms: 1, tail_ms: 2 }, loudness: { integrated_lufs: -20, true_peak_db: null },
-      numDownloads: 3, isSample: true,
+      id: record.id,
+      name: 'Laser Zap',
+      description: null,
+      tags: ['ui'],
+      category: null,
+      license: 'CC0',
+      duration: 0.5,
+      timing: { onset_ms: null, peak_ms: 1, tail_ms: 2 },
+      loudness: { integrated_lufs: -20, true_peak_db: null },
+      numDownloads: 3,
+      isSample: true,
     });
   });
 });

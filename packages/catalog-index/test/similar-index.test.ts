@@ -9,7 +9,9 @@ const D = WEIGHTS.length;
 /** `count` vectors around 200 centres, as sounds of a few hundred kinds would be. */
 function clustered(count: number, next: () => number): number[][] {
   const centres = Array.from({ length: 200 }, () => Array.from({ length: D }, () => (next() - 0.5) * 6));
-  return Array.from({ length: count }, () => centres[Math.floor(next() * centres.length)]!.map((value) => value + (next() - 0.5) * 3));
+  return Array.from({ length: count }, () =>
+    centres[Math.floor(next() * centres.length)]!.map((value) => value + (next() - 0.5) * 3),
+  );
 }
 
 /** The exact nearest, read off every vector with the index's own scaling (the spread of each number). */
@@ -21,7 +23,12 @@ function exactNearest(vectors: Array<number[] | null>, doc: number, limit: numbe
   });
   const distance = (j: number) =>
     vectors[j]!.reduce((sum, value, i) => sum + (WEIGHTS[i]! * (value - vectors[doc]![i]!) ** 2) / variance[i]!, 0);
-  return live.filter((j) => j !== doc).map((j) => [distance(j), j] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, limit).map(([, j]) => j);
+  return live
+    .filter((j) => j !== doc)
+    .map((j) => [distance(j), j] as const)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    .slice(0, limit)
+    .map(([, j]) => j);
 }
 
 /** `count` rows of `d` numbers in `data`, each vector at its own slot until the cells move them. */
@@ -51,10 +58,19 @@ describe('similar-sounds index', () => {
     vectors.forEach((vector, doc) => index.set(doc, vector));
     // The first pass over codes keeps enough candidates that every answer is the exact one.
     for (let doc = 0; doc < 2000; doc += 40) {
-      for (const limit of [1, 5, 50]) assert.deepEqual(index.nearest(doc, limit).map((n) => n.doc), exactNearest(vectors, doc, limit), `sound ${doc}, limit ${limit}`);
+      for (const limit of [1, 5, 50])
+        assert.deepEqual(
+          index.nearest(doc, limit).map((n) => n.doc),
+          exactNearest(vectors, doc, limit),
+          `sound ${doc}, limit ${limit}`,
+        );
     }
     const first = index.nearest(5, 10);
-    assert.ok(first.every((n, i) => n.similarity > 0 && n.similarity <= 1 && (i === 0 || n.similarity <= first[i - 1]!.similarity)));
+    assert.ok(
+      first.every(
+        (n, i) => n.similarity > 0 && n.similarity <= 1 && (i === 0 || n.similarity <= first[i - 1]!.similarity),
+      ),
+    );
     // A copy of sound 5 is its nearest, at similarity 1; a cleared sound is gone.
     vectors[2000] = [...vectors[5]!];
     index.set(2000, vectors[2000]);
@@ -62,7 +78,10 @@ describe('similar-sounds index', () => {
     index.set(2000, null);
     vectors[2000] = null;
     assert.ok(index.nearest(5, 50).every((n) => n.doc !== 2000));
-    assert.deepEqual(index.nearest(5, 10).map((n) => n.doc), exactNearest(vectors, 5, 10));
+    assert.deepEqual(
+      index.nearest(5, 10).map((n) => n.doc),
+      exactNearest(vectors, 5, 10),
+    );
     assert.deepEqual(index.nearest(2000, 10), [], 'a sound without descriptors has no neighbours');
   });
 
@@ -77,7 +96,10 @@ describe('similar-sounds index', () => {
     vectors[3000] = [...vectors[1234]!];
     reserved.set(3000, vectors[3000]);
     assert.deepEqual(reserved.nearest(1234, 1)[0], { doc: 3000, similarity: 1 });
-    assert.deepEqual(reserved.nearest(7, 10).map((n) => n.doc), exactNearest(vectors, 7, 10));
+    assert.deepEqual(
+      reserved.nearest(7, 10).map((n) => n.doc),
+      exactNearest(vectors, 7, 10),
+    );
   });
 
   test('similar.large: from 20,000 sounds the cells answer, agreeing with the exact nearest, and follow changes', async () => {
@@ -100,7 +122,10 @@ describe('similar-sounds index', () => {
       found += index.nearest(doc, 10).filter((n) => exact.has(n.doc)).length;
     }
     assert.ok(found / (asked.length * 10) >= 0.95, `recall at 10: ${found}/${asked.length * 10}`);
-    assert.ok(index.nearest(3333, 20).every((n) => n.doc !== 30_001), 'a sound cleared during the build is never an answer');
+    assert.ok(
+      index.nearest(3333, 20).every((n) => n.doc !== 30_001),
+      'a sound cleared during the build is never an answer',
+    );
     // Added after the build: listed under its cell at once. Cleared: never answered.
     index.set(30_000, [...vectors[333]!]);
     assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });
@@ -110,13 +135,16 @@ describe('similar-sounds index', () => {
     // copy of its row the split made.
     const cellOf = (index as unknown as { cells: { cellOf: Int32Array } }).cells.cellOf;
     const neighbour = cellOf.findIndex((cell, doc) => doc !== 3 && cell === cellOf[3]);
-    assert.ok(neighbour >= 0, 'another sound shares sound 3\'s fine cell');
+    assert.ok(neighbour >= 0, "another sound shares sound 3's fine cell");
     const was = [...vectors[3]!];
     index.set(3, [...vectors[neighbour]!]);
     assert.equal(cellOf[3], cellOf[neighbour], 'still in that cell');
     assert.deepEqual(index.nearest(neighbour, 1)[0], { doc: 3, similarity: 1 });
     index.set(30_002, was);
-    assert.ok(index.nearest(30_002, 10).every((n) => n.doc !== 3 || n.similarity < 1), 'sound 3 is no longer found where it was');
+    assert.ok(
+      index.nearest(30_002, 10).every((n) => n.doc !== 3 || n.similarity < 1),
+      'sound 3 is no longer found where it was',
+    );
     index.set(30_002, null);
   });
 

@@ -16,7 +16,8 @@ function put(rows: VectorRows, doc: number, vector: number[]): void {
 }
 
 /** A code as vector-rows.ts defines it: steps from the centre, rounded, held to ±127. */
-const codeOf = (value: number, centre: number, step: number) => Math.max(-127, Math.min(127, Math.round((value - centre) / step)));
+const codeOf = (value: number, centre: number, step: number) =>
+  Math.max(-127, Math.min(127, Math.round((value - centre) / step)));
 
 describe('vector rows', () => {
   test('rows.wasm: the committed kernel is the one distance.wat describes', async () => {
@@ -35,7 +36,11 @@ describe('vector rows', () => {
       const vectors: number[][] = [];
       for (let doc = 0; doc < count; doc++) {
         // Some numbers far outside the codes' range, both ways: held at ±127.
-        vectors.push(Array.from({ length: dimensions }, () => (next() < 0.05 ? (next() < 0.5 ? -1000 : 1000) : (next() - 0.5) * 120)));
+        vectors.push(
+          Array.from({ length: dimensions }, () =>
+            next() < 0.05 ? (next() < 0.5 ? -1000 : 1000) : (next() - 0.5) * 120,
+          ),
+        );
         put(rows, doc, vectors[doc]!);
       }
       const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
@@ -43,7 +48,10 @@ describe('vector rows', () => {
       const found = rows.scan(docs, rows.slotOf[target]!);
       for (let i = 0; i < count; i++) {
         const code = (value: number) => codeOf(Math.fround(value), 1, step);
-        const expected = vectors[docs[i]!]!.reduce((sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2, 0);
+        const expected = vectors[docs[i]!]!.reduce(
+          (sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2,
+          0,
+        );
         assert.equal(found[i], expected, `row ${docs[i]} of ${dimensions} numbers`);
       }
     }
@@ -77,10 +85,20 @@ describe('vector rows', () => {
     const found = rows.scan(docs, rows.slotOf[target]!);
     docs.forEach((doc, i) => {
       const vector = model.get(doc)!;
-      assert.deepEqual(Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)), vector.map(Math.fround));
-      const expected = vector.reduce((sum, value, j) => sum + (codeOf(Math.fround(value), 0, 0.1) - codeOf(Math.fround(model.get(target)![j]!), 0, 0.1)) ** 2, 0);
+      assert.deepEqual(
+        Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)),
+        vector.map(Math.fround),
+      );
+      const expected = vector.reduce(
+        (sum, value, j) =>
+          sum + (codeOf(Math.fround(value), 0, 0.1) - codeOf(Math.fround(model.get(target)![j]!), 0, 0.1)) ** 2,
+        0,
+      );
       assert.equal(found[i], expected, `codes of ${doc} moved with its numbers`);
-      assert.equal(rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!), vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0));
+      assert.equal(
+        rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!),
+        vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0),
+      );
     });
   });
 
@@ -91,7 +109,9 @@ describe('vector rows', () => {
       const rows = new FloatRows(dimensions, 10);
       const vectors: number[][] = [];
       while (vectors.length < 700) {
-        const batch = Array.from({ length: Math.min(1 + Math.floor(next() * 40), 700 - vectors.length) }, () => Array.from({ length: dimensions }, () => (next() - 0.5) * 20));
+        const batch = Array.from({ length: Math.min(1 + Math.floor(next() * 40), 700 - vectors.length) }, () =>
+          Array.from({ length: dimensions }, () => (next() - 0.5) * 20),
+        );
         assert.equal(rows.append(Float32Array.from(batch.flat())), vectors.length);
         vectors.push(...batch);
       }
@@ -99,11 +119,20 @@ describe('vector rows', () => {
       const source = Float32Array.from({ length: dimensions + 7 }, () => (next() - 0.5) * 20);
       rows.setTarget(source, 7);
       const target = Array.from(source.subarray(7));
-      for (const [first, count] of [[0, 700], [0, 1], [333, 50], [699, 1], [5, 0]] as const) {
+      for (const [first, count] of [
+        [0, 700],
+        [0, 1],
+        [333, 50],
+        [699, 1],
+        [5, 0],
+      ] as const) {
         rows.measure(first, count);
         for (let row = first; row < first + count; row++) {
           const expected = vectors[row]!.reduce((sum, value, j) => sum + (Math.fround(value) - target[j]!) ** 2, 0);
-          assert.ok(Math.abs(rows.distances[row]! - expected) <= 1e-5 * expected + 1e-6, `row ${row} of ${dimensions} numbers: ${rows.distances[row]} against ${expected}`);
+          assert.ok(
+            Math.abs(rows.distances[row]! - expected) <= 1e-5 * expected + 1e-6,
+            `row ${row} of ${dimensions} numbers: ${rows.distances[row]} against ${expected}`,
+          );
         }
       }
       assert.throws(() => rows.measure(650, 51), RangeError);

@@ -21,7 +21,10 @@ const responsesWith = <S extends z.ZodType>(description: string, schema: S) => (
  */
 const mediaResponsesWith = <S extends z.ZodType>(description: string, schema: S) => ({
   ...responsesWith(description, schema),
-  400: { description: 'Invalid loudness, trim or format parameter (name or value).', schema: errorResponses[400].schema },
+  400: {
+    description: 'Invalid loudness, trim or format parameter (name or value).',
+    schema: errorResponses[400].schema,
+  },
 });
 
 async function requireSound(services: ApiServices, id: string) {

@@ -11,6 +11,15 @@ import { getWaveform } from './waveform.ts';
 
 /** The seven endpoints of API v1 in the order of the API document, then the extensions (tag `extensions`). */
 export const soundEndpoints: Endpoint[] = [
-  listSamples, streamSample, searchSounds, listPopular, getSound, streamSound, downloadSound,
-  findSimilar, getWaveform, listChanges, getPack,
+  listSamples,
+  streamSample,
+  searchSounds,
+  listPopular,
+  getSound,
+  streamSound,
+  downloadSound,
+  findSimilar,
+  getWaveform,
+  listChanges,
+  getPack,
 ];

@@ -14,13 +14,16 @@ export const listSamples = defineEndpoint({
   url: '/api/v1/sounds/sample',
   operationId: 'listSampleSounds',
   summary: 'List free sample sounds',
-  description: 'Up to 12 public sample sounds, no API key needed. Out-of-range values are clamped, unknown parameters ignored.',
+  description:
+    'Up to 12 public sample sounds, no API key needed. Out-of-range values are clamped, unknown parameters ignored.',
   tag: 'Samples',
   security: 'public',
   query: z.object({
     q: lenientText('Case-insensitive keyword match on name and description.'),
     tags: lenientText('Comma-separated tags; a sound matching any of them is returned.'),
-    limit: lenientInt(samples.min, samples.max, samples.default).describe(`${samples.min} to ${samples.max}, default ${samples.default}.`),
+    limit: lenientInt(samples.min, samples.max, samples.default).describe(
+      `${samples.min} to ${samples.max}, default ${samples.default}.`,
+    ),
   }),
   responses: {
     200: {
@@ -34,12 +37,17 @@ export const listSamples = defineEndpoint({
     500: errorResponses[500],
   },
   async handler({ query, services }) {
-    const page = await services.catalog.samples({ words: toWords(query.q), tags: toList(query.tags), limit: query.limit });
+    const page = await services.catalog.samples({
+      words: toWords(query.q),
+      tags: toList(query.tags),
+      limit: query.limit,
+    });
     return {
       data: page.items.map((sound) => toSoundSummary(sound, services.signer)),
       pagination: toPagination(1, query.limit, page.total),
       meta: {
-        message: 'These are free samples. Sign up for a Pro or Enterprise plan to search and download the full catalog.',
+        message:
+          'These are free samples. Sign up for a Pro or Enterprise plan to search and download the full catalog.',
         upgrade_url: `${services.baseUrl()}/dashboard`,
       },
     };

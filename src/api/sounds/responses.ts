@@ -11,4 +11,9 @@ export const errorResponses = {
   500: { description: 'Internal failure.', schema: errorSchema },
 } satisfies Record<number, { description: string; schema: z.ZodType }>;
 
-export const authErrors = { 401: errorResponses[401], 403: errorResponses[403], 429: errorResponses[429], 500: errorResponses[500] };
+export const authErrors = {
+  401: errorResponses[401],
+  403: errorResponses[403],
+  429: errorResponses[429],
+  500: errorResponses[500],
+};

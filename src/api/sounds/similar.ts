@@ -14,15 +14,23 @@ export const findSimilar = defineEndpoint({
   url: '/api/v1/sounds/:id/similar',
   operationId: 'findSimilarSounds',
   summary: 'Find sounds that sound alike',
-  description: 'The sounds nearest to this one by their audio descriptors (timbre, spectral shape, envelope, loudness), '
-    + 'most similar first, never the sound itself. Out-of-range limits are clamped. A sound whose audio was not yet '
-    + 'described has no neighbours (sound-catalog analyze --missing describes it).',
+  description:
+    'The sounds nearest to this one by their audio descriptors (timbre, spectral shape, envelope, loudness), ' +
+    'most similar first, never the sound itself. Out-of-range limits are clamped. A sound whose audio was not yet ' +
+    'described has no neighbours (sound-catalog analyze --missing describes it).',
   tag: 'extensions',
   security: 'apiKey',
-  query: z.object({ limit: lenientInt(similar.min, similar.max, similar.default).describe(`${similar.min} to ${similar.max}, default ${similar.default}.`) }),
+  query: z.object({
+    limit: lenientInt(similar.min, similar.max, similar.default).describe(
+      `${similar.min} to ${similar.max}, default ${similar.default}.`,
+    ),
+  }),
   params: z.object({ id: z.string().describe('Sound id.') }),
   responses: {
-    200: { description: 'Similar sounds.', schema: z.object({ data: z.array(similarSoundSchema), pagination: paginationSchema }) },
+    200: {
+      description: 'Similar sounds.',
+      schema: z.object({ data: z.array(similarSoundSchema), pagination: paginationSchema }),
+    },
     404: errorResponses[404],
     ...authErrors,
   },

@@ -13,11 +13,14 @@ export const getWaveform = defineEndpoint({
   url: '/api/v1/sounds/:id/waveform',
   operationId: 'getSoundWaveform',
   summary: 'Get waveform data',
-  description: 'The sound\'s waveform as [min, max] pairs, ready to draw. Out-of-range point counts are clamped. '
-    + 'Computed from the 200 pairs measured at ingest: fewer points keep every peak, more repeat the measured pairs.',
+  description:
+    "The sound's waveform as [min, max] pairs, ready to draw. Out-of-range point counts are clamped. " +
+    'Computed from the 200 pairs measured at ingest: fewer points keep every peak, more repeat the measured pairs.',
   tag: 'extensions',
   security: 'apiKey',
-  query: z.object({ points: lenientInt(min, max, fallback).describe(`Columns wanted, ${min} to ${max}, default ${fallback}.`) }),
+  query: z.object({
+    points: lenientInt(min, max, fallback).describe(`Columns wanted, ${min} to ${max}, default ${fallback}.`),
+  }),
   params: z.object({ id: z.string().describe('Sound id.') }),
   responses: {
     200: { description: 'The waveform.', schema: z.object({ data: waveformSchema }) },

@@ -22,7 +22,8 @@ export interface AudioAnalyzer {
 
 export function createAnalyzer(sampleRate: number, channelCount: number): AudioAnalyzer {
   if (!Number.isFinite(sampleRate) || sampleRate < 1000) throw new RangeError(`unsupported sample rate ${sampleRate}`);
-  if (!Number.isInteger(channelCount) || channelCount < 1) throw new RangeError(`unsupported channel count ${channelCount}`);
+  if (!Number.isInteger(channelCount) || channelCount < 1)
+    throw new RangeError(`unsupported channel count ${channelCount}`);
   return new StreamingAnalyzer(sampleRate, channelCount);
 }
 
@@ -54,10 +55,14 @@ class StreamingAnalyzer implements AudioAnalyzer {
       throw new RangeError(`analyzer: expected ${this.channelCount} channels, got ${channels.length}`);
     }
     const frames = channels[0]!.length;
-    if (channels.some((channel) => channel.length !== frames)) throw new RangeError('analyzer: channels differ in length');
+    if (channels.some((channel) => channel.length !== frames))
+      throw new RangeError('analyzer: channels differ in length');
     for (let start = 0; start < frames; start += SLICE_FRAMES) {
       const end = Math.min(frames, start + SLICE_FRAMES);
-      this.pushSlice(channels.map((channel) => channel.subarray(start, end)), end - start);
+      this.pushSlice(
+        channels.map((channel) => channel.subarray(start, end)),
+        end - start,
+      );
     }
   }
 
@@ -87,7 +92,10 @@ class StreamingAnalyzer implements AudioAnalyzer {
     this.finished = true;
     const duration = this.frames / this.sampleRate;
     const timing = this.timing.finish();
-    const loudness = { integrated_lufs: hundredths(this.loudness.finish()), true_peak_db: hundredths(this.truePeak.finish()) };
+    const loudness = {
+      integrated_lufs: hundredths(this.loudness.finish()),
+      true_peak_db: hundredths(this.truePeak.finish()),
+    };
     return {
       duration,
       timing,

@@ -46,7 +46,14 @@ const SILENT_RMS = 3e-4;
 const SPECTRAL_FEATURES = 5;
 const FRAME_FEATURES = SPECTRAL_FEATURES + MFCCS;
 /** Mel bands [from, to) of each of the six coarse bands. */
-const COARSE_BANDS: ReadonlyArray<readonly [number, number]> = [[0, 5], [5, 11], [11, 18], [18, 25], [25, 32], [32, 40]];
+const COARSE_BANDS: ReadonlyArray<readonly [number, number]> = [
+  [0, 5],
+  [5, 11],
+  [11, 18],
+  [18, 25],
+  [25, 32],
+  [32, 40],
+];
 /** Frames of the attack: the peak's and the ones after it. */
 const ATTACK_FRAMES = 3;
 /** Frames after the peak at which each coarse band's level is read against its level at the peak. */
@@ -58,7 +65,10 @@ const DOWN_20_DB = 1e-2;
 const DOWN_40_DB = 1e-4;
 
 const GROUPS: ReadonlyArray<{ weight: number; names: string[] }> = [
-  { weight: 1, names: ['centroid', 'spread', 'flatness', 'rolloff', 'zcr'].flatMap((name) => [`${name}_mean`, `${name}_std`]) },
+  {
+    weight: 1,
+    names: ['centroid', 'spread', 'flatness', 'rolloff', 'zcr'].flatMap((name) => [`${name}_mean`, `${name}_std`]),
+  },
   { weight: 1, names: Array.from({ length: MFCCS }, (_, i) => `mfcc${i + 1}_mean`) },
   { weight: 0.7, names: Array.from({ length: MFCC_DEVIATIONS }, (_, i) => `mfcc${i + 1}_std`) },
   { weight: 1, names: Array.from({ length: MFCCS }, (_, i) => `attack_mfcc${i + 1}`) },
@@ -72,7 +82,8 @@ const GROUPS: ReadonlyArray<{ weight: number; names: string[] }> = [
 
 /** The numbers measured on a sound, before the learned projection. */
 export const MEASURE_NAMES: readonly string[] = GROUPS.flatMap((group) => group.names);
-if (MEASURE_COUNT !== MEASURE_NAMES.length) throw new Error('similar-projection.ts was learned on other measures: run scripts/learn-similar-projection.ts again');
+if (MEASURE_COUNT !== MEASURE_NAMES.length)
+  throw new Error('similar-projection.ts was learned on other measures: run scripts/learn-similar-projection.ts again');
 /**
  * How much the learned axes count beside the measures: each axis weighs this times its variance
  * over the training sounds (the index divides by it again, so axes keep the spread the learning
@@ -181,7 +192,9 @@ export class DescriptorMeter {
   /** The descriptor vector (the sound's timing and loudness are measured elsewhere and not part of it). */
   finish(): number[] {
     const measures = this.measures();
-    const axes = PROJECTION.axes.map((axis) => axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!, 0));
+    const axes = PROJECTION.axes.map((axis) =>
+      axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!, 0),
+    );
     return [...axes.map((value) => Number(value.toPrecision(5))), ...measures];
   }
 
@@ -224,7 +237,9 @@ export class DescriptorMeter {
 
   /** The share of each coarse band in the attack, as a logarithm. */
   private attackShares(): number[] {
-    const shares = COARSE_BANDS.map(([from, to]) => this.attack.subarray(from, to).reduce((sum, value) => sum + value, 0));
+    const shares = COARSE_BANDS.map(([from, to]) =>
+      this.attack.subarray(from, to).reduce((sum, value) => sum + value, 0),
+    );
     const total = shares.reduce((sum, value) => sum + value, 0) + 1e-20;
     return shares.map((share) => Math.log10(share / total + 1e-10));
   }
@@ -237,7 +252,7 @@ export class DescriptorMeter {
     for (let i = 0; i < FRAME; i++) {
       const x = frame[i]!;
       energy += x * x;
-      if (i > 0 && (x >= 0) !== (frame[i - 1]! >= 0)) crossings++;
+      if (i > 0 && x >= 0 !== frame[i - 1]! >= 0) crossings++;
       re[i] = x * window[i]!;
       im[i] = 0;
     }
@@ -292,7 +307,7 @@ export class DescriptorMeter {
       for (let b = from; b < to; b++) coarse[c] = coarse[c]! + bands[b]!;
     });
     const energy = coarse.reduce((sum, value) => sum + value, 0);
-    COARSE_BANDS.forEach((_, c) => this.coarsePeaks[c]!.add(index, coarse[c]!));
+    for (let c = 0; c < COARSE_BANDS.length; c++) this.coarsePeaks[c]!.add(index, coarse[c]!);
     if (this.whole.add(index, energy)) {
       this.attack.set(bands);
       this.attackFramesLeft = ATTACK_FRAMES - 1;
@@ -338,7 +353,8 @@ function mfccs(bands: Float64Array): number[] {
   const coefficients: number[] = [];
   for (let c = 1; c <= MFCCS; c++) {
     let sum = 0;
-    for (let b = 0; b < MEL_BANDS; b++) sum += Math.log10(bands[b]! + 1e-10) * Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS);
+    for (let b = 0; b < MEL_BANDS; b++)
+      sum += Math.log10(bands[b]! + 1e-10) * Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS);
     coefficients.push(sum * Math.sqrt(2 / MEL_BANDS));
   }
   return coefficients;
@@ -377,7 +393,8 @@ class MelBank {
     for (let k = 0; k < BINS; k++) {
       const band = this.lowBand[k]!;
       if (band >= 0 && band < MEL_BANDS) bands[band] = bands[band]! + power[k]! * this.lowWeight[k]!;
-      if (band + 1 >= 0 && band + 1 < MEL_BANDS) bands[band + 1] = bands[band + 1]! + power[k]! * (1 - this.lowWeight[k]!);
+      if (band + 1 >= 0 && band + 1 < MEL_BANDS)
+        bands[band + 1] = bands[band + 1]! + power[k]! * (1 - this.lowWeight[k]!);
     }
   }
 }

@@ -25,8 +25,8 @@ const HIGHPASS_Q = 0.5003270373238773;
 
 export function shelfBiquad(sampleRate: number): Biquad {
   const k = Math.tan((Math.PI * SHELF_HZ) / sampleRate);
-  const vh = Math.pow(10, SHELF_GAIN_DB / 20);
-  const vb = Math.pow(vh, SHELF_BAND_EXPONENT);
+  const vh = 10 ** (SHELF_GAIN_DB / 20);
+  const vb = vh ** SHELF_BAND_EXPONENT;
   const a0 = 1 + k / SHELF_Q + k * k;
   return {
     b0: (vh + (vb * k) / SHELF_Q + k * k) / a0,

@@ -17,7 +17,7 @@ export function loudnessOfPower(power: number): number {
 }
 
 function powerOfLoudness(lufs: number): number {
-  return Math.pow(10, (lufs + 0.691) / 10);
+  return 10 ** ((lufs + 0.691) / 10);
 }
 
 export class LoudnessMeter {
@@ -100,7 +100,7 @@ export function gatedLoudness(blockPowers: Float64Array): number | null {
     }
   }
   if (count === 0) return null;
-  const relativeGate = (sum / count) * Math.pow(10, RELATIVE_GATE_LU / 10);
+  const relativeGate = (sum / count) * 10 ** (RELATIVE_GATE_LU / 10);
   const gate = Math.max(absoluteGate, relativeGate);
   let gatedSum = 0;
   let gatedCount = 0;

@@ -35,6 +35,6 @@ function selectKth(a: Float32Array, k: number): number {
 }
 
 function median3(a: number, b: number, c: number): number {
-  if (a < b) return b < c ? b : a < c ? c : a;
-  return a < c ? a : b < c ? c : b;
+  if (a < b) return b < c ? b : Math.max(a, c);
+  return a < c ? a : Math.max(b, c);
 }

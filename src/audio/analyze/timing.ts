@@ -90,7 +90,7 @@ export class TimingMeter {
     const peakDb = this.candidates.peak;
     if (!(peakDb >= -70)) return NO_TIMING;
     const threshold = thresholdDb(peakDb, nearestRankPercentile(this.envelope.view(), 5));
-    const amplitude = Math.pow(10, threshold / 20);
+    const amplitude = 10 ** (threshold / 20);
     const onsetWindow = this.candidates.onsetWindow(threshold);
     const tailWindow = this.candidates.tailWindow(threshold);
     const lastSegment = (window: number) => Math.min(window + SEGMENTS_PER_WINDOW - 1, segmentCount - 1);

@@ -24,17 +24,42 @@ export interface FoldedPhases {
 }
 
 /** 4x oversampling: +1/4 = even + odd, +1/2 = half, +3/4 = even - odd, over folded pairs. */
-export function peakOfThreePhases(buffer: Float32Array, start: number, end: number, tables: FoldedPhases, outerBound: number, peak: number): number {
+export function peakOfThreePhases(
+  buffer: Float32Array,
+  start: number,
+  end: number,
+  tables: FoldedPhases,
+  outerBound: number,
+  peak: number,
+): number {
   const { half, quarterEven: even, quarterOdd: odd } = tables;
   // (No destructuring here: in this loop it would allocate.)
-  const h12 = half[12]!, h13 = half[13]!, h14 = half[14]!, h15 = half[15]!;
-  const e12 = even[12]!, e13 = even[13]!, e14 = even[14]!, e15 = even[15]!;
-  const o12 = odd[12]!, o13 = odd[13]!, o14 = odd[14]!, o15 = odd[15]!;
+  const h12 = half[12]!,
+    h13 = half[13]!,
+    h14 = half[14]!,
+    h15 = half[15]!;
+  const e12 = even[12]!,
+    e13 = even[13]!,
+    e14 = even[14]!,
+    e15 = even[15]!;
+  const o12 = odd[12]!,
+    o13 = odd[13]!,
+    o14 = odd[14]!,
+    o15 = odd[15]!;
   let skipAbove = peak / SKIP_MARGIN - outerBound;
   for (let i = start; i < end; i++) {
-    const a12 = buffer[i + 12]!, a13 = buffer[i + 13]!, a14 = buffer[i + 14]!, a15 = buffer[i + 15]!;
-    const b12 = buffer[i + 19]!, b13 = buffer[i + 18]!, b14 = buffer[i + 17]!, b15 = buffer[i + 16]!;
-    const s12 = a12 + b12, s13 = a13 + b13, s14 = a14 + b14, s15 = a15 + b15;
+    const a12 = buffer[i + 12]!,
+      a13 = buffer[i + 13]!,
+      a14 = buffer[i + 14]!,
+      a15 = buffer[i + 15]!;
+    const b12 = buffer[i + 19]!,
+      b13 = buffer[i + 18]!,
+      b14 = buffer[i + 17]!,
+      b15 = buffer[i + 16]!;
+    const s12 = a12 + b12,
+      s13 = a13 + b13,
+      s14 = a14 + b14,
+      s15 = a15 + b15;
     let h = h12 * s12 + h13 * s13 + h14 * s14 + h15 * s15;
     let e = e12 * s12 + e13 * s13 + e14 * s14 + e15 * s15;
     let o = o12 * (a12 - b12) + o13 * (a13 - b13) + o14 * (a14 - b14) + o15 * (a15 - b15);
@@ -57,8 +82,18 @@ export function peakOfThreePhases(buffer: Float32Array, start: number, end: numb
 }
 
 /** 2x oversampling: the half-sample phase only. */
-export function peakOfHalfPhase(buffer: Float32Array, start: number, end: number, half: Float64Array, outerBound: number, peak: number): number {
-  const h12 = half[12]!, h13 = half[13]!, h14 = half[14]!, h15 = half[15]!;
+export function peakOfHalfPhase(
+  buffer: Float32Array,
+  start: number,
+  end: number,
+  half: Float64Array,
+  outerBound: number,
+  peak: number,
+): number {
+  const h12 = half[12]!,
+    h13 = half[13]!,
+    h14 = half[14]!,
+    h15 = half[15]!;
   let skipAbove = peak / SKIP_MARGIN - outerBound;
   for (let i = start; i < end; i++) {
     let h =
@@ -80,5 +115,5 @@ export function peakOfHalfPhase(buffer: Float32Array, start: number, end: number
 function largestOfPhases(h: number, e: number, o: number): number {
   const quarter = (e < 0 ? -e : e) + (o < 0 ? -o : o);
   const middle = h < 0 ? -h : h;
-  return quarter > middle ? quarter : middle;
+  return Math.max(quarter, middle);
 }

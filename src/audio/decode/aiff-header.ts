@@ -37,8 +37,17 @@ const UNCOMPRESSED: Record<string, { encoding: AiffLayout['encoding']; littleEnd
 };
 /** Other AIFF-C compression types, by the name a person knows them by. */
 const COMPRESSION_NAMES: Record<string, string> = {
-  ulaw: 'µ-law', ULAW: 'µ-law', alaw: 'A-law', ALAW: 'A-law', ima4: 'IMA ADPCM', 'GSM ': 'GSM', MAC3: 'MACE 3:1', MAC6: 'MACE 6:1',
-  Qclp: 'QUALCOMM PureVoice', QDMC: 'QDesign Music', QDM2: 'QDesign Music 2',
+  ulaw: 'µ-law',
+  ULAW: 'µ-law',
+  alaw: 'A-law',
+  ALAW: 'A-law',
+  ima4: 'IMA ADPCM',
+  'GSM ': 'GSM',
+  MAC3: 'MACE 3:1',
+  MAC6: 'MACE 6:1',
+  Qclp: 'QUALCOMM PureVoice',
+  QDMC: 'QDesign Music',
+  QDM2: 'QDesign Music 2',
 };
 
 /**
@@ -66,7 +75,8 @@ export async function readAiffHeader(source: ByteSource): Promise<AiffLayout> {
       // is not a streaming writer's open size of 0) ends the audio where it ends.
       const dataBytes = size - 8 - offset;
       const frameBytes = layout.channelCount * layout.bytesPerSample;
-      if (size !== 0 && dataBytes >= 0) return { ...layout, frames: Math.min(layout.frames, Math.floor(dataBytes / frameBytes)) };
+      if (size !== 0 && dataBytes >= 0)
+        return { ...layout, frames: Math.min(layout.frames, Math.floor(dataBytes / frameBytes)) };
       return layout;
     }
     if (id === 'COMM') {
@@ -99,8 +109,16 @@ function readComm(body: Uint8Array, isAifc: boolean): AiffLayout {
   }
   // The types that fix the sample size win over COMM's field (some writers leave it at 16 or 0).
   const bits = stored.bits ?? sampleSize;
-  if (stored.encoding !== 'float' && (bits < 1 || bits > 32)) throw new DecodeError(`unsupported AIFF: ${sampleSize}-bit samples`);
-  return { channelCount, sampleRate, encoding: stored.encoding, bytesPerSample: Math.ceil(bits / 8), littleEndian: stored.littleEndian, frames };
+  if (stored.encoding !== 'float' && (bits < 1 || bits > 32))
+    throw new DecodeError(`unsupported AIFF: ${sampleSize}-bit samples`);
+  return {
+    channelCount,
+    sampleRate,
+    encoding: stored.encoding,
+    bytesPerSample: Math.ceil(bits / 8),
+    littleEndian: stored.littleEndian,
+    frames,
+  };
 }
 
 /**

@@ -52,7 +52,10 @@ function deinterleaveAiff(bytes: Uint8Array, layout: AiffLayout, frames: number)
   return deinterleave(frames, channelCount, bytesPerSample, sampleReader(data, layout));
 }
 
-function sampleReader(data: DataView, { encoding, bytesPerSample, littleEndian: le }: AiffLayout): (offset: number) => number {
+function sampleReader(
+  data: DataView,
+  { encoding, bytesPerSample, littleEndian: le }: AiffLayout,
+): (offset: number) => number {
   if (encoding === 'float') return bytesPerSample === 8 ? (o) => data.getFloat64(o, le) : (o) => data.getFloat32(o, le);
   if (encoding === 'unsigned') return (o) => (data.getUint8(o) - 128) / 128;
   switch (bytesPerSample) {

@@ -53,7 +53,15 @@ async function skipId3v2Tags(source: ByteSource): Promise<boolean> {
 
 function unrecognisedReason(fileName: string | undefined): string {
   const extension = fileName?.match(/\.([a-z0-9]{1,5})$/i)?.[1]?.toLowerCase();
-  const expected: Record<string, string> = { wav: 'RIFF/WAVE header', flac: 'FLAC header', ogg: 'Ogg header', mp3: 'MPEG audio frames', aif: 'FORM/AIFF header', aiff: 'FORM/AIFF header', aifc: 'FORM/AIFF header' };
+  const expected: Record<string, string> = {
+    wav: 'RIFF/WAVE header',
+    flac: 'FLAC header',
+    ogg: 'Ogg header',
+    mp3: 'MPEG audio frames',
+    aif: 'FORM/AIFF header',
+    aiff: 'FORM/AIFF header',
+    aifc: 'FORM/AIFF header',
+  };
   const undecoded = extension && UNDECODED_AUDIO_EXTENSIONS.get(extension);
   if (undecoded) return `unsupported audio format: ${undecoded}`;
   const hint = extension && expected[extension] ? ` (named .${extension} but has no ${expected[extension]})` : '';

@@ -8,7 +8,7 @@ export function concatPcm(chunks: readonly PcmAudio[], sampleRate: number, chann
   let offset = 0;
   for (const chunk of chunks) {
     const chunkLength = chunk.channels[0]?.length ?? 0;
-    channels.forEach((channel, c) => channel.set(chunk.channels[c]!, offset));
+    for (const [c, channel] of channels.entries()) channel.set(chunk.channels[c]!, offset);
     offset += chunkLength;
   }
   return { sampleRate, channels };
@@ -19,7 +19,12 @@ export function pcmLength(audio: PcmAudio): number {
 }
 
 /** Interleaved frames to one array per channel; `read(offset)` gives the sample at a byte offset. */
-export function deinterleave(frames: number, channelCount: number, bytesPerSample: number, read: (offset: number) => number): Float32Array[] {
+export function deinterleave(
+  frames: number,
+  channelCount: number,
+  bytesPerSample: number,
+  read: (offset: number) => number,
+): Float32Array[] {
   const frameBytes = channelCount * bytesPerSample;
   const channels: Float32Array[] = [];
   for (let c = 0; c < channelCount; c++) {

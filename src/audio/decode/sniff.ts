@@ -66,7 +66,22 @@ export function looksLikeAudio(head: Uint8Array): boolean {
  * names the format (ingest/walk.ts); open-audio-stream.ts names those without a header.
  */
 export const UNDECODED_AUDIO_EXTENSIONS = new Map<string, string | null>([
-  ['aac', 'AAC'], ['m4a', 'MP4/M4A'], ['mp4', 'MP4/M4A'], ['alac', 'ALAC'], ['wma', 'WMA'], ['opus', 'Opus'], ['ac3', 'AC-3'],
-  ['mp2', 'MPEG layer II'], ['amr', 'AMR'], ['dsf', 'DSD'], ['sd2', 'Sound Designer II'], ['mka', 'Matroska audio'],
-  ['caf', null], ['wv', null], ['ape', null], ['au', null], ['snd', null], ['w64', null],
+  ['aac', 'AAC'],
+  ['m4a', 'MP4/M4A'],
+  ['mp4', 'MP4/M4A'],
+  ['alac', 'ALAC'],
+  ['wma', 'WMA'],
+  ['opus', 'Opus'],
+  ['ac3', 'AC-3'],
+  ['mp2', 'MPEG layer II'],
+  ['amr', 'AMR'],
+  ['dsf', 'DSD'],
+  ['sd2', 'Sound Designer II'],
+  ['mka', 'Matroska audio'],
+  ['caf', null],
+  ['wv', null],
+  ['ape', null],
+  ['au', null],
+  ['snd', null],
+  ['w64', null],
 ]);

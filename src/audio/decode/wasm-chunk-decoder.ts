@@ -35,7 +35,7 @@ export async function* decodeWithWasm(source: ByteSource, decoding: ChunkDecodin
     await decoder.ready;
     for (;;) {
       const bytes = await source.readSome(READ_BYTES);
-      let decoded;
+      let decoded: Awaited<ReturnType<typeof decoder.decode>>;
       try {
         const pending = withConsoleErrorsCaptured(() => (bytes ? decoder.decode(bytes) : decoder.flush()), messages);
         decoded = await pending;
@@ -44,7 +44,10 @@ export async function* decodeWithWasm(source: ByteSource, decoding: ChunkDecodin
       }
       if (decoded.samplesDecoded > 0) {
         decodedAny = true;
-        yield { sampleRate, channels: fitChannels(decoding.adapt(decoded.channelData), channelCount, decoded.samplesDecoded) };
+        yield {
+          sampleRate,
+          channels: fitChannels(decoding.adapt(decoded.channelData), channelCount, decoded.samplesDecoded),
+        };
       }
       if (!bytes) break;
       await yieldToEventLoop();

@@ -15,14 +15,14 @@ const EXTENSIBLE = 0xfffe;
 const MAX_CHANNELS = 256;
 const MAX_SAMPLE_RATE = 1_536_000;
 const ENCODING_NAMES: Record<number, string> = {
-  0x0002: 'Microsoft ADPCM',
-  0x0006: 'A-law',
-  0x0007: 'µ-law',
-  0x0011: 'IMA ADPCM',
-  0x0031: 'GSM 6.10',
-  0x0050: 'MPEG',
-  0x0055: 'MP3',
-  0x0161: 'WMA',
+  2: 'Microsoft ADPCM',
+  6: 'A-law',
+  7: 'µ-law',
+  17: 'IMA ADPCM',
+  49: 'GSM 6.10',
+  80: 'MPEG',
+  85: 'MP3',
+  353: 'WMA',
 };
 
 export function readWavFormat(body: Uint8Array): WavFormat {

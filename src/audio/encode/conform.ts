@@ -35,7 +35,8 @@ export class Conformer {
   private remix(input: readonly Float32Array[]): Float32Array[] {
     if (input.length === 0) return Array.from({ length: this.outputChannels }, () => new Float32Array(0));
     const stereoOrLess = this.matrix ? downmixToStereo(input, this.matrix) : [...input];
-    if (this.outputChannels === 2) return stereoOrLess.length === 1 ? [stereoOrLess[0]!, stereoOrLess[0]!.slice()] : stereoOrLess;
+    if (this.outputChannels === 2)
+      return stereoOrLess.length === 1 ? [stereoOrLess[0]!, stereoOrLess[0]!.slice()] : stereoOrLess;
     if (stereoOrLess.length === 1) return stereoOrLess;
     const [left, right] = stereoOrLess as [Float32Array, Float32Array];
     const mono = new Float32Array(left.length);

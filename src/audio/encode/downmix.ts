@@ -17,12 +17,51 @@ const SIDE = Math.SQRT1_2;
 type Gains = readonly [left: number, right: number];
 
 const LAYOUTS: Record<number, readonly Gains[]> = {
-  3: [[1, 0], [0, 1], [SIDE, SIDE]],
-  4: [[1, 0], [0, 1], [SIDE, 0], [0, SIDE]],
-  5: [[1, 0], [0, 1], [SIDE, SIDE], [SIDE, 0], [0, SIDE]],
-  6: [[1, 0], [0, 1], [SIDE, SIDE], [0, 0], [SIDE, 0], [0, SIDE]],
-  7: [[1, 0], [0, 1], [SIDE, SIDE], [0, 0], [0.5, 0.5], [SIDE, 0], [0, SIDE]],
-  8: [[1, 0], [0, 1], [SIDE, SIDE], [0, 0], [SIDE, 0], [0, SIDE], [SIDE, 0], [0, SIDE]],
+  3: [
+    [1, 0],
+    [0, 1],
+    [SIDE, SIDE],
+  ],
+  4: [
+    [1, 0],
+    [0, 1],
+    [SIDE, 0],
+    [0, SIDE],
+  ],
+  5: [
+    [1, 0],
+    [0, 1],
+    [SIDE, SIDE],
+    [SIDE, 0],
+    [0, SIDE],
+  ],
+  6: [
+    [1, 0],
+    [0, 1],
+    [SIDE, SIDE],
+    [0, 0],
+    [SIDE, 0],
+    [0, SIDE],
+  ],
+  7: [
+    [1, 0],
+    [0, 1],
+    [SIDE, SIDE],
+    [0, 0],
+    [0.5, 0.5],
+    [SIDE, 0],
+    [0, SIDE],
+  ],
+  8: [
+    [1, 0],
+    [0, 1],
+    [SIDE, SIDE],
+    [0, 0],
+    [SIDE, 0],
+    [0, SIDE],
+    [SIDE, 0],
+    [0, SIDE],
+  ],
 };
 
 /** Per input channel, its gain into left and right. */
@@ -33,7 +72,10 @@ export function stereoDownmixMatrix(channelCount: number): Gains[] {
   return Array.from({ length: channelCount }, (_, c): Gains => (c % 2 ? [0, perSide] : [perSide, 0]));
 }
 
-export function downmixToStereo(channels: readonly Float32Array[], matrix: readonly Gains[]): [Float32Array, Float32Array] {
+export function downmixToStereo(
+  channels: readonly Float32Array[],
+  matrix: readonly Gains[],
+): [Float32Array, Float32Array] {
   const length = channels[0]?.length ?? 0;
   const left = new Float32Array(length);
   const right = new Float32Array(length);

@@ -25,7 +25,11 @@ export interface FileEncoder {
  * FLAC (libFLAC), Ogg Vorbis (libvorbis) and Opus (libopus) through maintained WASM builds from
  * npm; WAV is a header and samples, written here.
  */
-export async function createFileEncoder(file: FileHandle, target: OutputTarget, onDecoded: (chunk: PcmAudio) => void = () => {}): Promise<FileEncoder> {
+export async function createFileEncoder(
+  file: FileHandle,
+  target: OutputTarget,
+  onDecoded: (chunk: PcmAudio) => void = () => {},
+): Promise<FileEncoder> {
   const out = new FileWriter(file);
   const { sampleRate, channels, bitDepth } = target;
   switch (target.format) {

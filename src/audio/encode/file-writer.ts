@@ -27,5 +27,5 @@ export class FileWriter {
 export function toInteger(sample: number, bits: number): number {
   const scale = 2 ** (bits - 1);
   const value = Math.round(sample * scale);
-  return value >= scale ? scale - 1 : value < -scale ? -scale : value;
+  return value >= scale ? scale - 1 : Math.max(value, -scale);
 }

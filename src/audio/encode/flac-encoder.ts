@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { PcmAudio } from '../types.ts';
-import { FileWriter, toInteger } from './file-writer.ts';
+import { type FileWriter, toInteger } from './file-writer.ts';
 import type { BitDepth } from './output-format.ts';
 
 /** libFLAC's compression level: its default, the usual balance of size and speed. */
@@ -10,16 +10,35 @@ const STREAMINFO_OFFSET = 8;
 const STREAMINFO_BYTES = 34;
 
 interface StreamInfo {
-  min_blocksize: number; max_blocksize: number; min_framesize: number; max_framesize: number;
-  total_samples: number; md5sum: string; sampleRate: number; channels: number; bitsPerSample: number;
+  min_blocksize: number;
+  max_blocksize: number;
+  min_framesize: number;
+  max_framesize: number;
+  total_samples: number;
+  md5sum: string;
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
 }
 
 /** The parts of libflacjs used here (its own typings are a script's globals, not a module's). */
 interface LibFlac {
   isReady(): boolean;
   on(event: 'ready', listener: () => void): void;
-  create_libflac_encoder(rate: number, channels: number, bits: number, level: number, totalSamples: number, verify: boolean, blockSize: number): number;
-  init_encoder_stream(encoder: number, write: (data: Uint8Array) => void, metadata: (info: StreamInfo | undefined) => void): number;
+  create_libflac_encoder(
+    rate: number,
+    channels: number,
+    bits: number,
+    level: number,
+    totalSamples: number,
+    verify: boolean,
+    blockSize: number,
+  ): number;
+  init_encoder_stream(
+    encoder: number,
+    write: (data: Uint8Array) => void,
+    metadata: (info: StreamInfo | undefined) => void,
+  ): number;
   FLAC__stream_encoder_process_interleaved(encoder: number, samples: Int32Array, frames: number): boolean;
   FLAC__stream_encoder_finish(encoder: number): boolean;
   FLAC__stream_encoder_delete(encoder: number): void;
@@ -71,7 +90,11 @@ export class FlacEncoder {
     const handle = flac.create_libflac_encoder(sampleRate, channels, bitDepth, COMPRESSION_LEVEL, 0, false, 0);
     if (!handle) throw new Error(`libFLAC refused ${channels} channels at ${sampleRate} Hz, ${bitDepth} bits`);
     const encoder = new FlacEncoder(flac, handle, out, channels, bitDepth);
-    const status = flac.init_encoder_stream(handle, (data) => encoder.pending.push(data.slice()), (info) => (encoder.info = info));
+    const status = flac.init_encoder_stream(
+      handle,
+      (data) => encoder.pending.push(data.slice()),
+      (info) => (encoder.info = info),
+    );
     if (status !== 0) {
       flac.FLAC__stream_encoder_delete(handle);
       throw new Error(`libFLAC could not start (status ${status})`);
@@ -124,7 +147,11 @@ function streamInfoBytes(info: StreamInfo): Uint8Array {
   view.setUint8(6, info.min_framesize & 0xff);
   view.setUint16(7, info.max_framesize >> 8);
   view.setUint8(9, info.max_framesize & 0xff);
-  const packed = (BigInt(info.sampleRate) << 44n) | (BigInt(info.channels - 1) << 41n) | (BigInt(info.bitsPerSample - 1) << 36n) | BigInt(info.total_samples);
+  const packed =
+    (BigInt(info.sampleRate) << 44n) |
+    (BigInt(info.channels - 1) << 41n) |
+    (BigInt(info.bitsPerSample - 1) << 36n) |
+    BigInt(info.total_samples);
   view.setBigUint64(10, packed);
   bytes.set(Buffer.from(info.md5sum.padStart(32, '0'), 'hex'), 18);
   return bytes;

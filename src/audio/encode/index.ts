@@ -17,7 +17,10 @@ export { Resampler } from './resampler.ts';
  * downmixed to stereo; rates MP3 lacks are resampled (see mp3SampleRate). VBR V2 by default.
  */
 export async function encodeMp3(audio: PcmAudio, options?: Mp3EncodeOptions): Promise<Uint8Array> {
-  const encoder = await createMp3Encoder({ sampleRate: audio.sampleRate, channelCount: audio.channels.length }, options);
+  const encoder = await createMp3Encoder(
+    { sampleRate: audio.sampleRate, channelCount: audio.channels.length },
+    options,
+  );
   await encoder.push(audio);
   return encoder.finish();
 }

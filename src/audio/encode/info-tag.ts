@@ -40,9 +40,15 @@ function tagBytesNeeded(version: MpegVersion, channelCount: 1 | 2): number {
  * The tag frame's bitrate: the stream's own for CBR when the tag fits (then every frame has the
  * same size, as CBR seeking assumes), else the lowest that holds the tag.
  */
-export function tagBitrate(version: MpegVersion, sampleRate: number, channelCount: 1 | 2, preferredKbps?: number): number {
+export function tagBitrate(
+  version: MpegVersion,
+  sampleRate: number,
+  channelCount: 1 | 2,
+  preferredKbps?: number,
+): number {
   const fits = (kbps: number) => tagFrameBytes(version, sampleRate, kbps) >= tagBytesNeeded(version, channelCount);
-  if (preferredKbps !== undefined && layer3Bitrates(version).includes(preferredKbps) && fits(preferredKbps)) return preferredKbps;
+  if (preferredKbps !== undefined && layer3Bitrates(version).includes(preferredKbps) && fits(preferredKbps))
+    return preferredKbps;
   const kbps = layer3Bitrates(version).find((b) => b > 0 && fits(b));
   if (kbps === undefined) throw new Error('no MP3 frame size holds the Info tag');
   return kbps;
@@ -74,7 +80,14 @@ export function buildInfoTagFrame(tag: InfoTag): Uint8Array {
   return frame;
 }
 
-function writeLameExtension(frame: Uint8Array, view: DataView, start: number, tag: InfoTag, size: number, mode: number): void {
+function writeLameExtension(
+  frame: Uint8Array,
+  view: DataView,
+  start: number,
+  tag: InfoTag,
+  size: number,
+  mode: number,
+): void {
   writeAscii(frame, start, ENCODER_VERSION);
   frame[start + 9] = tag.vbr ? VBR_METHOD_MTRH : VBR_METHOD_CBR; // revision 0 in the high nibble
   frame[start + 20] = Math.min(255, tag.vbr ? tag.minBitrateKbps : tag.tagBitrateKbps);

@@ -14,7 +14,10 @@ export interface Mp3Encoder<Result> {
 }
 
 /** Encodes into memory; `finish` returns the whole file. */
-export async function createMp3Encoder(format: Mp3InputFormat, options?: Mp3EncodeOptions): Promise<Mp3Encoder<Uint8Array>> {
+export async function createMp3Encoder(
+  format: Mp3InputFormat,
+  options?: Mp3EncodeOptions,
+): Promise<Mp3Encoder<Uint8Array>> {
   const encoder = await Mp3StreamEncoder.create(format, options);
   const parts: Uint8Array[] = [];
   return {

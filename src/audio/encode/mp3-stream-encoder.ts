@@ -34,7 +34,12 @@ export class Mp3StreamEncoder {
     this.plan = new ChannelPlan(input.channelCount, input.sampleRate, mp3SampleRate(input.sampleRate));
     const rate = this.plan.outputRate;
     const version = rate >= 32000 ? 1 : rate >= 16000 ? 2 : 2.5;
-    const kbps = tagBitrate(version, rate, this.plan.outputChannelCount, this.mode.kind === 'cbr' ? this.mode.bitrate : undefined);
+    const kbps = tagBitrate(
+      version,
+      rate,
+      this.plan.outputChannelCount,
+      this.mode.kind === 'cbr' ? this.mode.bitrate : undefined,
+    );
     this.tagBytes = tagFrameBytes(version, rate, kbps);
     // The casts narrow to the package's literal unions; mp3SampleRate and mp3Mode only return members.
     lame.configure({
@@ -115,7 +120,12 @@ export class Mp3StreamEncoder {
 
   private tagBitrateKbps(): number {
     const first = this.log.first!;
-    return tagBitrate(first.version, first.sampleRate, first.channelCount, this.mode.kind === 'cbr' ? this.mode.bitrate : undefined);
+    return tagBitrate(
+      first.version,
+      first.sampleRate,
+      first.channelCount,
+      this.mode.kind === 'cbr' ? this.mode.bitrate : undefined,
+    );
   }
 
   private check(chunk: PcmAudio): void {

@@ -31,7 +31,10 @@ export class OggWriter {
   private granule = 0n;
   private sequence = 0;
 
-  constructor(private readonly out: FileWriter, private readonly serial: number) {}
+  constructor(
+    private readonly out: FileWriter,
+    private readonly serial: number,
+  ) {}
 
   /** A packet that must sit alone on its page (the codec's headers), flushed at once. */
   async headerPacket(packet: Uint8Array, first: boolean): Promise<void> {

@@ -30,7 +30,11 @@ interface OpusHandler {
   _encoder_ctl(request: number, value: number): number;
 }
 interface OpusNative {
-  OpusScriptHandler: (new (rate: number, channels: number, application: number) => OpusHandler) & { destroy_handler(handler: OpusHandler): void };
+  OpusScriptHandler: (new (
+    rate: number,
+    channels: number,
+    application: number,
+  ) => OpusHandler) & { destroy_handler(handler: OpusHandler): void };
   _malloc(bytes: number): number;
   _free(pointer: number): void;
   HEAP16: Int16Array;
@@ -62,13 +66,17 @@ class LibOpus {
   private readonly packet: number;
   private readonly pcmOut: number;
 
-  constructor(private readonly lib: OpusNative, private readonly channels: number) {
+  constructor(
+    private readonly lib: OpusNative,
+    private readonly channels: number,
+  ) {
     this.encoder = new lib.OpusScriptHandler(OPUS_RATE, channels, APPLICATION_AUDIO);
     this.decoder = new lib.OpusScriptHandler(OPUS_RATE, channels, APPLICATION_AUDIO);
     this.pcmIn = lib._malloc(FRAME * channels * 4);
     this.packet = lib._malloc(MAX_PACKET_BYTES);
     this.pcmOut = lib._malloc(MAX_DECODED_FRAME * channels * 4);
-    if (this.encoder._encoder_ctl(SET_BITRATE, BITRATE_PER_CHANNEL * channels) < 0) throw new Error('libopus refused the bitrate');
+    if (this.encoder._encoder_ctl(SET_BITRATE, BITRATE_PER_CHANNEL * channels) < 0)
+      throw new Error('libopus refused the bitrate');
   }
 
   /** One frame of interleaved samples to one packet (a copy). */
@@ -120,7 +128,11 @@ export class OpusEncoder {
   private decodedFrames = 0;
   private released = false;
 
-  private constructor(out: FileWriter, private readonly channels: number, private readonly onDecoded: (chunk: PcmAudio) => void) {
+  private constructor(
+    out: FileWriter,
+    private readonly channels: number,
+    private readonly onDecoded: (chunk: PcmAudio) => void,
+  ) {
     this.opus = new LibOpus(native(), channels);
     this.frame = new Int16Array(FRAME * channels);
     // A serial number only has to differ between streams chained in one file; this file has one.
@@ -135,11 +147,13 @@ export class OpusEncoder {
   }
 
   async push(chunk: PcmAudio): Promise<void> {
-    if (chunk.sampleRate !== OPUS_RATE) throw new RangeError(`Opus is encoded at ${OPUS_RATE} Hz, not ${chunk.sampleRate}`);
+    if (chunk.sampleRate !== OPUS_RATE)
+      throw new RangeError(`Opus is encoded at ${OPUS_RATE} Hz, not ${chunk.sampleRate}`);
     const length = chunk.channels[0]?.length ?? 0;
     this.inputFrames += length;
     for (let i = 0; i < length; i++) {
-      for (let c = 0; c < this.channels; c++) this.frame[this.filled * this.channels + c] = toInteger(chunk.channels[c]![i]!, 16);
+      for (let c = 0; c < this.channels; c++)
+        this.frame[this.filled * this.channels + c] = toInteger(chunk.channels[c]![i]!, 16);
       if (++this.filled === FRAME) await this.encodeFrame();
     }
   }

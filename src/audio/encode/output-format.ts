@@ -48,7 +48,10 @@ export function outputProblems(choice: OutputChoice): Array<{ param: string; mes
   const facts = FORMATS[choice.format];
   const problems: Array<{ param: string; message: string }> = [];
   if (choice.sampleRate !== undefined && facts.rates && !facts.rates.includes(choice.sampleRate)) {
-    problems.push({ param: 'sample_rate', message: `${choice.format} is made at ${facts.rates.join(', ')} Hz, not ${choice.sampleRate}` });
+    problems.push({
+      param: 'sample_rate',
+      message: `${choice.format} is made at ${facts.rates.join(', ')} Hz, not ${choice.sampleRate}`,
+    });
   }
   if (choice.bitDepth !== undefined && !facts.hasBitDepth) {
     problems.push({ param: 'bit_depth', message: `applies to wav and flac only, not ${choice.format}` });
@@ -68,7 +71,8 @@ export function outputTarget(choice: OutputChoice, source: { sampleRate: number;
   const rates = FORMATS[choice.format].rates;
   const own = choice.sampleRate ?? source.sampleRate;
   // The source's rate where the format has it; otherwise the format's nearest rate at or above it.
-  const sampleRate = !rates || rates.includes(own) ? own : (rates.find((rate) => rate >= own) ?? rates[rates.length - 1]!);
+  const sampleRate =
+    !rates || rates.includes(own) ? own : (rates.find((rate) => rate >= own) ?? rates[rates.length - 1]!);
   return {
     format: choice.format,
     sampleRate,

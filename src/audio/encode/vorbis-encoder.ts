@@ -13,17 +13,22 @@ let compiled: Promise<WebAssembly.Module> | null = null;
 
 /** The Ogg Vorbis build of wasm-media-encoders, compiled once per thread (as lame.ts does for LAME). */
 function vorbisModule(): Promise<WebAssembly.Module> {
-  compiled ??= (async () => WebAssembly.compile(await readFile(createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/ogg'))))()
-    .catch((error: unknown) => {
-      compiled = null;
-      throw error;
-    });
+  compiled ??= (async () =>
+    WebAssembly.compile(
+      await readFile(createRequire(import.meta.url).resolve('wasm-media-encoders/wasm/ogg')),
+    ))().catch((error: unknown) => {
+    compiled = null;
+    throw error;
+  });
   return compiled;
 }
 
 /** Ogg Vorbis through libvorbis (wasm-media-encoders), which writes the Ogg pages itself; bytes go to the file as they come. */
 export class VorbisEncoder {
-  private constructor(private readonly encoder: WasmMediaEncoder<'audio/ogg'>, private readonly out: FileWriter) {}
+  private constructor(
+    private readonly encoder: WasmMediaEncoder<'audio/ogg'>,
+    private readonly out: FileWriter,
+  ) {}
 
   static async create(out: FileWriter, sampleRate: number, channels: 1 | 2): Promise<VorbisEncoder> {
     const encoder = await createEncoder('audio/ogg', await vorbisModule());
@@ -36,7 +41,9 @@ export class VorbisEncoder {
     const length = chunk.channels[0]?.length ?? 0;
     for (let from = 0; from < length; from += MAX_SAMPLES_PER_CALL) {
       // The encoder's output lives in its WASM memory until the next call: written before that.
-      await this.write(this.encoder.encode(chunk.channels.map((channel) => channel.subarray(from, from + MAX_SAMPLES_PER_CALL))));
+      await this.write(
+        this.encoder.encode(chunk.channels.map((channel) => channel.subarray(from, from + MAX_SAMPLES_PER_CALL))),
+      );
     }
   }
 

@@ -1,5 +1,5 @@
 import type { PcmAudio } from '../types.ts';
-import { FileWriter, toInteger } from './file-writer.ts';
+import { type FileWriter, toInteger } from './file-writer.ts';
 import type { BitDepth } from './output-format.ts';
 
 const HEADER_BYTES = 44;
@@ -44,7 +44,8 @@ export class WavWriter {
         offset += this.bytesPerSample;
       }
     }
-    if (this.dataBytes + bytes.length > MAX_DATA_BYTES) throw new RangeError('the rendition is too long for a WAV file (4 GiB)');
+    if (this.dataBytes + bytes.length > MAX_DATA_BYTES)
+      throw new RangeError('the rendition is too long for a WAV file (4 GiB)');
     this.dataBytes += bytes.length;
     await this.out.append(bytes);
   }
@@ -58,7 +59,9 @@ export class WavWriter {
   private header(): Uint8Array {
     const bytes = new Uint8Array(HEADER_BYTES);
     const view = new DataView(bytes.buffer);
-    const ascii = (offset: number, text: string) => [...text].forEach((char, i) => view.setUint8(offset + i, char.charCodeAt(0)));
+    const ascii = (offset: number, text: string) => {
+      for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
+    };
     const blockAlign = this.channels * this.bytesPerSample;
     ascii(0, 'RIFF');
     view.setUint32(4, HEADER_BYTES - 8 + this.dataBytes + (this.dataBytes % 2), true);

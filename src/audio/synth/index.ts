@@ -57,7 +57,11 @@ export function synthesizeSound(seed: string | number, index: number): SynthSoun
 /** Seeds go into keys (and so file names): keep them tame, and distinct when tidying changed them. */
 function seedSlug(seed: string | number): string {
   const text = String(seed);
-  const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
+  const slug = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32);
   return slug === text && slug.length > 0 ? slug : `${slug}${slug ? '-' : ''}${hashString(text).toString(36)}`;
 }
 
@@ -68,7 +72,8 @@ function seedSlug(seed: string | number): string {
  * the sound's refinements, for a name a catalog already holds (ingest/demo-names.ts).
  */
 export function demoName(
-  sound: Pick<SynthSound, 'title' | 'details' | 'refinements' | 'subtitle'>, refined = 0,
+  sound: Pick<SynthSound, 'title' | 'details' | 'refinements' | 'subtitle'>,
+  refined = 0,
 ): string {
   const parts = [sound.title, ...sound.details, ...sound.refinements.slice(0, refined)];
   return `${parts.join(', ')}${sound.subtitle ? ` - ${sound.subtitle}` : ''}`;

@@ -60,7 +60,7 @@ export class Random {
 
   /** Uniform on a log scale: right for frequencies and durations, where ratios matter. */
   logRange(min: number, max: number): number {
-    return min * Math.pow(max / min, this.next());
+    return min * (max / min) ** this.next();
   }
 
   /** Integer in [min, max], both included. */

@@ -1,5 +1,4 @@
 // Progressive help only: every page reads and every form works without this file.
-'use strict';
 
 // The copy button stays hidden without script; with it, one click puts the new key on the clipboard.
 function setUpCopyButtons() {
@@ -9,7 +8,9 @@ function setUpCopyButtons() {
     if (!field) continue;
     button.hidden = false;
     button.addEventListener('click', async () => {
-      const say = (text) => { if (status) status.textContent = text; };
+      const say = (text) => {
+        if (status) status.textContent = text;
+      };
       try {
         await navigator.clipboard.writeText(field.value);
         button.textContent = 'Copied';
@@ -18,7 +19,7 @@ function setUpCopyButtons() {
         // No clipboard API (a plain-http address) or permission refused: select it for Ctrl+C.
         field.focus();
         field.select();
-        const copied = document.execCommand && document.execCommand('copy');
+        const copied = document.execCommand?.('copy');
         say(copied ? 'The key is on your clipboard.' : 'The key is selected: press Ctrl+C (or ⌘C) to copy it.');
       }
     });
@@ -28,11 +29,15 @@ function setUpCopyButtons() {
 
 // One sound at a time: starting a player pauses the others.
 function setUpSinglePlayback() {
-  document.addEventListener('play', (event) => {
-    for (const player of document.querySelectorAll('audio')) {
-      if (player !== event.target) player.pause();
-    }
-  }, true);
+  document.addEventListener(
+    'play',
+    (event) => {
+      for (const player of document.querySelectorAll('audio')) {
+        if (player !== event.target) player.pause();
+      }
+    },
+    true,
+  );
 }
 
 setUpCopyButtons();

@@ -18,7 +18,13 @@ export interface ChartShape {
 }
 
 export const WIDE_CHART: ChartShape = { width: 720, height: 240, fontSize: 12, labelEvery: 7, className: 'chart-wide' };
-export const NARROW_CHART: ChartShape = { width: 360, height: 220, fontSize: 13, labelEvery: 14, className: 'chart-narrow' };
+export const NARROW_CHART: ChartShape = {
+  width: 360,
+  height: 220,
+  fontSize: 13,
+  labelEvery: 14,
+  className: 'chart-narrow',
+};
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -40,8 +46,9 @@ export function usageChartSvg(days: DayCount[], shape: ChartShape): Html {
   const baseline = top + plotHeight;
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const peak = days.reduce((best, d) => (d.count > best.count ? d : best), days[0]!);
-  const summary = `Requests per day over the last ${days.length} days: ${formatCount(total)} in total`
-    + (peak.count > 0 ? `, most on ${shortDate(peak.day)} (${formatCount(peak.count)}).` : '.');
+  const summary =
+    `Requests per day over the last ${days.length} days: ${formatCount(total)} in total` +
+    (peak.count > 0 ? `, most on ${shortDate(peak.day)} (${formatCount(peak.count)}).` : '.');
 
   const gridlines = [0, 0.5, 1].map((fraction) => {
     const y = r(baseline - fraction * plotHeight);

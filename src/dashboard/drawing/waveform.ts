@@ -15,7 +15,8 @@ const MIN_THICKNESS = 1.5;
  * Peaks are scaled to the loudest one, so quiet sounds keep a readable shape.
  */
 export function waveformSvg(peaks: Peak[] | null, label: string): Html {
-  const columns = peaks && peaks.length > 0 ? resamplePeaks(peaks, Math.min(peaks.length, WAVEFORM_COLUMNS)) : [[0, 0] as Peak];
+  const columns =
+    peaks && peaks.length > 0 ? resamplePeaks(peaks, Math.min(peaks.length, WAVEFORM_COLUMNS)) : [[0, 0] as Peak];
   const loudest = Math.max(1e-6, ...columns.map(([min, max]) => Math.max(Math.abs(min), Math.abs(max))));
   const scale = (MIDDLE - 2) / loudest;
   const xs = columns.length === 1 ? [0, WIDTH] : columns.map((_, i) => (i * WIDTH) / (columns.length - 1));

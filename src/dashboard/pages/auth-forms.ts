@@ -42,7 +42,10 @@ ${passwordField(form, 'current-password', null)}`,
 }
 
 /** What the two forms share: the card, the error above the form, the token, the way to the other form. */
-function authCard(form: AuthForm, page: { title: string; heading: string; path: string; lead: Html | null; fields: Html; submit: string; other: Html }): Html {
+function authCard(
+  form: AuthForm,
+  page: { title: string; heading: string; path: string; lead: Html | null; fields: Html; submit: string; other: Html },
+): Html {
   return layout({
     title: page.title,
     visitor: form.visitor,

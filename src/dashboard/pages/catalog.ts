@@ -38,9 +38,18 @@ export interface CatalogPage {
   pageLink: (page: number) => string;
 }
 
-const CATEGORY_LABELS: Record<Category, string> = { SFX: 'Sound effects', MUSIC: 'Music', LOFI: 'Lo-fi', AMBIENT: 'Ambient' };
+const CATEGORY_LABELS: Record<Category, string> = {
+  SFX: 'Sound effects',
+  MUSIC: 'Music',
+  LOFI: 'Lo-fi',
+  AMBIENT: 'Ambient',
+};
 const SORT_LABELS: Record<SearchSort, string> = {
-  downloads: 'Downloads', relevance: 'Relevance', created_at: 'Newest', duration: 'Duration', name: 'Name',
+  downloads: 'Downloads',
+  relevance: 'Relevance',
+  created_at: 'Newest',
+  duration: 'Duration',
+  name: 'Name',
 };
 
 export function catalogPage(page: CatalogPage): Html {
@@ -82,11 +91,14 @@ function resultsSection(visitor: Visitor, results: CatalogResults, pageLink: (pa
 ${results.totalPages > 1 && html`<p>Page ${results.page} of ${formatCount(results.totalPages)}</p>`}</div>
 ${soundGrid(results.views, visitor, 'No sound matches these filters. Try fewer words or a wider duration.', true)}
 ${results.views.length > 0 && packForm(visitor)}
-${results.totalPages > 1 && html`<nav class="pager" aria-label="Pages">
+${
+  results.totalPages > 1 &&
+  html`<nav class="pager" aria-label="Pages">
 ${results.page > 1 ? html`<a class="button button-quiet" rel="prev" href="${pageLink(results.page - 1)}">← Previous</a>` : html`<span></span>`}
 <span class="pager-position">Page ${results.page} of ${formatCount(results.totalPages)}</span>
 ${results.page < results.totalPages ? html`<a class="button button-quiet" rel="next" href="${pageLink(results.page + 1)}">Next →</a>` : html`<span></span>`}
-</nav>`}
+</nav>`
+}
 </section>`;
 }
 
@@ -95,7 +107,11 @@ ${results.page < results.totalPages ? html`<a class="button button-quiet" rel="n
  * by its id): a ZIP with a manifest, as GET /api/v1/packs makes it.
  */
 function packForm(visitor: Visitor): Html {
-  const select = (name: string, label: string, options: Array<[string, string]>) => html`<div class="field field-small"><label for="pack-${name}">${label}</label>
+  const select = (
+    name: string,
+    label: string,
+    options: Array<[string, string]>,
+  ) => html`<div class="field field-small"><label for="pack-${name}">${label}</label>
 <select id="pack-${name}" name="${name}">${options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select></div>`;
   return html`<form id="pack-form" class="pack-form card" method="post" action="/dashboard/pack" aria-label="Download the ticked sounds as one pack">
 ${csrfField(visitor)}
@@ -111,10 +127,23 @@ ${select('channels', 'Channels', PACK_CHANNELS)}
 
 /** The pack form's choices: the formats game engines and web apps import, and the common rates (any format takes 48 kHz). */
 const PACK_FORMATS: Array<[string, string]> = [
-  ['mp3', 'MP3 (as stored)'], ['wav', 'WAV (16-bit PCM)'], ['flac', 'FLAC'], ['ogg', 'Ogg Vorbis'], ['opus', 'Opus'],
+  ['mp3', 'MP3 (as stored)'],
+  ['wav', 'WAV (16-bit PCM)'],
+  ['flac', 'FLAC'],
+  ['ogg', 'Ogg Vorbis'],
+  ['opus', 'Opus'],
 ];
-const PACK_RATES: Array<[string, string]> = [['', 'Each sound\'s own'], ['22050', '22.05 kHz'], ['44100', '44.1 kHz'], ['48000', '48 kHz']];
-const PACK_CHANNELS: Array<[string, string]> = [['', 'Each sound\'s own'], ['1', 'Mono'], ['2', 'Stereo']];
+const PACK_RATES: Array<[string, string]> = [
+  ['', "Each sound's own"],
+  ['22050', '22.05 kHz'],
+  ['44100', '44.1 kHz'],
+  ['48000', '48 kHz'],
+];
+const PACK_CHANNELS: Array<[string, string]> = [
+  ['', "Each sound's own"],
+  ['1', 'Mono'],
+  ['2', 'Stereo'],
+];
 
 /** "More like this": the sound, then the sounds nearest to it by their audio. */
 export function similarPage(visitor: Visitor, sound: SoundView, similar: SoundView[]): Html {
@@ -126,7 +155,7 @@ export function similarPage(visitor: Visitor, sound: SoundView, similar: SoundVi
 <div class="sound-grid">${soundCard(sound, visitor)}</div>
 <section class="section" aria-labelledby="similar-title">
 <div class="section-head"><h2 id="similar-title">${formatCount(similar.length)} similar ${similar.length === 1 ? 'sound' : 'sounds'}</h2></div>
-${soundGrid(similar, visitor, 'No similar sounds are known yet: this sound\'s audio has not been described (sound-catalog analyze --missing).')}
+${soundGrid(similar, visitor, "No similar sounds are known yet: this sound's audio has not been described (sound-catalog analyze --missing).")}
 </section>`,
   });
 }

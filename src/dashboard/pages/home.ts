@@ -25,9 +25,11 @@ export function homePage(page: HomePage): Html {
 <p class="eyebrow">Sound effects and music · CC0 1.0</p>
 <h1>A catalog of sounds you can use anywhere.</h1>
 <p class="lead">Search thousands of measured, ready-to-ship sounds through a simple REST API, or your AI agent through MCP. No attribution, no strings.</p>
-<p class="hero-actions">${signedIn
-      ? html`<a class="button" href="/dashboard">Go to your dashboard</a> <a class="button button-quiet" href="/dashboard/catalog">Search the catalog</a>`
-      : html`<a class="button" href="/dashboard/sign-up">Create a free account</a> <a class="button button-quiet" href="/docs">Read the API docs</a>`}</p>
+<p class="hero-actions">${
+      signedIn
+        ? html`<a class="button" href="/dashboard">Go to your dashboard</a> <a class="button button-quiet" href="/dashboard/catalog">Search the catalog</a>`
+        : html`<a class="button" href="/dashboard/sign-up">Create a free account</a> <a class="button button-quiet" href="/docs">Read the API docs</a>`
+    }</p>
 </div>
 ${heroArt()}
 </section>

@@ -59,7 +59,8 @@ function createSection(page: KeysPage): Html {
   const atLimit = page.keys.length >= plan.maxKeys;
   return html`<section class="card" aria-labelledby="create-title">
 <div class="card-head"><h2 id="create-title">Create a key</h2><p class="muted">${page.keys.length} of ${plan.maxKeys} keys in use on the ${plan.label} plan.</p></div>
-${atLimit
+${
+  atLimit
     ? html`<p class="notice notice-info">The ${plan.label} plan allows ${plan.maxKeys} API keys and all of them are in use. Revoke one to create another${paidPlans().some((bigger) => bigger.maxKeys > plan.maxKeys) ? html`, or <a href="/dashboard/upgrade">move to a bigger plan</a>` : ''}.</p>`
     : html`<form method="post" action="/dashboard/keys" class="inline-fields">
 ${csrfField(page.visitor)}
@@ -67,7 +68,8 @@ ${csrfField(page.visitor)}
 <input id="key-name" name="name" type="text" required maxlength="${KEY_NAME_MAX_LENGTH}" value="${page.name ?? ''}" aria-describedby="key-name-hint" placeholder="e.g. Production server">
 <p class="field-hint" id="key-name-hint">Say where the key is used, so you know which one to revoke.</p></div>
 <div class="field field-actions"><button type="submit" class="button">Create key</button></div>
-</form>`}
+</form>`
+}
 </section>`;
 }
 
@@ -79,7 +81,8 @@ function keyTable(page: KeysPage): Html {
 <h2 id="list-title">Your keys</h2>
 <table class="responsive-table">
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="number">Requests today</th><th scope="col" class="number">Last 30 days</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${page.keys.map((key) => html`<tr>
+<tbody>${page.keys.map(
+    (key) => html`<tr>
 <th scope="row" data-label="Name">${key.name}</th>
 <td data-label="Prefix"><code>${key.prefix}…</code></td>
 <td data-label="Created"><time datetime="${key.createdAt}">${formatUtc(key.createdAt)}</time></td>
@@ -87,7 +90,8 @@ function keyTable(page: KeysPage): Html {
 <td data-label="Requests today" class="number">${formatCount(key.requestsToday)}</td>
 <td data-label="Last 30 days" class="number">${formatCount(key.requests30Days)}</td>
 <td class="actions"><a class="button button-small button-danger-quiet" href="/dashboard/keys/${key.prefix}/revoke">Revoke<span class="visually-hidden"> ${key.name}</span></a></td>
-</tr>`)}</tbody>
+</tr>`,
+  )}</tbody>
 </table>
 </section>`;
 }

@@ -29,8 +29,10 @@ const LOGO = html`<svg class="brand-mark" viewBox="0 0 32 32" aria-hidden="true"
 
 export function layout(page: PageShell): Html {
   const { visitor } = page;
-  const links = NAV.filter((link) => link.show(visitor)).map((link) =>
-    html`<li><a href="${link.href}"${link.href === page.path ? html` aria-current="page"` : ''}>${link.label}</a></li>`);
+  const links = NAV.filter((link) => link.show(visitor)).map(
+    (link) =>
+      html`<li><a href="${link.href}"${link.href === page.path ? html` aria-current="page"` : ''}>${link.label}</a></li>`,
+  );
   return html`<!doctype html>
 <html lang="en">
 <head>

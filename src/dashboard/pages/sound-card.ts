@@ -41,7 +41,10 @@ ${signedIn && actions(sound, signedIn, pickable)}
 
 /** Loudness choices of the download button: the catalog's file, or a rendition at a common target. */
 const DOWNLOAD_LOUDNESS: Array<[string, string]> = [
-  ['', 'As recorded'], ['-23', '-23 LUFS (broadcast)'], ['-16', '-16 LUFS (podcasts, streaming)'], ['-14', '-14 LUFS (music platforms)'],
+  ['', 'As recorded'],
+  ['-23', '-23 LUFS (broadcast)'],
+  ['-16', '-16 LUFS (podcasts, streaming)'],
+  ['-14', '-14 LUFS (music platforms)'],
 ];
 
 /**

@@ -28,9 +28,11 @@ export function upgradePage(visitor: Visitor): Html {
 ${planCards(visitor.account?.plan ?? null)}
 <section class="card" aria-labelledby="how-title">
 <div class="card-head"><h2 id="how-title">How to upgrade</h2></div>
-<p>There is no card payment here: the operator of this service changes plans by hand. ${visitor.account
-      ? html`Send them the email of your account, <strong>${email}</strong>, and the plan you want.`
-      : html`<a href="/dashboard/sign-up">Create a free account</a> first, then send the operator its email and the plan you want.`}</p>
+<p>There is no card payment here: the operator of this service changes plans by hand. ${
+      visitor.account
+        ? html`Send them the email of your account, <strong>${email}</strong>, and the plan you want.`
+        : html`<a href="/dashboard/sign-up">Create a free account</a> first, then send the operator its email and the plan you want.`
+    }</p>
 <p>Operators can switch it on the operator page, or from the command line:</p>
 <pre class="code"><code>sound-catalog accounts set-plan --email ${email} --plan pro</code></pre>
 <p>The change applies at once: reload your dashboard and create a key.</p>

@@ -6,7 +6,14 @@ import type { Dashboard } from '../context.ts';
 import type { Html } from '../html.ts';
 import { signInPage, signUpPage } from '../pages/auth-forms.ts';
 import { formatWait } from '../pages/format.ts';
-import { decoyHash, hashPassword, needsUpgrade, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../security/passwords.ts';
+import {
+  decoyHash,
+  hashPassword,
+  needsUpgrade,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../security/passwords.ts';
 import { endSession, startSession } from '../sessions/visitor.ts';
 import { sendPage } from './send-page.ts';
 
@@ -15,11 +22,13 @@ const NEW_ACCOUNT_PLAN: PlanName = 'free';
 /** The one answer to a wrong email or a wrong password, so neither reveals whether an email exists. */
 const WRONG_CREDENTIALS = 'That email and password do not match an account. Check both and try again.';
 /** Sign-up cannot hide a taken email without sending mail; it says as little as it can, and is throttled. */
-const SIGN_UP_REFUSED = 'We could not create an account with these details. If you already have an account, sign in instead.';
+const SIGN_UP_REFUSED =
+  'We could not create an account with these details. If you already have an account, sign in instead.';
 
 const signUpForm = z.object({
   email: z.string().trim().max(254).pipe(z.email('Enter an email address like name@example.com')),
-  password: z.string()
+  password: z
+    .string()
     .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters`),
 });
@@ -46,7 +55,9 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
     const parsed = signUpForm.safeParse(fields);
     const email = typeof fields.email === 'string' ? fields.email.trim() : '';
     if (!parsed.success) {
-      const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+      const fieldErrors = Object.fromEntries(
+        parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+      );
       return sendPage(reply.code(400), signUpPage({ visitor: request.visitor, email, fieldErrors }));
     }
     const admission = await dashboard.signInThrottle.admitSignUp(request);
@@ -77,24 +88,31 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
     const email = typeof fields.email === 'string' ? fields.email.trim() : '';
     const parsed = signInForm.safeParse(fields);
     if (!parsed.success) {
-      const fieldErrors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+      const fieldErrors = Object.fromEntries(
+        parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+      );
       return sendPage(reply.code(400), signInPage({ visitor: request.visitor, email, next, fieldErrors }));
     }
     // Counted before the password is checked, so parallel guesses get no more checks than the rule allows.
     const admission = await dashboard.signInThrottle.admitSignIn(request);
     if (!admission.allowed) {
       const message = `Too many failed attempts. Wait ${formatWait(admission.waitSeconds)} and try again.`;
-      return refuse(reply, admission.waitSeconds, signInPage({ visitor: request.visitor, email, next, error: message }));
+      return refuse(
+        reply,
+        admission.waitSeconds,
+        signInPage({ visitor: request.visitor, email, next, error: message }),
+      );
     }
     const account = await dashboard.accounts.findByEmail(parsed.data.email);
     const stored = account?.passwordHash;
     // A missing account (or one made by the CLI, without a password) costs the same hashing work.
-    const matches = await verifyPassword(parsed.data.password, stored ?? await decoyHash());
+    const matches = await verifyPassword(parsed.data.password, stored ?? (await decoyHash()));
     if (!account || !stored || !matches) {
       return sendPage(reply.code(401), signInPage({ visitor: request.visitor, email, next, error: WRONG_CREDENTIALS }));
     }
     await dashboard.signInThrottle.signedIn(request, parsed.data.email);
-    if (needsUpgrade(stored)) await dashboard.accounts.upgradePasswordHash(account.id, stored, await hashPassword(parsed.data.password));
+    if (needsUpgrade(stored))
+      await dashboard.accounts.upgradePasswordHash(account.id, stored, await hashPassword(parsed.data.password));
     await startSession(reply, dashboard, account, request.visitor.sessionId);
     return reply.redirect(next ?? '/dashboard', 303);
   });

@@ -5,8 +5,18 @@ import { DomainError } from '../../errors.ts';
 import { packIds } from '../../packs/schemas.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import {
-  categoryList, contradictoryBounds, lufs, mediaQuery, milliseconds, renditionChoiceOf, renditionQuery, searchFiltersOf, seconds, sortField,
-  sortOrder, strictInt,
+  categoryList,
+  contradictoryBounds,
+  lufs,
+  mediaQuery,
+  milliseconds,
+  renditionChoiceOf,
+  renditionQuery,
+  searchFiltersOf,
+  seconds,
+  sortField,
+  sortOrder,
+  strictInt,
 } from '../../shapes/params.ts';
 import type { Dashboard } from '../context.ts';
 import { catalogLockedPage, catalogPage, similarPage, type CatalogForm } from '../pages/catalog.ts';
@@ -60,7 +70,12 @@ const FIELD_HELP: Record<string, string> = {
 
 /** The pack form's fields as its page labels them, to name the one refused. */
 const PACK_FIELD_LABELS: Record<string, string> = {
-  format: 'Format', sample_rate: 'Sample rate', channels: 'Channels', bit_depth: 'Bit depth', loudness: 'Loudness', trim: 'Trim',
+  format: 'Format',
+  sample_rate: 'Sample rate',
+  channels: 'Channels',
+  bit_depth: 'Bit depth',
+  loudness: 'Loudness',
+  trim: 'Trim',
 };
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -72,7 +87,7 @@ type RawQuery = Record<string, string | string[] | undefined>;
 function normalize(query: RawQuery): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
-    const text = (Array.isArray(value) ? value.join(',') : value ?? '').trim();
+    const text = (Array.isArray(value) ? value.join(',') : (value ?? '')).trim();
     if (text !== '') fields[name] = text;
   }
   return fields;
@@ -88,19 +103,34 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     const fields = normalize(request.query);
     const parsed = searchQuery.safeParse(fields);
     const form: CatalogForm = {
-      q: fields.q ?? '', tags: fields.tags ?? '', min_duration: fields.min_duration ?? '', max_duration: fields.max_duration ?? '',
-      max_onset_ms: fields.max_onset_ms ?? '', min_lufs: fields.min_lufs ?? '', max_lufs: fields.max_lufs ?? '',
-      sort: fields.sort ?? 'downloads', order: fields.order ?? 'desc',
-      categories: parsed.success ? parsed.data.category ?? [] : [],
+      q: fields.q ?? '',
+      tags: fields.tags ?? '',
+      min_duration: fields.min_duration ?? '',
+      max_duration: fields.max_duration ?? '',
+      max_onset_ms: fields.max_onset_ms ?? '',
+      min_lufs: fields.min_lufs ?? '',
+      max_lufs: fields.max_lufs ?? '',
+      sort: fields.sort ?? 'downloads',
+      order: fields.order ?? 'desc',
+      categories: parsed.success ? (parsed.data.category ?? []) : [],
     };
     const pageLink = (page: number) => `/dashboard/catalog?${new URLSearchParams({ ...fields, page: String(page) })}`;
-    const errors = parsed.success ? [] : [...new Set(parsed.error.issues.map((issue) => {
-      const field = String(issue.path[0] ?? '');
-      return FIELD_HELP[field] ?? `Category: ${issue.message}.`;
-    }))];
+    const errors = parsed.success
+      ? []
+      : [
+          ...new Set(
+            parsed.error.issues.map((issue) => {
+              const field = String(issue.path[0] ?? '');
+              return FIELD_HELP[field] ?? `Category: ${issue.message}.`;
+            }),
+          ),
+        ];
     if (parsed.success) errors.push(...contradictoryBounds(parsed.data).map(({ param }) => BOUNDS_HELP[param]!));
     if (!parsed.success || errors.length > 0) {
-      return sendPage(reply.code(400), catalogPage({ visitor: request.visitor, form, errors, results: null, pageLink }));
+      return sendPage(
+        reply.code(400),
+        catalogPage({ visitor: request.visitor, form, errors, results: null, pageLink }),
+      );
     }
     const query = parsed.data;
     const found = await services.catalog.search(searchFiltersOf({ ...query, limit: PAGE_SIZE }));
@@ -122,11 +152,15 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     if (!account.plan.apiAccess) return sendPage(reply.code(403), catalogLockedPage(request.visitor));
     await spendQuota(dashboard, account, reply);
     const choice = renditionQuery.safeParse(normalize(request.body ?? {}));
-    if (!choice.success) throw new PageError(400, 'That download did not work', 'Choose a loudness from the list and try again.');
+    if (!choice.success)
+      throw new PageError(400, 'That download did not work', 'Choose a loudness from the list and try again.');
     if (!(await services.meter.countDownload(request.params.id))) {
       throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
     }
-    return reply.redirect(services.signer.sign(request.params.id, 'download', renditionChoiceOf(choice.data), account.id).url, 303);
+    return reply.redirect(
+      services.signer.sign(request.params.id, 'download', renditionChoiceOf(choice.data), account.id).url,
+      303,
+    );
   });
 
   // The pack button: the sounds ticked on a catalog page as one ZIP in the format chosen, priced
@@ -137,30 +171,63 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
     await spendQuota(dashboard, account, reply);
     const fields = normalize(request.body ?? {});
     // One box per sound, `pick:<id>`: the form parser keeps one value per name, so the ids are in the names.
-    const picked = Object.keys(fields).filter((name) => name.startsWith(PICK)).map((name) => name.slice(PICK.length));
+    const picked = Object.keys(fields)
+      .filter((name) => name.startsWith(PICK))
+      .map((name) => name.slice(PICK.length));
     const ids = packIds.safeParse(picked.join(','));
-    if (!ids.success) throw new PageError(400, 'Pick the sounds first', `Tick "Add to pack" on 1 to ${PACK_MAX_SOUNDS} sounds, then download the pack.`);
+    if (!ids.success)
+      throw new PageError(
+        400,
+        'Pick the sounds first',
+        `Tick "Add to pack" on 1 to ${PACK_MAX_SOUNDS} sounds, then download the pack.`,
+      );
     // The download endpoint's parameters and rules (mediaQuery): a combination no encoder makes is refused here, not when the ZIP is half sent.
     const choice = mediaQuery.safeParse({
-      loudness: fields.loudness, trim: fields.trim, format: fields.format, sample_rate: fields.sample_rate, channels: fields.channels, bit_depth: fields.bit_depth,
+      loudness: fields.loudness,
+      trim: fields.trim,
+      format: fields.format,
+      sample_rate: fields.sample_rate,
+      channels: fields.channels,
+      bit_depth: fields.bit_depth,
     });
     if (!choice.success) {
-      const problems = choice.error.issues.map((issue) => `${PACK_FIELD_LABELS[String(issue.path[0])] ?? String(issue.path[0])}: ${issue.message}`);
-      throw new PageError(400, 'That pack cannot be made', `${[...new Set(problems)].join('; ')}. Choose another format or rate and try again.`);
+      const problems = choice.error.issues.map(
+        (issue) => `${PACK_FIELD_LABELS[String(issue.path[0])] ?? String(issue.path[0])}: ${issue.message}`,
+      );
+      throw new PageError(
+        400,
+        'That pack cannot be made',
+        `${[...new Set(problems)].join('; ')}. Choose another format or rate and try again.`,
+      );
     }
     try {
-      const pack = await services.packs.prepare({ accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota }, ids.data, renditionChoiceOf(choice.data));
+      const pack = await services.packs.prepare(
+        { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota },
+        ids.data,
+        renditionChoiceOf(choice.data),
+      );
       return reply.redirect(pack.downloadUrl, 303);
     } catch (error) {
-      if (error instanceof PackQuotaError) throw new PageError(429, 'Today\'s quota cannot cover this pack', `${error.message}. Pick fewer sounds, or wait for midnight UTC.`);
-      if (error instanceof DomainError && error.kind === 'not_found') throw new PageError(404, 'Sound not found', `${error.message}: they may have been removed.`);
+      if (error instanceof PackQuotaError)
+        throw new PageError(
+          429,
+          "Today's quota cannot cover this pack",
+          `${error.message}. Pick fewer sounds, or wait for midnight UTC.`,
+        );
+      if (error instanceof DomainError && error.kind === 'not_found')
+        throw new PageError(404, 'Sound not found', `${error.message}: they may have been removed.`);
       throw error;
     }
   });
 
   // Downloads were once links: a GET changes nothing now, it only says where the button is.
   scope.get('/download/:id', async () => {
-    throw new PageError(405, 'Download with the button', 'A download is counted against your quota, so it starts from the Download button on a sound in the catalog.', { allow: 'POST' });
+    throw new PageError(
+      405,
+      'Download with the button',
+      'A download is counted against your quota, so it starts from the Download button on a sound in the catalog.',
+      { allow: 'POST' },
+    );
   });
 
   scope.get<{ Params: { id: string } }>('/catalog/similar/:id', async (request, reply) => {
@@ -172,10 +239,14 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
       services.catalog.findById(request.params.id),
       services.catalog.similar(request.params.id, SIMILAR_COUNT),
     ]);
-    if (!sound || !neighbours) throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
+    if (!sound || !neighbours)
+      throw new PageError(404, 'Sound not found', 'No sound has this id: it may have been removed.');
     const [view] = await soundViews(services, [sound]);
-    const views = await soundViews(services, neighbours.map((neighbour) => neighbour.sound));
-    neighbours.forEach((neighbour, i) => (views[i]!.similarity = neighbour.similarity));
+    const views = await soundViews(
+      services,
+      neighbours.map((neighbour) => neighbour.sound),
+    );
+    for (const [i, neighbour] of neighbours.entries()) views[i]!.similarity = neighbour.similarity;
     return sendPage(reply, similarPage(request.visitor, view!, views));
   });
 }

@@ -13,7 +13,11 @@ const PREFIX_PATTERN = /^sc_[0-9A-Za-z]{8}$/;
 const KEY_STATUS: Partial<Record<DomainError['kind'], number>> = { forbidden: 403, limit: 409 };
 
 const keyForm = z.object({
-  name: z.string().trim().min(1, 'Give the key a name').max(KEY_NAME_MAX_LENGTH, `Use at most ${KEY_NAME_MAX_LENGTH} characters`)
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the key a name')
+    .max(KEY_NAME_MAX_LENGTH, `Use at most ${KEY_NAME_MAX_LENGTH} characters`)
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'Use letters, digits, spaces and punctuation'),
 });
 
@@ -26,15 +30,23 @@ export function registerKeyRoutes(scope: FastifyInstance, dashboard: Dashboard):
 
   async function render(reply: FastifyReply, visitor: Visitor, account: Account, extra: Partial<KeysPage> = {}) {
     const records = await accounts.listKeys(account.id);
-    const totals = await keyTotals(dashboard, records.map((key) => key.id));
-    const keys = records.map((key) => ({ ...key, requestsToday: totals.get(key.id)?.today ?? 0, requests30Days: totals.get(key.id)?.total ?? 0 }));
+    const totals = await keyTotals(
+      dashboard,
+      records.map((key) => key.id),
+    );
+    const keys = records.map((key) => ({
+      ...key,
+      requestsToday: totals.get(key.id)?.today ?? 0,
+      requests30Days: totals.get(key.id)?.total ?? 0,
+    }));
     return sendPage(reply, keysPage({ visitor, account, keys, ...extra }));
   }
 
   scope.get<{ Querystring: { revoked?: string } }>('/keys', async (request, reply) => {
     const account = requireAccount(request);
     const revoked = request.query.revoked;
-    const success = revoked && PREFIX_PATTERN.test(revoked) ? `Key ${revoked}… is revoked; requests with it now get 401.` : undefined;
+    const success =
+      revoked && PREFIX_PATTERN.test(revoked) ? `Key ${revoked}… is revoked; requests with it now get 401.` : undefined;
     return render(reply, request.visitor, account, { success });
   });
 
@@ -47,11 +59,16 @@ export function registerKeyRoutes(scope: FastifyInstance, dashboard: Dashboard):
     try {
       const created = await accounts.createKey(account.id, parsed.data.name);
       // Answered directly, never stored for a redirect: this response is the only place the key exists.
-      return render(reply.code(201), request.visitor, account, { created: { key: created.key, name: created.record.name } });
+      return render(reply.code(201), request.visitor, account, {
+        created: { key: created.key, name: created.record.name },
+      });
     } catch (error) {
       const status = error instanceof DomainError ? KEY_STATUS[error.kind] : undefined;
       if (!status) throw error;
-      return render(reply.code(status), request.visitor, account, { error: capitalize((error as Error).message), name: parsed.data.name });
+      return render(reply.code(status), request.visitor, account, {
+        error: capitalize((error as Error).message),
+        name: parsed.data.name,
+      });
     }
   });
 
@@ -78,7 +95,11 @@ export function registerKeyRoutes(scope: FastifyInstance, dashboard: Dashboard):
 }
 
 function noSuchKey(): PageError {
-  return new PageError(404, 'No such key', 'None of your active keys has that prefix. It may have been revoked already.');
+  return new PageError(
+    404,
+    'No such key',
+    'None of your active keys has that prefix. It may have been revoked already.',
+  );
 }
 
 function capitalize(text: string): string {

@@ -10,16 +10,27 @@ import { PageError } from './page-errors.ts';
  * API key spent it), and adds the quota headers the API sends. Past the quota: a 429 page with
  * Retry-After, and nothing counted.
  */
-export async function spendQuota(dashboard: Pick<Dashboard, 'meter' | 'clock'>, account: Account, reply: FastifyReply): Promise<void> {
+export async function spendQuota(
+  dashboard: Pick<Dashboard, 'meter' | 'clock'>,
+  account: Account,
+  reply: FastifyReply,
+): Promise<void> {
   const now = dashboard.clock();
-  const decision = await dashboard.meter.charge({ accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota });
+  const decision = await dashboard.meter.charge({
+    accountId: account.id,
+    keyId: null,
+    dailyQuota: account.plan.dailyQuota,
+  });
   const headers = rateLimitHeaders(decision);
   if (decision.allowed) {
     reply.headers(headers);
     return;
   }
   const retryAfter = Math.max(1, decision.reset - Math.floor(now / 1000));
-  throw new PageError(429, 'Today\'s quota is used up',
+  throw new PageError(
+    429,
+    "Today's quota is used up",
     `Your ${account.plan.label} plan allows ${formatCount(decision.limit)} requests a day, and today's are used: searches, downloads and "More like this" here count like API requests. The count starts again at midnight UTC, in ${formatWait(retryAfter)}.`,
-    { ...headers, 'retry-after': retryAfter });
+    { ...headers, 'retry-after': retryAfter },
+  );
 }

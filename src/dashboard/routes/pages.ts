@@ -15,7 +15,11 @@ export function registerHomeRoute(scope: FastifyInstance, dashboard: Dashboard):
   scope.get<{ Querystring: { q?: unknown; tags?: unknown } }>('/', async (request, reply) => {
     const q = typeof request.query.q === 'string' ? request.query.q.slice(0, 200) : '';
     const tags = typeof request.query.tags === 'string' ? request.query.tags.slice(0, 500) : '';
-    const found = await dashboard.catalog.samples({ words: toWords(q), tags: toList(tags), limit: LIST_LIMITS.samples.max }); // what the public sample API shows
+    const found = await dashboard.catalog.samples({
+      words: toWords(q),
+      tags: toList(tags),
+      limit: LIST_LIMITS.samples.max,
+    }); // what the public sample API shows
     const samples = await soundViews(dashboard, found.items);
     return sendPage(reply, homePage({ visitor: request.visitor, samples, q, tags }));
   });
@@ -26,7 +30,10 @@ export function registerOverviewRoutes(scope: FastifyInstance, dashboard: Dashbo
   scope.get('/', async (request, reply) => {
     const account = requireAccount(request);
     const [usage, keys] = await Promise.all([usageSummary(services, account), services.accounts.listKeys(account.id)]);
-    return sendPage(reply, overviewPage({ visitor: request.visitor, account, usage, keyCount: keys.length, baseUrl: services.baseUrl() }));
+    return sendPage(
+      reply,
+      overviewPage({ visitor: request.visitor, account, usage, keyCount: keys.length, baseUrl: services.baseUrl() }),
+    );
   });
 
   scope.get('/upgrade', async (request, reply) => sendPage(reply, upgradePage(request.visitor)));

@@ -10,7 +10,13 @@ export function addCookieSupport(scope: FastifyInstance): void {
   scope.register(cookie);
 }
 
-export function setCookie(reply: FastifyReply, name: string, value: string, maxAgeSeconds: number, secure: boolean): void {
+export function setCookie(
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  secure: boolean,
+): void {
   reply.setCookie(name, value, { path: '/', maxAge: maxAgeSeconds, httpOnly: true, sameSite: 'lax', secure });
 }
 

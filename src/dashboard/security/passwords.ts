@@ -60,9 +60,15 @@ function verifyScrypt(password: string, stored: string): Promise<boolean> {
   // scrypt needs 128 * N * r bytes; allow twice that, so any cost we ever stored still verifies.
   const maxmem = 256 * Number(n) * Number(r) + 1024 * 1024;
   return new Promise((resolve) => {
-    scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, { ...options, maxmem }, (error, actual) => {
-      resolve(!error && timingSafeEqual(actual, expected));
-    });
+    scrypt(
+      password.normalize('NFKC'),
+      Buffer.from(salt, 'base64url'),
+      expected.length,
+      { ...options, maxmem },
+      (error, actual) => {
+        resolve(!error && timingSafeEqual(actual, expected));
+      },
+    );
   });
 }
 

@@ -44,7 +44,8 @@ export async function addSignInThrottle(scope: FastifyInstance, failures: Failur
   const addressLimiter = scope.createRateLimit({ ...signIn, keyGenerator: addressKey });
   const emailLimiter = scope.createRateLimit({ ...signIn, keyGenerator: (request) => emailKey(emailOf(request)) });
   const signUpLimiter = scope.createRateLimit({
-    max: SIGN_UP_RULE.signUps, timeWindow: SIGN_UP_RULE.windowMs,
+    max: SIGN_UP_RULE.signUps,
+    timeWindow: SIGN_UP_RULE.windowMs,
     keyGenerator: (request) => `sign-up:${clientGroupOf(request.ip)}`,
   });
 

@@ -61,7 +61,12 @@ function visitorOf(reply: FastifyReply, account: Account | null, sessionId: stri
 }
 
 /** Starts a session under a brand-new id (never one the browser brought along: no fixation). */
-export async function startSession(reply: FastifyReply, dashboard: Dashboard, account: Account, previous: string | null): Promise<void> {
+export async function startSession(
+  reply: FastifyReply,
+  dashboard: Dashboard,
+  account: Account,
+  previous: string | null,
+): Promise<void> {
   if (previous) await dashboard.sessions.end(previous);
   const session = await dashboard.sessions.create(account.id);
   setCookie(reply, SESSION_COOKIE, session.id, SESSION_LIFETIME_SECONDS, dashboard.secureCookies);

@@ -30,7 +30,10 @@ export function openPostgres(url: string): DatabaseHandle {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
     // Counts and the change log's numbers are int8; every one of ours fits a JavaScript number.
-    types: { getTypeParser: (oid: number, format?: string) => (oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text'),
+    },
   });
   // A connection the server drops (a restart, say) is an error event: on the pool while the
   // connection is idle, on the connection while a query holds it. That query fails by itself
@@ -45,7 +48,13 @@ export function openPostgres(url: string): DatabaseHandle {
     db,
     dialect: postgresDialect,
     checkpointInBackground: () => undefined,
-    pool: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max, errors }),
+    pool: () => ({
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+      errors,
+    }),
     close: () => db.destroy(),
   };
 }

@@ -20,7 +20,6 @@ export const sqliteDialect: SqlDialect = {
   keepJoinedSounds: sql``,
   // One writer at a time: log numbers become visible in the order they are taken.
   changeLogSnapshot: null,
-
 };
 
 /** The embedded database: one SQLite file in the data folder, in WAL mode, and its dialect. */
@@ -54,8 +53,14 @@ const CHECKPOINT_INTERVAL_MS = 200;
  * Checkpoints from a worker thread (sqlite-checkpointer.js) instead of the commits of this
  * connection. Should the worker fail, this connection checkpoints again as SQLite's default has it.
  */
-function startCheckpointer(connection: BetterSqlite3.Database, file: string, onFailure: (reason: string) => void): { stop(): Promise<void> } {
-  const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS } });
+function startCheckpointer(
+  connection: BetterSqlite3.Database,
+  file: string,
+  onFailure: (reason: string) => void,
+): { stop(): Promise<void> } {
+  const worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), {
+    workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS },
+  });
   connection.pragma('wal_autocheckpoint = 0');
   let running = true;
   const fallBack = (reason: string) => {

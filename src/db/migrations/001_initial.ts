@@ -5,7 +5,9 @@ import type { Engine } from './engine.ts';
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('sounds')
-    .addColumn('seq', engine === 'sqlite' ? 'integer' : 'serial', (c) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('seq', engine === 'sqlite' ? 'integer' : 'serial', (c) =>
+      engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text')

@@ -20,6 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('failed_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('dashboard_sign_in_failures_by_subject')
-    .on('dashboard_sign_in_failures').columns(['subject', 'failed_at']).execute();
+  await db.schema
+    .createIndex('dashboard_sign_in_failures_by_subject')
+    .on('dashboard_sign_in_failures')
+    .columns(['subject', 'failed_at'])
+    .execute();
 }

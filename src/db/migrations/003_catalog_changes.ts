@@ -18,11 +18,17 @@ export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
   }
   await db.schema
     .createTable('catalog_changes')
-    .addColumn('seq', engine === 'sqlite' ? 'integer' : 'bigserial', (c) => (engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+    .addColumn('seq', engine === 'sqlite' ? 'integer' : 'bigserial', (c) =>
+      engine === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('sound_seq', 'integer', (c) => c.notNull())
     .execute();
   if (engine === 'sqlite') {
-    for (const [name, event, row] of [['sounds_log_insert', 'INSERT', 'new'], ['sounds_log_update', 'UPDATE', 'new'], ['sounds_log_delete', 'DELETE', 'old']] as const) {
+    for (const [name, event, row] of [
+      ['sounds_log_insert', 'INSERT', 'new'],
+      ['sounds_log_update', 'UPDATE', 'new'],
+      ['sounds_log_delete', 'DELETE', 'old'],
+    ] as const) {
       await sql`CREATE TRIGGER ${sql.id(name)} AFTER ${sql.raw(event)} ON sounds BEGIN
         INSERT INTO catalog_changes(sound_seq) VALUES (${sql.raw(row)}.seq);
       END`.execute(db);

@@ -18,5 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('made_at', 'text', (c) => c.notNull())
     .addColumn('last_served_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('renditions_by_last_served').on('renditions').columns(['last_served_at', 'file_key']).execute();
+  await db.schema
+    .createIndex('renditions_by_last_served')
+    .on('renditions')
+    .columns(['last_served_at', 'file_key'])
+    .execute();
 }

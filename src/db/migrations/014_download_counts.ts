@@ -16,7 +16,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('count', 'bigint', (c) => c.notNull())
     .addColumn('version', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sound_downloads_by_version').on('sound_downloads').columns(['version', 'sound_seq']).execute();
+  await db.schema
+    .createIndex('sound_downloads_by_version')
+    .on('sound_downloads')
+    .columns(['version', 'sound_seq'])
+    .execute();
   // Dropping the column below is a schema change, not an update of rows: the change log's
   // triggers do not fire, and mirrors see nothing.
   await sql`INSERT INTO sound_downloads (sound_seq, count, version)

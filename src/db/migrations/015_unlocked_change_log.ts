@@ -13,8 +13,13 @@ import type { Engine } from './engine.ts';
  * Frozen: written out in full, never calling code that may change later.
  */
 export async function up(db: Kysely<any>, engine: Engine): Promise<void> {
-  await db.schema.createTable('catalog_changes_pruned').addColumn('upto', 'bigint', (c) => c.notNull()).execute();
-  await sql`INSERT INTO catalog_changes_pruned (upto) SELECT coalesce(min(seq), 1) - 1 FROM catalog_changes`.execute(db);
+  await db.schema
+    .createTable('catalog_changes_pruned')
+    .addColumn('upto', 'bigint', (c) => c.notNull())
+    .execute();
+  await sql`INSERT INTO catalog_changes_pruned (upto) SELECT coalesce(min(seq), 1) - 1 FROM catalog_changes`.execute(
+    db,
+  );
   if (engine !== 'postgres') return;
   await sql`CREATE OR REPLACE FUNCTION log_sound_change() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

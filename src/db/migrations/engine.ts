@@ -8,6 +8,5 @@ export type Engine = 'sqlite' | 'postgres';
  * imports no code of the service's, so that changing the service never changes history.
  */
 export interface Migration {
-  // biome-ignore lint/suspicious/noExplicitAny: a migration sees the schema of its own time, not today's Database type.
   up(db: Kysely<any>, engine: Engine): Promise<void>;
 }

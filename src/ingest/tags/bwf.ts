@@ -27,7 +27,12 @@ export async function readBwfTags(file: BoundedTagFile): Promise<{ ixml?: RawTag
     }
     try {
       if (id === 'ds64') ds64DataBytes = readUint64(await file.bytesAt(pos + 8, 16), 8);
-      else if (id === 'bext') found.bext = { description: bextDescription(decodeUnlabelled(await file.bytesAt(pos + 8, Math.min(size, BEXT_DESCRIPTION_BYTES)))) };
+      else if (id === 'bext')
+        found.bext = {
+          description: bextDescription(
+            decodeUnlabelled(await file.bytesAt(pos + 8, Math.min(size, BEXT_DESCRIPTION_BYTES))),
+          ),
+        };
       else if (id === 'iXML') {
         if (size > MAX_TAG_BYTES) throw new TagError(`iXML chunk of ${size} bytes is larger than 1 MiB`);
         found.ixml = readIxml(await file.bytesAt(pos + 8, size));
@@ -48,7 +53,10 @@ export async function readBwfTags(file: BoundedTagFile): Promise<{ ixml?: RawTag
  * "sNOTE=..."; iXML's guidelines name them): such text describes nothing but its NOTE, if any.
  */
 function bextDescription(text: string): string | undefined {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (lines.length === 0 || !lines.every((line) => /^[a-zA-Z][a-zA-Z0-9]{0,15}=/.test(line))) return text;
   return lines.find((line) => /^[a-zA-Z]?NOTE=/i.test(line))?.replace(/^[^=]*=/, '');
 }

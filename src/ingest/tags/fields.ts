@@ -7,7 +7,17 @@ import { catalogCategoryForUcs, ucsCategoryNamed, ucsEntry, ucsTags } from './uc
 export { cleanText, FIELD_LIMITS };
 
 /** Where a field of a sound's metadata came from, as `ingest --verbose` shows it. */
-export type MetadataSource = 'sidecar' | 'id3' | 'vorbis' | 'bext' | 'info' | 'ixml' | 'aiff' | 'ucs' | 'file name' | 'default';
+export type MetadataSource =
+  | 'sidecar'
+  | 'id3'
+  | 'vorbis'
+  | 'bext'
+  | 'info'
+  | 'ixml'
+  | 'aiff'
+  | 'ucs'
+  | 'file name'
+  | 'default';
 
 /** What one source says about a sound; a field it does not give is absent. */
 export interface FoundFields {
@@ -60,8 +70,12 @@ export function toFields(raw: RawTags): FoundFields {
   if (description) fields.description = description;
   const genres = (raw.genres ?? []).map(cleanGenre).filter((genre): genre is string => genre !== undefined);
   const entry = raw.catId ? ucsEntry(raw.catId.trim()) : undefined;
-  const ucsCategory = entry?.category ?? (raw.ucsCategory ? ucsCategoryNamed(raw.ucsCategory) : undefined) ?? genres.map(ucsCategoryNamed).find(Boolean);
-  const ucsSubCategory = entry?.subCategory ?? (ucsCategory ? cleanText(raw.ucsSubCategory, FIELD_LIMITS.tag) : undefined);
+  const ucsCategory =
+    entry?.category ??
+    (raw.ucsCategory ? ucsCategoryNamed(raw.ucsCategory) : undefined) ??
+    genres.map(ucsCategoryNamed).find(Boolean);
+  const ucsSubCategory =
+    entry?.subCategory ?? (ucsCategory ? cleanText(raw.ucsSubCategory, FIELD_LIMITS.tag) : undefined);
   const tags = splitKeywords([
     ...(raw.keywords ?? []),
     ...genres,
@@ -80,10 +94,20 @@ function cleanGenre(value: string | undefined): string | undefined {
 }
 
 const GENRE_CATEGORIES: Record<string, Category> = {
-  sfx: 'SFX', soundeffect: 'SFX', soundeffects: 'SFX', soundclip: 'SFX', foley: 'SFX',
+  sfx: 'SFX',
+  soundeffect: 'SFX',
+  soundeffects: 'SFX',
+  soundclip: 'SFX',
+  foley: 'SFX',
   music: 'MUSIC',
-  ambient: 'AMBIENT', ambience: 'AMBIENT', ambiance: 'AMBIENT', atmosphere: 'AMBIENT', soundscape: 'AMBIENT',
-  lofi: 'LOFI', lofihiphop: 'LOFI', chillhop: 'LOFI',
+  ambient: 'AMBIENT',
+  ambience: 'AMBIENT',
+  ambiance: 'AMBIENT',
+  atmosphere: 'AMBIENT',
+  soundscape: 'AMBIENT',
+  lofi: 'LOFI',
+  lofihiphop: 'LOFI',
+  chillhop: 'LOFI',
 };
 
 /** A genre that names one of the catalog's categories (or a common synonym); other genres are only tags. */

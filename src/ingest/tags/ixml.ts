@@ -50,7 +50,8 @@ function between(text: string, open: string, close: string): string | undefined 
 /** iXML is "single byte or unicode" with no label: UTF-16 shows in its byte order mark or zero bytes. */
 function decodeXml(bytes: Uint8Array): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0x3c && bytes[1] === 0)) return decodeUtf16(bytes);
-  if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0 && bytes[1] === 0x3c)) return decodeUtf16(bytes, true);
+  if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0 && bytes[1] === 0x3c))
+    return decodeUtf16(bytes, true);
   return decodeUtf8(bytes).replace(/^\uFEFF/, '');
 }
 

@@ -8,12 +8,19 @@ import { decodeUnlabelled } from './text.ts';
  */
 
 /** TXXX descriptions libraries store keywords, a description and UCS fields under (matched without case). */
-const ID3_USER_FIELDS: Record<string, 'keywords' | 'description' | 'comment' | 'catId' | 'ucsCategory' | 'ucsSubCategory'> = {
-  KEYWORDS: 'keywords', KEYWORD: 'keywords', TAGS: 'keywords',
+const ID3_USER_FIELDS: Record<
+  string,
+  'keywords' | 'description' | 'comment' | 'catId' | 'ucsCategory' | 'ucsSubCategory'
+> = {
+  KEYWORDS: 'keywords',
+  KEYWORD: 'keywords',
+  TAGS: 'keywords',
   DESCRIPTION: 'description',
   // ffmpeg writes `-metadata comment=...` into an MP3 as TXXX:comment, not as COMM.
   COMMENT: 'comment',
-  CATID: 'catId', CATEGORY: 'ucsCategory', SUBCATEGORY: 'ucsSubCategory',
+  CATID: 'catId',
+  CATEGORY: 'ucsCategory',
+  SUBCATEGORY: 'ucsSubCategory',
 };
 
 /**
@@ -29,7 +36,8 @@ export function fromId3(tags: readonly ITag[]): RawTags {
   for (const { id, value } of tags) {
     if ((id === 'TIT2' || id === 'TT2') && typeof value === 'string') raw.title ??= value.trim() || undefined;
     else if ((id === 'TCON' || id === 'TCO') && typeof value === 'string') genres.push(value);
-    else if ((id === 'COMM' || id === 'COM') && isComment(value)) comments.push({ descriptor: value.descriptor ?? '', text: value.text ?? '' });
+    else if ((id === 'COMM' || id === 'COM') && isComment(value))
+      comments.push({ descriptor: value.descriptor ?? '', text: value.text ?? '' });
     else {
       const field = userText(id, value);
       const key = field && ID3_USER_FIELDS[field.description.trim().toUpperCase()];
@@ -37,7 +45,8 @@ export function fromId3(tags: readonly ITag[]): RawTags {
     }
   }
   const kept = comments.filter((comment) => comment.text.trim() !== '' && !comment.descriptor.startsWith('iTun'));
-  const description = (kept.find((comment) => comment.descriptor === '') ?? kept[0])?.text ?? user.description?.[0] ?? user.comment?.[0];
+  const description =
+    (kept.find((comment) => comment.descriptor === '') ?? kept[0])?.text ?? user.description?.[0] ?? user.comment?.[0];
   if (description) raw.description = description;
   if (genres.length > 0) raw.genres = genres;
   if (user.keywords) raw.keywords = user.keywords;
@@ -71,7 +80,8 @@ export function fromVorbis(tags: readonly ITag[]): RawTags {
   for (const { id, value } of tags) {
     if (typeof value === 'string') values.set(id.toUpperCase(), [...(values.get(id.toUpperCase()) ?? []), value]);
   }
-  const first = (...keys: string[]) => keys.flatMap((key) => values.get(key) ?? []).find((value) => value.trim() !== '');
+  const first = (...keys: string[]) =>
+    keys.flatMap((key) => values.get(key) ?? []).find((value) => value.trim() !== '');
   const raw: RawTags = {};
   const assign = <K extends keyof RawTags>(key: K, value: RawTags[K] | undefined) => {
     if (value !== undefined) raw[key] = value;
@@ -115,7 +125,10 @@ function reread(latin1: string): string {
 
 /** AIFF: the first NAME is the name, every ANNO together the description. */
 export function fromAiff(tags: readonly ITag[]): RawTags {
-  const text = (id: string) => tags.filter((tag) => tag.id === id && typeof tag.value === 'string').map((tag) => tag.value as string);
-  const description = text('ANNO').filter((value) => value.trim()).join('\n');
+  const text = (id: string) =>
+    tags.filter((tag) => tag.id === id && typeof tag.value === 'string').map((tag) => tag.value as string);
+  const description = text('ANNO')
+    .filter((value) => value.trim())
+    .join('\n');
   return { title: text('NAME')[0], ...(description && { description }) };
 }

@@ -16,7 +16,13 @@ export interface EmbeddedTags {
 }
 
 /** The formats ingest decodes, as music-metadata names them: it then picks its parser by this, not by the file name. */
-const MIME_TYPES = { mp3: 'audio/mpeg', flac: 'audio/flac', ogg: 'audio/ogg', wav: 'audio/wav', aiff: 'audio/aiff' } as const;
+const MIME_TYPES = {
+  mp3: 'audio/mpeg',
+  flac: 'audio/flac',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+  aiff: 'audio/aiff',
+} as const;
 type Format = keyof typeof MIME_TYPES;
 const MAX_ID3_TAGS = 1000;
 
@@ -44,7 +50,11 @@ export async function readEmbeddedTags(filePath: string): Promise<EmbeddedTags> 
 async function sniff(file: BoundedTagFile): Promise<Format | null> {
   // MP3s (and some FLACs) start with ID3v2 tags: the format is that of what follows them.
   let audioStart = 0;
-  for (let tags = 0, length = id3v2TagLength(await file.bytesAt(0, ID3V2_HEADER_BYTES)); length > 0 && audioStart < file.fileInfo.size && tags < MAX_ID3_TAGS; tags++) {
+  for (
+    let tags = 0, length = id3v2TagLength(await file.bytesAt(0, ID3V2_HEADER_BYTES));
+    length > 0 && audioStart < file.fileInfo.size && tags < MAX_ID3_TAGS;
+    tags++
+  ) {
     audioStart += length;
     length = id3v2TagLength(await file.bytesAt(audioStart, ID3V2_HEADER_BYTES));
   }
@@ -90,8 +100,12 @@ async function parseNative(file: BoundedTagFile, format: Format, notes: string[]
     if (file.ranPastEnd) notes.push(`${format.toUpperCase()} tags ignored: one runs past the end of the file`);
     return parsed;
   } catch (error) {
-    const reason = error instanceof BufferSizeError ? `a tag of ${error.requestedSize} bytes is larger than 1 MiB`
-      : error instanceof TagError ? error.message : `could not read them: ${(error as Error).message}`;
+    const reason =
+      error instanceof BufferSizeError
+        ? `a tag of ${error.requestedSize} bytes is larger than 1 MiB`
+        : error instanceof TagError
+          ? error.message
+          : `could not read them: ${(error as Error).message}`;
     notes.push(`${format.toUpperCase()} tags ignored: ${reason}`);
     return null;
   }
@@ -106,5 +120,8 @@ function damageWarnings(warnings: string[]): string[] {
   return warnings
     .filter((warning) => /id3v2/i.test(warning))
     .filter((warning) => !/\u0000{3}/.test(warning) && !(padded && warning === 'Illegal ID3v2 tag length'))
-    .map((warning) => `ID3 tag damaged: ${warning.replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?')}; what could be read was kept`);
+    .map(
+      (warning) =>
+        `ID3 tag damaged: ${warning.replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?')}; what could be read was kept`,
+    );
 }

@@ -45,6 +45,9 @@ export const FIELD_LIMITS = { name: 200, description: 2000, tag: 100, tags: 100 
 /** Trimmed text without control characters (a tag can hold anything), or undefined when empty. */
 export function cleanText(value: string | undefined, max: number): string | undefined {
   if (value === undefined) return undefined;
-  const text = value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').replace(/[ \t]+/g, ' ').trim();
+  const text = value
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
   return text.length > 0 ? text.slice(0, max) : undefined;
 }

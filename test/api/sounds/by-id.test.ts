@@ -13,7 +13,13 @@ describe('details, stream, download and popular', () => {
   before(async () => {
     server = await startServer();
     ({ key } = await server.account('pro'));
-    glass = (await addSound(server.services, { name: 'Glass Break Small', description: 'A small window pane shatters', tags: ['glass', 'break'] })).id;
+    glass = (
+      await addSound(server.services, {
+        name: 'Glass Break Small',
+        description: 'A small window pane shatters',
+        tags: ['glass', 'break'],
+      })
+    ).id;
     door = (await addSound(server.services, { name: 'Door Slam' })).id;
     await addSound(server.services, { name: 'Never Downloaded' });
   });
@@ -39,7 +45,11 @@ describe('details, stream, download and popular', () => {
     assert.equal(new Set(texts).size, 1, 'the same bytes for every caller');
     const name = async () => JSON.parse(await details(key)).data.name as string;
 
-    await server.services.database.db.updateTable('sounds').set({ name: 'Glass Break Renamed' }).where('id', '=', glass).execute();
+    await server.services.database.db
+      .updateTable('sounds')
+      .set({ name: 'Glass Break Renamed' })
+      .where('id', '=', glass)
+      .execute();
     server.services.catalog.changed();
     assert.equal(await name(), 'Glass Break Renamed', 'a write of this process');
 
@@ -79,14 +89,26 @@ describe('details, stream, download and popular', () => {
     await Promise.all(Array.from({ length: 20 }, () => server.get(`/api/v1/sounds/${glass}/download`, { key })));
     await Promise.all(Array.from({ length: 5 }, () => server.get(`/api/v1/sounds/${door}/download`, { key })));
     const popular = await (await server.get('/api/v1/sounds/popular', { key })).json();
-    assert.deepEqual(popular.data.slice(0, 2).map((s: { id: string; numDownloads: number }) => [s.id, s.numDownloads]), [[glass, 21], [door, 5]]);
+    assert.deepEqual(
+      popular.data.slice(0, 2).map((s: { id: string; numDownloads: number }) => [s.id, s.numDownloads]),
+      [
+        [glass, 21],
+        [door, 5],
+      ],
+    );
     assert.equal(popular.data[2].numDownloads, 0);
     assert.deepEqual(popular.pagination, { page: 1, limit: 30, total: 3, totalPages: 1 });
     assert.ok(popular.data[0].timing && popular.data[0].loudness && popular.data[0].download_url);
   });
 
   test('popular.lenient: limit is clamped to 1..100 and bad values use the default', async () => {
-    for (const [query, limit] of [['limit=0', 1], ['limit=500', 100], ['limit=x', 30], ['limit=2', 2], ['other=1', 30]] as const) {
+    for (const [query, limit] of [
+      ['limit=0', 1],
+      ['limit=500', 100],
+      ['limit=x', 30],
+      ['limit=2', 2],
+      ['other=1', 30],
+    ] as const) {
       const response = await server.get(`/api/v1/sounds/popular?${query}`, { key });
       assert.equal(response.status, 200, query);
       assert.equal((await response.json()).pagination.limit, limit, query);
@@ -95,16 +117,32 @@ describe('details, stream, download and popular', () => {
   test('download.fresh: a download reorders the downloads list before it is answered; a change no service was told of shows within a second', async () => {
     const { id } = await addSound(server.services, { name: 'Fresh Probe', tags: ['fresh-probe'] });
     const { id: other } = await addSound(server.services, { name: 'Fresh Probe Other', tags: ['fresh-probe'] });
-    const names = async (query: string) => ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map((s) => s.name);
+    const names = async (query: string) =>
+      ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map(
+        (s) => s.name,
+      );
     assert.equal((await server.get(`/api/v1/sounds/${other}/download`, { key })).status, 200);
     assert.deepEqual(await names('tags=fresh-probe&sort=downloads'), ['Fresh Probe Other', 'Fresh Probe']);
     // Renamed behind the services' back (a write no service is told of), then downloaded twice.
-    await server.services.database.db.updateTable('sounds').set({ name: 'Fresh Probe Renamed' }).where('id', '=', id).execute();
+    await server.services.database.db
+      .updateTable('sounds')
+      .set({ name: 'Fresh Probe Renamed' })
+      .where('id', '=', id)
+      .execute();
     for (let i = 0; i < 2; i++) assert.equal((await server.get(`/api/v1/sounds/${id}/download`, { key })).status, 200);
-    assert.equal((await names('tags=fresh-probe&sort=downloads'))[1], 'Fresh Probe Other', 'the downloads order at once: the other one is second');
+    assert.equal(
+      (await names('tags=fresh-probe&sort=downloads'))[1],
+      'Fresh Probe Other',
+      'the downloads order at once: the other one is second',
+    );
     const deadline = Date.now() + 1000;
-    while ((await names('tags=fresh-probe&sort=downloads'))[0] !== 'Fresh Probe Renamed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.deepEqual(await names('tags=fresh-probe&sort=downloads'), ['Fresh Probe Renamed', 'Fresh Probe Other'], 'the rename within a second');
+    while ((await names('tags=fresh-probe&sort=downloads'))[0] !== 'Fresh Probe Renamed' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(
+      await names('tags=fresh-probe&sort=downloads'),
+      ['Fresh Probe Renamed', 'Fresh Probe Other'],
+      'the rename within a second',
+    );
     assert.deepEqual(await names('tags=fresh-probe&sort=name&order=asc'), ['Fresh Probe Other', 'Fresh Probe Renamed']);
   });
 });

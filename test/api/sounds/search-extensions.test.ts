@@ -22,7 +22,8 @@ describe('search extensions', () => {
   };
   const names = (body: Body) => body.data.map((sound) => sound.name);
   const download = async (name: string, times: number) => {
-    for (let i = 0; i < times; i++) assert.equal((await server.get(`/api/v1/sounds/${ids[name]}/download`, { key })).status, 200);
+    for (let i = 0; i < times; i++)
+      assert.equal((await server.get(`/api/v1/sounds/${ids[name]}/download`, { key })).status, 200);
   };
 
   before(async () => {
@@ -32,7 +33,11 @@ describe('search extensions', () => {
       ids[name] = (await addSound(server.services, { name, ...fixture })).id;
     };
     const measured = (onset: number | null, lufs: number | null) => ({
-      timing: { onset_ms: onset, peak_ms: onset === null ? null : onset + 5, tail_ms: onset === null ? null : onset + 500 },
+      timing: {
+        onset_ms: onset,
+        peak_ms: onset === null ? null : onset + 5,
+        tail_ms: onset === null ? null : onset + 500,
+      },
       loudness: { integrated_lufs: lufs, true_peak_db: lufs === null ? null : lufs + 10 },
     });
     // Relevance for q=glass, best first: name whole word (two of them: downloads decide), name
@@ -42,30 +47,71 @@ describe('search extensions', () => {
     await add('Glassy Pad', { tags: ['pad'], description: 'Airy synth', category: 'MUSIC', ...measured(120, -24) });
     await add('Fiberglass Hit', { tags: ['impact'], description: 'Dull thud', category: 'SFX', ...measured(0, -9) });
     await add('Window Smash', { tags: ['glass', 'impact'], description: 'Loud', category: 'SFX', ...measured(8, -14) });
-    await add('Bottle Drop', { tags: ['bottle'], description: 'Broken glass on tile', category: 'SFX', ...measured(15, -16) });
-    await add('Timer', { tags: ['clock'], description: 'An old sandglass', category: 'AMBIENT', ...measured(300, -30) });
-    await add('Silence', { tags: ['impact'], description: 'Nothing at all', category: 'AMBIENT', ...measured(null, null) });
+    await add('Bottle Drop', {
+      tags: ['bottle'],
+      description: 'Broken glass on tile',
+      category: 'SFX',
+      ...measured(15, -16),
+    });
+    await add('Timer', {
+      tags: ['clock'],
+      description: 'An old sandglass',
+      category: 'AMBIENT',
+      ...measured(300, -30),
+    });
+    await add('Silence', {
+      tags: ['impact'],
+      description: 'Nothing at all',
+      category: 'AMBIENT',
+      ...measured(null, null),
+    });
     await download('Glass Door', 2);
     await download('Timer', 3);
   });
   after(() => server.close());
 
   test('search.relevance: name above tag above description; whole word above beginning above inside; ties by downloads', async () => {
-    assert.deepEqual(names(await search('q=glass&sort=relevance')),
-      ['Glass Door', 'Glass Break', 'Glassy Pad', 'Fiberglass Hit', 'Window Smash', 'Bottle Drop', 'Timer']);
-    assert.deepEqual(names(await search('q=glass&sort=relevance&order=asc')),
-      ['Timer', 'Bottle Drop', 'Window Smash', 'Fiberglass Hit', 'Glassy Pad', 'Glass Break', 'Glass Door']);
+    assert.deepEqual(names(await search('q=glass&sort=relevance')), [
+      'Glass Door',
+      'Glass Break',
+      'Glassy Pad',
+      'Fiberglass Hit',
+      'Window Smash',
+      'Bottle Drop',
+      'Timer',
+    ]);
+    assert.deepEqual(names(await search('q=glass&sort=relevance&order=asc')), [
+      'Timer',
+      'Bottle Drop',
+      'Window Smash',
+      'Fiberglass Hit',
+      'Glassy Pad',
+      'Glass Break',
+      'Glass Door',
+    ]);
     // Pages of a relevance sort follow each other without repeating or skipping a sound.
     const pages = [1, 2, 3].map((page) => search(`q=glass&sort=relevance&limit=3&page=${page}`));
     const paged = (await Promise.all(pages)).flatMap(names);
-    assert.deepEqual(paged, ['Glass Door', 'Glass Break', 'Glassy Pad', 'Fiberglass Hit', 'Window Smash', 'Bottle Drop', 'Timer']);
+    assert.deepEqual(paged, [
+      'Glass Door',
+      'Glass Break',
+      'Glassy Pad',
+      'Fiberglass Hit',
+      'Window Smash',
+      'Bottle Drop',
+      'Timer',
+    ]);
     // Every word counts: "glass" in a name and "impact" in a tag beat "glass" in a tag alone.
     assert.deepEqual(names(await search('q=glass%20impact&sort=relevance')), ['Fiberglass Hit', 'Window Smash']);
   });
 
   test('search.relevance: a q of many words scores past 255 and still ranks (a score per sound is not a byte)', async () => {
     const many = Array.from({ length: 30 }, () => 'glass').join('%20'); // 30 words of up to 9: 270
-    assert.deepEqual(names(await search(`q=${many}&sort=relevance&limit=3`)), ['Glass Door', 'Glass Break', 'Glassy Pad']);
+    assert.deepEqual(names(await search(`q=${many}&sort=relevance&limit=3`)), [
+      'Glass Door',
+      'Glass Break',
+      'Glassy Pad',
+    ]);
   });
 
   test('search.relevance: without q it orders like downloads; the default sort stays downloads', async () => {
@@ -94,13 +140,24 @@ describe('search extensions', () => {
     assert.equal(body.pagination.total, 7);
     assert.deepEqual(body.facets!.category, { SFX: 5, MUSIC: 1, LOFI: 0, AMBIENT: 1 });
     assert.deepEqual(body.facets!.tags, [
-      { tag: 'impact', count: 2 }, { tag: 'bottle', count: 1 }, { tag: 'clock', count: 1 }, { tag: 'door', count: 1 },
-      { tag: 'glass', count: 1 }, { tag: 'pad', count: 1 }, { tag: 'shatter', count: 1 },
+      { tag: 'impact', count: 2 },
+      { tag: 'bottle', count: 1 },
+      { tag: 'clock', count: 1 },
+      { tag: 'door', count: 1 },
+      { tag: 'glass', count: 1 },
+      { tag: 'pad', count: 1 },
+      { tag: 'shatter', count: 1 },
     ]);
     const everything = await search('facets=category');
     assert.deepEqual(everything.facets, { category: { SFX: 5, MUSIC: 1, LOFI: 0, AMBIENT: 2 } });
     const filtered = await search('facets=tags&max_onset_ms=8');
-    assert.deepEqual(filtered.facets, { tags: [{ tag: 'impact', count: 2 }, { tag: 'glass', count: 1 }, { tag: 'shatter', count: 1 }] });
+    assert.deepEqual(filtered.facets, {
+      tags: [
+        { tag: 'impact', count: 2 },
+        { tag: 'glass', count: 1 },
+        { tag: 'shatter', count: 1 },
+      ],
+    });
     const none = await search('q=nothing-like-this&facets=tags,category');
     assert.deepEqual(none.facets, { category: { SFX: 0, MUSIC: 0, LOFI: 0, AMBIENT: 0 }, tags: [] });
   });
@@ -127,15 +184,21 @@ describe('search extensions', () => {
     for (const [query, param] of refusals) {
       const response = await get(query);
       assert.equal(response.status, 400, query);
-      const body = await response.json() as { error: string; details: Array<{ param: string }> };
+      const body = (await response.json()) as { error: string; details: Array<{ param: string }> };
       assert.match(body.error, /Invalid query parameters/, query);
-      assert.deepEqual(body.details.map((detail) => detail.param), [param], query);
+      assert.deepEqual(
+        body.details.map((detail) => detail.param),
+        [param],
+        query,
+      );
     }
   });
 
   test('search.extensions.quota: each search counts once against the daily quota, and needs a key', async () => {
     const before = Number((await get('q=glass')).headers.get('x-ratelimit-remaining'));
-    const after = Number((await get('q=glass&sort=relevance&facets=category,tags&max_onset_ms=10')).headers.get('x-ratelimit-remaining'));
+    const after = Number(
+      (await get('q=glass&sort=relevance&facets=category,tags&max_onset_ms=10')).headers.get('x-ratelimit-remaining'),
+    );
     assert.equal(after, before - 1);
     assert.equal((await server.get('/api/v1/sounds?sort=relevance&facets=tags')).status, 401);
   });

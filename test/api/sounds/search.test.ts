@@ -13,7 +13,10 @@ describe('search', () => {
   const search = async (query: string) => {
     const response = await server.get(`/api/v1/sounds?${query}`, { key });
     assert.equal(response.status, 200, `${query}: ${response.status}`);
-    return response.json() as Promise<{ data: Listed[]; pagination: { page: number; limit: number; total: number; totalPages: number } }>;
+    return response.json() as Promise<{
+      data: Listed[];
+      pagination: { page: number; limit: number; total: number; totalPages: number };
+    }>;
   };
   const names = (body: { data: Listed[] }) => body.data.map((sound) => sound.name).sort();
 
@@ -23,12 +26,42 @@ describe('search', () => {
     const add = async (name: string, fixture: Parameters<typeof addSound>[1]) => {
       ids[name] = (await addSound(server.services, { name, ...fixture })).id;
     };
-    await add('Footsteps Gravel', { description: 'Slow steps on gravel', tags: ['footsteps', 'outdoor'], duration: 4, category: 'SFX' });
-    await add('Laser Zap', { description: 'Short sci-fi zap', tags: ['laser', 'sci-fi', 'short'], duration: 0.4, category: 'SFX' });
-    await add('Laser Beam Long', { description: 'Sustained beam', tags: ['laser', 'sci-fi'], duration: 2.5, category: 'SFX' });
-    await add('Night Rain', { description: 'Rain on a tin roof', tags: ['rain', 'night'], duration: 30, category: 'AMBIENT' });
-    await add('Lofi Loop 80 BPM', { description: 'Chill jazzy chords', tags: ['lofi', 'loop', 'chill'], duration: 12, category: 'LOFI' });
-    await add('Arcade Tune', { description: 'Upbeat chiptune loop', tags: ['music', 'loop', '8-bit'], duration: 16, category: 'MUSIC' });
+    await add('Footsteps Gravel', {
+      description: 'Slow steps on gravel',
+      tags: ['footsteps', 'outdoor'],
+      duration: 4,
+      category: 'SFX',
+    });
+    await add('Laser Zap', {
+      description: 'Short sci-fi zap',
+      tags: ['laser', 'sci-fi', 'short'],
+      duration: 0.4,
+      category: 'SFX',
+    });
+    await add('Laser Beam Long', {
+      description: 'Sustained beam',
+      tags: ['laser', 'sci-fi'],
+      duration: 2.5,
+      category: 'SFX',
+    });
+    await add('Night Rain', {
+      description: 'Rain on a tin roof',
+      tags: ['rain', 'night'],
+      duration: 30,
+      category: 'AMBIENT',
+    });
+    await add('Lofi Loop 80 BPM', {
+      description: 'Chill jazzy chords',
+      tags: ['lofi', 'loop', 'chill'],
+      duration: 12,
+      category: 'LOFI',
+    });
+    await add('Arcade Tune', {
+      description: 'Upbeat chiptune loop',
+      tags: ['music', 'loop', '8-bit'],
+      duration: 16,
+      category: 'MUSIC',
+    });
     await add('UI Click', { description: 'A dry click', tags: ['ui', 'click'], duration: 0.05, category: 'SFX' });
   });
   after(() => server.close());
@@ -37,7 +70,22 @@ describe('search', () => {
     const body = await search('q=zap');
     assert.deepEqual(names(body), ['Laser Zap']);
     const [sound] = body.data as unknown as Array<Record<string, unknown>>;
-    assert.deepEqual(Object.keys(sound!).sort(), ['category', 'description', 'download_url', 'duration', 'id', 'license', 'loudness', 'name', 'stream_url', 'tags', 'timing'].sort());
+    assert.deepEqual(
+      Object.keys(sound!).sort(),
+      [
+        'category',
+        'description',
+        'download_url',
+        'duration',
+        'id',
+        'license',
+        'loudness',
+        'name',
+        'stream_url',
+        'tags',
+        'timing',
+      ].sort(),
+    );
     assert.deepEqual(sound!.timing, { onset_ms: 12.5, peak_ms: 40.25, tail_ms: 900.125 });
     assert.deepEqual(sound!.loudness, { integrated_lufs: -18.2, true_peak_db: -1.1 });
     assert.equal(sound!.license, 'CC0');
@@ -72,17 +120,30 @@ describe('search', () => {
     assert.deepEqual(names(await search('tags=LOOP')), ['Arcade Tune', 'Lofi Loop 80 BPM']);
     assert.deepEqual(names(await search('category=lofi,Music')), ['Arcade Tune', 'Lofi Loop 80 BPM']);
     assert.deepEqual(names(await search('category=AMBIENT')), ['Night Rain']);
-    assert.deepEqual(names(await search('min_duration=2.5&max_duration=12')), ['Footsteps Gravel', 'Laser Beam Long', 'Lofi Loop 80 BPM']);
+    assert.deepEqual(names(await search('min_duration=2.5&max_duration=12')), [
+      'Footsteps Gravel',
+      'Laser Beam Long',
+      'Lofi Loop 80 BPM',
+    ]);
     assert.deepEqual(names(await search('q=laser&max_duration=1')), ['Laser Zap']);
   });
 
   test('search.sort: each field in both orders, with a stable order across pages', async () => {
     const all = await search('sort=duration&order=asc&limit=100');
-    assert.deepEqual(all.data.map((s) => s.duration), [0.05, 0.4, 2.5, 4, 12, 16, 30]);
+    assert.deepEqual(
+      all.data.map((s) => s.duration),
+      [0.05, 0.4, 2.5, 4, 12, 16, 30],
+    );
     const byName = await search('sort=name&order=asc');
-    assert.deepEqual(byName.data.map((s) => s.name), [...byName.data.map((s) => s.name)].sort());
+    assert.deepEqual(
+      byName.data.map((s) => s.name),
+      [...byName.data.map((s) => s.name)].sort(),
+    );
     const byNameDesc = await search('sort=name');
-    assert.deepEqual(byNameDesc.data.map((s) => s.name), byName.data.map((s) => s.name).reverse());
+    assert.deepEqual(
+      byNameDesc.data.map((s) => s.name),
+      byName.data.map((s) => s.name).reverse(),
+    );
     for (const sort of ['downloads', 'created_at', 'duration', 'name']) {
       for (const order of ['asc', 'desc']) {
         const seen: string[] = [];
@@ -104,9 +165,19 @@ describe('search', () => {
 
   test('search.errors: unknown names and invalid values are 400 with details', async () => {
     const cases: Array<[string, string]> = [
-      ['foo=1', 'foo'], ['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=abc', 'limit'], ['limit=2.5', 'limit'],
-      ['limit=', 'limit'], ['page=0', 'page'], ['sort=random', 'sort'], ['order=up', 'order'], ['category=jazz', 'category'],
-      ['min_duration=-1', 'min_duration'], ['max_duration=abc', 'max_duration'], ['min_duration=5&max_duration=1', 'max_duration'],
+      ['foo=1', 'foo'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=2.5', 'limit'],
+      ['limit=', 'limit'],
+      ['page=0', 'page'],
+      ['sort=random', 'sort'],
+      ['order=up', 'order'],
+      ['category=jazz', 'category'],
+      ['min_duration=-1', 'min_duration'],
+      ['max_duration=abc', 'max_duration'],
+      ['min_duration=5&max_duration=1', 'max_duration'],
       ['q=a&q=b', 'q'],
     ];
     for (const [query, param] of cases) {
@@ -114,7 +185,10 @@ describe('search', () => {
       assert.equal(response.status, 400, query);
       const body = await response.json();
       assert.equal(typeof body.error, 'string', query);
-      assert.ok(body.details.some((detail: { param: string }) => detail.param === param), `${query}: ${JSON.stringify(body.details)}`);
+      assert.ok(
+        body.details.some((detail: { param: string }) => detail.param === param),
+        `${query}: ${JSON.stringify(body.details)}`,
+      );
       for (const detail of body.details) assert.equal(typeof detail.message, 'string');
     }
   });
@@ -126,18 +200,28 @@ describe('search', () => {
     assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
     const firstText = await first.text();
     assert.equal(await second.text(), firstText, 'the same bytes for both callers');
-    assert.notEqual(first.headers.get('x-ratelimit-limit'), second.headers.get('x-ratelimit-limit'), 'quota headers are each caller\'s own');
+    assert.notEqual(
+      first.headers.get('x-ratelimit-limit'),
+      second.headers.get('x-ratelimit-limit'),
+      "quota headers are each caller's own",
+    );
     const exp = (text: string) => [...new Set([...text.matchAll(/exp=(\d+)/g)].map((match) => Number(match[1])))];
     assert.deepEqual(exp(firstText), [Math.floor(server.clock.now / 1000) + 3600]);
 
     server.clock.advance(1000);
     const later = await (await server.get('/api/v1/sounds?q=laser&sort=name', { key })).text();
     assert.deepEqual(exp(later), [Math.floor(server.clock.now / 1000) + 3600], 'URLs signed for the new second');
-    assert.equal(later.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''), firstText.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''));
+    assert.equal(
+      later.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''),
+      firstText.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''),
+    );
 
     const { id } = await addSound(server.services, { name: 'Laser Sweep', tags: ['laser'] });
     const afterWrite = await search('q=laser&sort=name');
-    assert.ok(afterWrite.data.some((sound) => sound.id === id), 'the new sound is listed in the same second');
+    assert.ok(
+      afterWrite.data.some((sound) => sound.id === id),
+      'the new sound is listed in the same second',
+    );
     await server.services.database.db.deleteFrom('sounds').where('id', '=', id).execute();
     await server.services.catalog.changed();
   });

@@ -12,7 +12,12 @@ type Similar = { id: string; name: string; category: string; similarity: number;
 type Body = { data: Similar[]; pagination: { page: number; limit: number; total: number; totalPages: number } };
 
 /** Demo sounds of four families (seed "similar"): their MP3s are made and measured as ingest does. */
-const FAMILIES = { laser: [14, 26, 37, 46], footsteps: [17, 29, 33, 94], rain: [9, 43, 51, 123], wind: [40, 68, 182, 203] };
+const FAMILIES = {
+  laser: [14, 26, 37, 46],
+  footsteps: [17, 29, 33, 94],
+  rain: [9, 43, 51, 123],
+  wind: [40, 68, 182, 203],
+};
 
 describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_sounds', () => {
   let server: TestServer;
@@ -35,7 +40,14 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
         const { id } = await server.services.catalogWriter.put({
           contentHash: contentHashOf(mp3),
           mp3,
-          metadata: { name: sound.name, description: sound.description, tags: sound.tags, category: sound.category, license: 'CC0', sample: false },
+          metadata: {
+            name: sound.name,
+            description: sound.description,
+            tags: sound.tags,
+            category: sound.category,
+            license: 'CC0',
+            sample: false,
+          },
           measurements,
         });
         family.set(id, name);
@@ -45,7 +57,7 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
   });
   after(() => server.close());
 
-  test('similar.families: a laser\'s nearest sounds are lasers, footsteps\' are footsteps, an ambience\'s are ambiences', async () => {
+  test("similar.families: a laser's nearest sounds are lasers, footsteps' are footsteps, an ambience's are ambiences", async () => {
     let sameFamily = 0;
     let asked = 0;
     for (const [name, ids] of Object.entries(idsOf)) {
@@ -55,7 +67,11 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
         sameFamily += data.filter((sound) => family.get(sound.id) === name).length;
         asked += data.length;
         if (name === 'rain' || name === 'wind') {
-          assert.deepEqual(data.map((sound) => sound.category), ['AMBIENT', 'AMBIENT', 'AMBIENT'], `${name} ${id}`);
+          assert.deepEqual(
+            data.map((sound) => sound.category),
+            ['AMBIENT', 'AMBIENT', 'AMBIENT'],
+            `${name} ${id}`,
+          );
         }
       }
     }
@@ -70,9 +86,14 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
     assert.ok(body.data.every((sound) => sound.id !== id));
     assert.ok(body.data.every((sound) => sound.similarity > 0 && sound.similarity <= 1));
     const similarities = body.data.map((sound) => sound.similarity);
-    assert.deepEqual(similarities, [...similarities].sort((a, b) => b - a));
+    assert.deepEqual(
+      similarities,
+      [...similarities].sort((a, b) => b - a),
+    );
     assert.match(String(body.data[0]!.download_url), /d=download/);
-    const full = await (await server.get(`/api/v1/sounds/${body.data[0]!.id}`, { key })).json() as { data: Record<string, unknown> };
+    const full = (await (await server.get(`/api/v1/sounds/${body.data[0]!.id}`, { key })).json()) as {
+      data: Record<string, unknown>;
+    };
     assert.deepEqual(Object.keys(body.data[0]!).sort(), [...Object.keys(full.data), 'similarity'].sort());
   });
 
@@ -91,14 +112,26 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
     const louder = { ...rain.audio, channels: rain.audio.channels.map((channel) => channel.map((x) => x * 0.9)) };
     const { mp3, measurements } = await encodeAndMeasure(louder);
     const { id } = await server.services.catalogWriter.put({
-      contentHash: contentHashOf(mp3), mp3, measurements,
-      metadata: { name: 'Light Rain Again', description: null, tags: ['rain'], category: 'AMBIENT', license: 'CC0', sample: false },
+      contentHash: contentHashOf(mp3),
+      mp3,
+      measurements,
+      metadata: {
+        name: 'Light Rain Again',
+        description: null,
+        tags: ['rain'],
+        category: 'AMBIENT',
+        license: 'CC0',
+        sample: false,
+      },
     });
     const { data } = await similar(idsOf.rain![0]!, '?limit=1');
     assert.equal(data[0]!.id, id, 'the same rain a little quieter is the nearest');
     assert.ok(data[0]!.similarity > 0.9);
     const { id: undescribed } = await addSound(server.services, { name: 'Not Described' });
-    assert.deepEqual(await similar(undescribed), { data: [], pagination: { page: 1, limit: 10, total: 0, totalPages: 0 } });
+    assert.deepEqual(await similar(undescribed), {
+      data: [],
+      pagination: { page: 1, limit: 10, total: 0, totalPages: 0 },
+    });
     assert.ok((await similar(idsOf.wind![0]!, '?limit=50')).data.every((sound) => sound.id !== undescribed));
   });
 
@@ -112,7 +145,10 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
     assert.equal((await server.get(`/api/v1/sounds/${id}/similar`, { key: free.key })).status, 403);
     const first = await server.get(`/api/v1/sounds/${id}/similar`, { key });
     const second = await server.get(`/api/v1/sounds/${id}/similar?limit=2`, { key });
-    assert.equal(Number(second.headers.get('x-ratelimit-remaining')), Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    assert.equal(
+      Number(second.headers.get('x-ratelimit-remaining')),
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
   });
 
   test('similar.mcp: find_similar_sounds answers as REST does, with the similarity in its text', async () => {
@@ -122,7 +158,10 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
       const result = await callTool(client, 'find_similar_sounds', { id, limit: 4 });
       assert.notEqual(result.isError, true, textOf(result));
       assert.deepEqual(stripSignatures(result.structuredContent), stripSignatures(await similar(id, '?limit=4')));
-      assert.match(textOf(result), /^4 similar sounds in all; page 1 of 1, 4 shown \(4 per page\):\n- .* · similarity 0\.\d+/);
+      assert.match(
+        textOf(result),
+        /^4 similar sounds in all; page 1 of 1, 4 shown \(4 per page\):\n- .* · similarity 0\.\d+/,
+      );
       const missing = await callTool(client, 'find_similar_sounds', { id: 'no-such-sound' });
       assert.equal(missing.isError, true);
       assert.match(textOf(missing), /Sound no-such-sound not found/);

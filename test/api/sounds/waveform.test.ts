@@ -9,7 +9,10 @@ type Peak = [number, number];
 type WaveformBody = { data: { id: string; points: number; peaks: Peak[] } };
 
 /** 200 stored pairs, as ingest measures them: quiet, one loud hit at pair 50, quiet again. */
-const STORED: Peak[] = Array.from({ length: 200 }, (_, i): Peak => (i === 50 ? [-0.9, 0.95] : [-(i % 10) / 100 + 0, (i % 7) / 100]));
+const STORED: Peak[] = Array.from(
+  { length: 200 },
+  (_, i): Peak => (i === 50 ? [-0.9, 0.95] : [-(i % 10) / 100 + 0, (i % 7) / 100]),
+);
 
 describe('waveform (extension): GET /api/v1/sounds/{id}/waveform and get_waveform', () => {
   let server: TestServer;
@@ -72,7 +75,10 @@ describe('waveform (extension): GET /api/v1/sounds/{id}/waveform and get_wavefor
     assert.equal((await server.get(`/api/v1/sounds/${id}/waveform`, { key: free.key })).status, 403);
     const first = await server.get(`/api/v1/sounds/${id}/waveform`, { key });
     const second = await server.get(`/api/v1/sounds/${id}/waveform?points=20`, { key });
-    assert.equal(Number(second.headers.get('x-ratelimit-remaining')), Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    assert.equal(
+      Number(second.headers.get('x-ratelimit-remaining')),
+      Number(first.headers.get('x-ratelimit-remaining')) - 1,
+    );
   });
 
   test('waveform.mcp: get_waveform gives the same data and sketches the shape in its text', async () => {

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { analyzeAudio } from '../../../src/audio/analyze/index.ts';
-import { DESCRIPTOR_LENGTH, DESCRIPTOR_NAMES, DESCRIPTOR_WEIGHTS, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
+import {
+  DESCRIPTOR_LENGTH,
+  DESCRIPTOR_NAMES,
+  DESCRIPTOR_WEIGHTS,
+  MEASURE_NAMES,
+} from '../../../src/audio/analyze/descriptors.ts';
 import { PROJECTION } from '../../../src/audio/analyze/similar-projection.ts';
 import type { PcmAudio } from '../../../src/audio/types.ts';
 import { seededRandom as random } from '../helpers/signals.ts';
@@ -26,7 +31,7 @@ const KINDS: Record<string, (next: () => number) => PcmAudio> = {
     const gain = 10 ** (-(3 + next() * 20) / 20);
     const [high, low, decay] = [120 + next() * 60, 40 + next() * 20, 0.12 + next() * 0.2];
     return audio(0.6 + next() * 0.8, next() * 0.15, (t) => {
-      const phase = 2 * Math.PI * (low * t + ((high - low) * 0.03) * (1 - Math.exp(-t / 0.03)));
+      const phase = 2 * Math.PI * (low * t + (high - low) * 0.03 * (1 - Math.exp(-t / 0.03)));
       return gain * Math.sin(phase) * Math.exp(-t / decay);
     });
   },
@@ -34,7 +39,11 @@ const KINDS: Record<string, (next: () => number) => PcmAudio> = {
     const gain = 10 ** (-(3 + next() * 20) / 20);
     const [tone, decay] = [170 + next() * 60, 0.08 + next() * 0.1];
     const noise = random(Math.floor(next() * 1e9));
-    return audio(0.5 + next() * 0.6, next() * 0.15, (t) => gain * Math.exp(-t / decay) * (0.35 * Math.sin(2 * Math.PI * tone * t) + 0.65 * (noise() * 2 - 1)));
+    return audio(
+      0.5 + next() * 0.6,
+      next() * 0.15,
+      (t) => gain * Math.exp(-t / decay) * (0.35 * Math.sin(2 * Math.PI * tone * t) + 0.65 * (noise() * 2 - 1)),
+    );
   },
   hat: (next) => {
     const gain = 10 ** (-(3 + next() * 20) / 20);
@@ -54,7 +63,14 @@ const KINDS: Record<string, (next: () => number) => PcmAudio> = {
     const length = 2 + next() * 2;
     return audio(length + 0.2, next() * 0.15, (t) => {
       const fade = Math.min(1, t / 0.3, Math.max(0, (length - t) / 0.3));
-      return gain * fade * (Math.sin(2 * Math.PI * root * t) + 0.5 * Math.sin(2 * Math.PI * root * 1.5 * t) + 0.3 * Math.sin(2 * Math.PI * root * 2 * t)) / 1.8;
+      return (
+        (gain *
+          fade *
+          (Math.sin(2 * Math.PI * root * t) +
+            0.5 * Math.sin(2 * Math.PI * root * 1.5 * t) +
+            0.3 * Math.sin(2 * Math.PI * root * 2 * t))) /
+        1.8
+      );
     });
   },
 };
@@ -67,7 +83,11 @@ describe('audio descriptors', () => {
     assert.equal(DESCRIPTOR_WEIGHTS.length, DESCRIPTOR_LENGTH);
     assert.equal(new Set(DESCRIPTOR_NAMES).size, DESCRIPTOR_LENGTH);
     const noise = random(3);
-    for (const sound of [audio(1, 0, () => 0), audio(0.01, 0, (t) => Math.sin(2 * Math.PI * 1000 * t)), audio(3, 0, () => 0.1 * (noise() * 2 - 1))]) {
+    for (const sound of [
+      audio(1, 0, () => 0),
+      audio(0.01, 0, (t) => Math.sin(2 * Math.PI * 1000 * t)),
+      audio(3, 0, () => 0.1 * (noise() * 2 - 1)),
+    ]) {
       const vector = descriptorsOf(sound);
       assert.equal(vector.length, DESCRIPTOR_LENGTH);
       assert.ok(vector.every(Number.isFinite), JSON.stringify(vector));
@@ -77,16 +97,31 @@ describe('audio descriptors', () => {
   test('descriptors.steady: a steady texture is described the same at another level and from another frame', () => {
     const noise = random(5);
     const rain = Float32Array.from({ length: 4 * RATE }, () => noise() * 2 - 1);
-    const at = (gain: number, offset: number): PcmAudio => ({ sampleRate: RATE, channels: [rain.map((x) => x * gain).subarray(offset)] });
+    const at = (gain: number, offset: number): PcmAudio => ({
+      sampleRate: RATE,
+      channels: [rain.map((x) => x * gain).subarray(offset)],
+    });
     const a = descriptorsOf(at(0.2, 0));
     const b = descriptorsOf(at(0.05, 777));
     // Where the peak is (the rise, the decays, the centre in time) does not hang on one louder frame.
-    for (const name of ['rise', 'decay_20db', 'decay_40db', 'band1_decay', 'band6_decay', 'temporal_centroid', 'sounding_share']) {
+    for (const name of [
+      'rise',
+      'decay_20db',
+      'decay_40db',
+      'band1_decay',
+      'band6_decay',
+      'temporal_centroid',
+      'sounding_share',
+    ]) {
       const i = DESCRIPTOR_NAMES.indexOf(name);
       assert.ok(Math.abs(a[i]! - b[i]!) < 0.05, `${name}: ${a[i]} against ${b[i]}`);
     }
     // Timbre over every frame, and over the three frames of the attack (a noisier estimate).
-    for (const [name, within] of [['band1_share', 0.05], ['mfcc1_mean', 0.05], ['attack_mfcc1', 0.3]] as const) {
+    for (const [name, within] of [
+      ['band1_share', 0.05],
+      ['mfcc1_mean', 0.05],
+      ['attack_mfcc1', 0.3],
+    ] as const) {
       const i = DESCRIPTOR_NAMES.indexOf(name);
       assert.ok(Math.abs(a[i]! - b[i]!) < within, `${name}: ${a[i]} against ${b[i]}`);
     }
@@ -99,20 +134,31 @@ describe('audio descriptors', () => {
     const vector = descriptorsOf(KINDS.snare!(next));
     const measures = vector.slice(PROJECTION.axes.length);
     PROJECTION.axes.forEach((axis, a) => {
-      const expected = axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!, 0);
+      const expected = axis.reduce(
+        (sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!,
+        0,
+      );
       // The measures are stored to 5 significant digits, the axes computed before that rounding.
-      assert.ok(Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)), `axis ${a + 1}: ${vector[a]} against ${expected}`);
+      assert.ok(
+        Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)),
+        `axis ${a + 1}: ${vector[a]} against ${expected}`,
+      );
     });
   });
 
-  test('descriptors.kinds: a kick\'s nearest sounds are kicks, a snare\'s snares, a hat\'s hats, a pad\'s pads', () => {
+  test("descriptors.kinds: a kick's nearest sounds are kicks, a snare's snares, a hat's hats, a pad's pads", () => {
     const next = random(11);
-    const sounds = Object.entries(KINDS).flatMap(([kind, make]) => Array.from({ length: 8 }, () => ({ kind, vector: descriptorsOf(make(next)) })));
+    const sounds = Object.entries(KINDS).flatMap(([kind, make]) =>
+      Array.from({ length: 8 }, () => ({ kind, vector: descriptorsOf(make(next)) })),
+    );
     const index = new SimilarityIndex(DESCRIPTOR_WEIGHTS);
     sounds.forEach((sound, doc) => index.set(doc, sound.vector));
     for (const kind of Object.keys(KINDS)) {
       const own = sounds.flatMap((sound, doc) => (sound.kind === kind ? [doc] : []));
-      const hits = own.reduce((sum, doc) => sum + index.nearest(doc, 3).filter((n) => sounds[n.doc]!.kind === kind).length, 0);
+      const hits = own.reduce(
+        (sum, doc) => sum + index.nearest(doc, 3).filter((n) => sounds[n.doc]!.kind === kind).length,
+        0,
+      );
       assert.ok(hits / (own.length * 3) >= 0.9, `${kind}: ${hits} of ${own.length * 3} nearest of the same kind`);
     }
   });

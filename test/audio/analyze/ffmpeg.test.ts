@@ -53,7 +53,10 @@ variedSignals().forEach(({ name, audio }, index) => {
     const peakDelta = ours.true_peak_db - theirs.truePeakDb;
     const report = `ours I ${ours.integrated_lufs.toFixed(3)} TP ${ours.true_peak_db.toFixed(3)}; ffmpeg I ${expectedLufs.toFixed(3)} TP ${theirs.truePeakDb}`;
     t.diagnostic(`delta I ${loudnessDelta.toFixed(3)} LU, TP ${peakDelta.toFixed(3)} dB (${report})`);
-    assert.ok(Math.abs(loudnessDelta) <= LOUDNESS_TOLERANCE_LU, `loudness off by ${loudnessDelta.toFixed(3)} LU: ${report}`);
+    assert.ok(
+      Math.abs(loudnessDelta) <= LOUDNESS_TOLERANCE_LU,
+      `loudness off by ${loudnessDelta.toFixed(3)} LU: ${report}`,
+    );
     assert.ok(Math.abs(peakDelta) <= TRUE_PEAK_TOLERANCE_DB, `true peak off by ${peakDelta.toFixed(3)} dB: ${report}`);
   });
 });

@@ -13,38 +13,79 @@ function assertNear(actual: number | null, expected: number, tolerance: number, 
   assert.ok(actual !== null, `${what}: got null`);
   // Readings are rounded to 0.01 dB: a difference of exactly the tolerance must not fail on the
   // last bit of a binary fraction.
-  assert.ok(Math.abs(actual - expected) <= tolerance + 1e-9, `${what}: ${actual} is not within ${tolerance} of ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= tolerance + 1e-9,
+    `${what}: ${actual} is not within ${tolerance} of ${expected}`,
+  );
 }
 
 test('loudness.kweighting: derived 48 kHz coefficients are the ones printed in BS.1770', () => {
   const shelf = shelfBiquad(48000);
   const highpass = highpassBiquad(48000);
   const printed = [
-    [shelf.b0, 1.53512485958697], [shelf.b1, -2.69169618940638], [shelf.b2, 1.19839281085285],
-    [shelf.a1, -1.69065929318241], [shelf.a2, 0.73248077421585],
-    [highpass.b0, 1], [highpass.b1, -2], [highpass.b2, 1],
-    [highpass.a1, -1.99004745483398], [highpass.a2, 0.99007225036621],
+    [shelf.b0, 1.53512485958697],
+    [shelf.b1, -2.69169618940638],
+    [shelf.b2, 1.19839281085285],
+    [shelf.a1, -1.69065929318241],
+    [shelf.a2, 0.73248077421585],
+    [highpass.b0, 1],
+    [highpass.b1, -2],
+    [highpass.b2, 1],
+    [highpass.a1, -1.99004745483398],
+    [highpass.a2, 0.99007225036621],
   ];
-  for (const [derived, expected] of printed) assert.ok(Math.abs(derived! - expected!) < 1e-9, `${derived} vs ${expected}`);
+  for (const [derived, expected] of printed)
+    assert.ok(Math.abs(derived! - expected!) < 1e-9, `${derived} vs ${expected}`);
 });
 
-for (const [which, level] of [[1, -23], [2, -33]] as const) {
+for (const [which, level] of [
+  [1, -23],
+  [2, -33],
+] as const) {
   test(`loudness.ebu: Tech 3341 case ${which} (1 kHz at ${level} dBFS, 20 s, 16-bit) reads ${level}.0 within 0.1 LU`, () => {
     assertNear(analyzeAudio(tech3341Tones([[level, 20]])).loudness.integrated_lufs, level, 0.1, `case ${which}`);
   });
 }
 
 test('loudness.ebu: Tech 3341 case 3 (-36/-23/-36 dBFS) reads -23.0 within 0.1 LU', () => {
-  assertNear(analyzeAudio(tech3341Tones([[-36, 10], [-23, 60], [-36, 10]])).loudness.integrated_lufs, -23, 0.1, 'case 3');
+  assertNear(
+    analyzeAudio(
+      tech3341Tones([
+        [-36, 10],
+        [-23, 60],
+        [-36, 10],
+      ]),
+    ).loudness.integrated_lufs,
+    -23,
+    0.1,
+    'case 3',
+  );
 });
 
 test('loudness.ebu: Tech 3341 case 4 (-72/-36/-23/-36/-72 dBFS) reads -23.0 within 0.1 LU', () => {
-  const audio = tech3341Tones([[-72, 10], [-36, 10], [-23, 60], [-36, 10], [-72, 10]]);
+  const audio = tech3341Tones([
+    [-72, 10],
+    [-36, 10],
+    [-23, 60],
+    [-36, 10],
+    [-72, 10],
+  ]);
   assertNear(analyzeAudio(audio).loudness.integrated_lufs, -23, 0.1, 'case 4');
 });
 
 test('loudness.ebu: Tech 3341 case 5 (-26/-20/-26 dBFS, 20.1 s middle) reads -23.0 within 0.1 LU', () => {
-  assertNear(analyzeAudio(tech3341Tones([[-26, 20], [-20, 20.1], [-26, 20]])).loudness.integrated_lufs, -23, 0.1, 'case 5');
+  assertNear(
+    analyzeAudio(
+      tech3341Tones([
+        [-26, 20],
+        [-20, 20.1],
+        [-26, 20],
+      ]),
+    ).loudness.integrated_lufs,
+    -23,
+    0.1,
+    'case 5',
+  );
 });
 
 test('loudness.ebu: Tech 3341 case 6 (5.0: L,R -28, C -24, Ls,Rs -30 dBFS) reads -23.0 within 0.1 LU', () => {

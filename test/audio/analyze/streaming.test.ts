@@ -20,9 +20,24 @@ function streamed(audio: PcmAudio, sizes: () => number) {
 }
 
 const signals: Array<[string, PcmAudio]> = [
-  ['noise bursts, stereo 48 kHz', { sampleRate: 48000, channels: [concat(silence(7000), noise(1, -12, 60000), silence(30001)), concat(noise(2, -50, 50000), noise(3, -8, 47001))] }],
-  ['notes, mono 44.1 kHz', { sampleRate: 44100, channels: [concat(note(44100, 220, -10, 1.3), note(44100, 330, -16, 1.1))] }],
-  ['5.1 at 22.05 kHz', { sampleRate: 22050, channels: Array.from({ length: 6 }, (_, c) => noise(10 + c, -20 - 3 * c, 33333, 0.5)) }],
+  [
+    'noise bursts, stereo 48 kHz',
+    {
+      sampleRate: 48000,
+      channels: [
+        concat(silence(7000), noise(1, -12, 60000), silence(30001)),
+        concat(noise(2, -50, 50000), noise(3, -8, 47001)),
+      ],
+    },
+  ],
+  [
+    'notes, mono 44.1 kHz',
+    { sampleRate: 44100, channels: [concat(note(44100, 220, -10, 1.3), note(44100, 330, -16, 1.1))] },
+  ],
+  [
+    '5.1 at 22.05 kHz',
+    { sampleRate: 22050, channels: Array.from({ length: 6 }, (_, c) => noise(10 + c, -20 - 3 * c, 33333, 0.5)) },
+  ],
   ['a 10 ms tone', { sampleRate: 48000, channels: stereo(sine(48000, 1000, -6, 480)) }],
   ['a single sample', { sampleRate: 48000, channels: [Float32Array.of(0.25)] }],
 ];
@@ -32,7 +47,13 @@ const chunkings: Array<[string, () => number]> = [
   ['7 frames', () => 7],
   ['333 frames', () => 333],
   ['8193 frames', () => 8193],
-  ['random 0-5000 frames', (() => { const random = seededRandom(5); return () => Math.floor(random() * 5000); })()],
+  [
+    'random 0-5000 frames',
+    (() => {
+      const random = seededRandom(5);
+      return () => Math.floor(random() * 5000);
+    })(),
+  ],
 ];
 
 for (const [name, audio] of signals) {

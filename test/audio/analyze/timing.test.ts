@@ -77,7 +77,11 @@ test('timing.silence: digital silence, sound under -70 dBFS and empty audio give
 });
 
 test('timing.short: one sample, 5 ms and 10 ms sounds are timed without error', () => {
-  assert.deepEqual(timing({ sampleRate: 48000, channels: [Float32Array.of(0.5)] }), { onset_ms: 0, peak_ms: 0, tail_ms: 0.021 });
+  assert.deepEqual(timing({ sampleRate: 48000, channels: [Float32Array.of(0.5)] }), {
+    onset_ms: 0,
+    peak_ms: 0,
+    tail_ms: 0.021,
+  });
   for (const frames of [240, 480, 481]) {
     const audio = { sampleRate: 48000, channels: [sine(48000, 1000, -6, frames, Math.PI / 2)] };
     const result = timing(audio);

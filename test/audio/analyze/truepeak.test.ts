@@ -71,7 +71,8 @@ function idealPeakDb(signal: Float32Array): number {
     for (let step = -16; step < 16; step++) {
       const t = n + step / 32;
       let value = 0;
-      for (let k = 0; k < signal.length; k++) value += signal[k]! * (t === k ? 1 : Math.sin(Math.PI * (t - k)) / (Math.PI * (t - k)));
+      for (let k = 0; k < signal.length; k++)
+        value += signal[k]! * (t === k ? 1 : Math.sin(Math.PI * (t - k)) / (Math.PI * (t - k)));
       peak = Math.max(peak, Math.abs(value));
     }
   }

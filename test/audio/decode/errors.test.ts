@@ -13,12 +13,19 @@ test('errors.random bytes are not a recognised audio file, and the name only add
     const bytes = Uint8Array.from(uniformNoise(5000 + seed * 37, 1, seed), (v) => Math.floor((v + 1) * 127.9));
     await assertRejects(bytes, /^not a recognised audio file/);
   }
-  await assertRejects(ascii('hello world, not a wave'), /not a recognised audio file \(named \.wav but has no RIFF\/WAVE header\)/, 'a.wav');
+  await assertRejects(
+    ascii('hello world, not a wave'),
+    /not a recognised audio file \(named \.wav but has no RIFF\/WAVE header\)/,
+    'a.wav',
+  );
 });
 
 test('errors.known formats we do not decode are named', async () => {
   await assertRejects(concat([ascii('caff'), u32(0x10000), new Uint8Array(100)]), /^unsupported audio format: CAF$/);
-  await assertRejects(concat([u32(0x20000000), ascii('ftypM4A '), new Uint8Array(100)]), /^unsupported audio format: MP4\/M4A$/);
+  await assertRejects(
+    concat([u32(0x20000000), ascii('ftypM4A '), new Uint8Array(100)]),
+    /^unsupported audio format: MP4\/M4A$/,
+  );
 });
 
 test('errors.WAV header cut short', async () => {
@@ -41,9 +48,18 @@ test('errors.WAV header claiming 2^32 samples fails fast without allocating them
 
 test('errors.WAV with zero channels, zero rate, or an unsupported encoding', async () => {
   await assertRejects(writeWav({ sampleRate: 44100, channels: tone, channelCountField: 0 }), /^WAV has zero channels$/);
-  await assertRejects(writeWav({ sampleRate: 44100, channels: tone, sampleRateField: 0 }), /^WAV has a zero sample rate$/);
-  await assertRejects(writeWav({ sampleRate: 44100, channels: tone, formatTag: 2 }), /^unsupported WAV encoding: Microsoft ADPCM \(0x0002\)$/);
-  await assertRejects(writeWav({ sampleRate: 44100, channels: tone, formatTag: 3, bits: 16 }), /^unsupported WAV encoding: 16-bit float$/);
+  await assertRejects(
+    writeWav({ sampleRate: 44100, channels: tone, sampleRateField: 0 }),
+    /^WAV has a zero sample rate$/,
+  );
+  await assertRejects(
+    writeWav({ sampleRate: 44100, channels: tone, formatTag: 2 }),
+    /^unsupported WAV encoding: Microsoft ADPCM \(0x0002\)$/,
+  );
+  await assertRejects(
+    writeWav({ sampleRate: 44100, channels: tone, formatTag: 3, bits: 16 }),
+    /^unsupported WAV encoding: 16-bit float$/,
+  );
 });
 
 test('errors.WAV without a data chunk, or with data before its format', async () => {
@@ -54,7 +70,12 @@ test('errors.WAV without a data chunk, or with data before its format', async ()
 });
 
 test('errors.an ID3 tag with no MPEG frames after it', async () => {
-  const id3 = concat([ascii('ID3'), new Uint8Array([4, 0, 0, 0, 0, 0, 20]), new Uint8Array(20), ascii('just text, no audio at all')]);
+  const id3 = concat([
+    ascii('ID3'),
+    new Uint8Array([4, 0, 0, 0, 0, 0, 20]),
+    new Uint8Array(20),
+    ascii('just text, no audio at all'),
+  ]);
   await assertRejects(id3, /^MP3 has no audio frames$/);
 });
 
@@ -62,12 +83,26 @@ test('errors.damaged FLAC and Ogg headers', async () => {
   const streamInfo = new Uint8Array(34);
   streamInfo[12] = 0x02; // rate 0, 2 channels
   streamInfo[13] = 0xf0; // 16 bits
-  await assertRejects(concat([ascii('fLaC'), new Uint8Array([0x80, 0, 0, 34]), streamInfo]), /^FLAC has a zero sample rate$/);
-  await assertRejects(concat([ascii('fLaC'), new Uint8Array([0x84, 0, 0, 34]), streamInfo]), /^damaged FLAC header: no STREAMINFO block$/);
+  await assertRejects(
+    concat([ascii('fLaC'), new Uint8Array([0x80, 0, 0, 34]), streamInfo]),
+    /^FLAC has a zero sample rate$/,
+  );
+  await assertRejects(
+    concat([ascii('fLaC'), new Uint8Array([0x84, 0, 0, 34]), streamInfo]),
+    /^damaged FLAC header: no STREAMINFO block$/,
+  );
   await assertRejects(ascii('fLaC'), /^truncated FLAC header$/);
-  const page = (packet: Uint8Array) => concat([ascii('OggS'), new Uint8Array(22), new Uint8Array([1, packet.length]), packet]);
+  const page = (packet: Uint8Array) =>
+    concat([ascii('OggS'), new Uint8Array(22), new Uint8Array([1, packet.length]), packet]);
   await assertRejects(page(concat([ascii('OpusHead'), new Uint8Array(11)])), /^unsupported audio format: Ogg Opus$/);
-  const vorbisId = concat([new Uint8Array([1]), ascii('vorbis'), u32(0), new Uint8Array([0]), u32(44100), new Uint8Array(14)]);
+  const vorbisId = concat([
+    new Uint8Array([1]),
+    ascii('vorbis'),
+    u32(0),
+    new Uint8Array([0]),
+    u32(44100),
+    new Uint8Array(14),
+  ]);
   await assertRejects(page(vorbisId), /^Ogg Vorbis has zero channels$/);
   await assertRejects(page(ascii('something else')), /^unsupported Ogg stream: not Vorbis or FLAC$/);
 });

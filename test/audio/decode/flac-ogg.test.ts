@@ -23,7 +23,12 @@ for (const bits of [16, 24] as const) {
 
 test('flac.keeps two identical channels as stereo and one channel as mono', needsFfmpeg, async () => {
   const same = quantised(uniformNoise(5000, 0.5, 3), 16);
-  const stereo = ffmpegConvert(writeWav({ sampleRate: 44100, channels: [same, same] }), 'wav', ['-c:a', 'flac'], 'flac');
+  const stereo = ffmpegConvert(
+    writeWav({ sampleRate: 44100, channels: [same, same] }),
+    'wav',
+    ['-c:a', 'flac'],
+    'flac',
+  );
   const mono = ffmpegConvert(writeWav({ sampleRate: 44100, channels: [same] }), 'wav', ['-c:a', 'flac'], 'flac');
   assert.deepEqual((await decodeAudio(stereo)).channels, [same, same]);
   assert.deepEqual((await decodeAudio(mono)).channels, [same]);
@@ -51,23 +56,37 @@ for (const channelCount of [1, 2]) {
   // ffmpeg's own Vorbis decoding ends a little off for some lengths (33205 and 33408 samples
   // here, for 33333 in): it does not apply the last page's granule position exactly. The WASM
   // decoder does, so the length is checked against the source and the values against ffmpeg.
-  test(`ogg.decodes ${channelCount === 1 ? 'mono' : 'stereo'} Vorbis to the source length and ffmpeg's values`, needsFfmpeg, async () => {
-    const channels = Array.from({ length: channelCount }, (_, c) => sine(44100, 440 * (c + 1), -8, 33333));
-    const ogg = ffmpegConvert(writeWav({ sampleRate: 44100, channels }), 'wav', ['-c:a', 'libvorbis', '-q:a', '5'], 'ogg');
-    const decoded = await decodeAudio(ogg, 'x.ogg');
-    const reference = ffmpegDecode(ogg, 'ogg', channelCount);
-    assert.equal(decoded.format, 'ogg');
-    assert.equal(decoded.channels.length, channelCount);
-    assert.equal(decoded.channels[0]!.length, 33333);
-    decoded.channels.forEach((channel, c) => assert.ok(maxAbsDifference(channel, reference[c]!) < 1e-5));
-  });
+  test(
+    `ogg.decodes ${channelCount === 1 ? 'mono' : 'stereo'} Vorbis to the source length and ffmpeg's values`,
+    needsFfmpeg,
+    async () => {
+      const channels = Array.from({ length: channelCount }, (_, c) => sine(44100, 440 * (c + 1), -8, 33333));
+      const ogg = ffmpegConvert(
+        writeWav({ sampleRate: 44100, channels }),
+        'wav',
+        ['-c:a', 'libvorbis', '-q:a', '5'],
+        'ogg',
+      );
+      const decoded = await decodeAudio(ogg, 'x.ogg');
+      const reference = ffmpegDecode(ogg, 'ogg', channelCount);
+      assert.equal(decoded.format, 'ogg');
+      assert.equal(decoded.channels.length, channelCount);
+      assert.equal(decoded.channels[0]!.length, 33333);
+      decoded.channels.forEach((channel, c) => assert.ok(maxAbsDifference(channel, reference[c]!) < 1e-5));
+    },
+  );
 }
 
 test('ogg.puts 5.1 Vorbis channels in WAV order (L R C LFE Ls Rs)', needsFfmpeg, async () => {
   const levels = [-8, -14, -20, -26, -32, -38];
   // The LFE channel is band-limited by the encoder: give it a low tone.
   const channels = levels.map((level, c) => sine(48000, c === 3 ? 60 : 300 + 50 * c, level, 24000));
-  const ogg = ffmpegConvert(writeWav({ sampleRate: 48000, channels, extensible: true }), 'wav', ['-c:a', 'libvorbis'], 'ogg');
+  const ogg = ffmpegConvert(
+    writeWav({ sampleRate: 48000, channels, extensible: true }),
+    'wav',
+    ['-c:a', 'libvorbis'],
+    'ogg',
+  );
   const decoded = await decodeAudio(ogg);
   assert.equal(decoded.channels.length, 6);
   decoded.channels.forEach((channel, c) => {

@@ -19,7 +19,10 @@ async function assertHandled(bytes: Uint8Array, label: string) {
   try {
     const decoded = await decodeAudio(bytes);
     const length = decoded.channels[0]?.length ?? 0;
-    assert.ok(decoded.channels.every((c) => c.length === length), `${label}: ragged channels`);
+    assert.ok(
+      decoded.channels.every((c) => c.length === length),
+      `${label}: ragged channels`,
+    );
   } catch (error) {
     assert.ok(error instanceof DecodeError, `${label}: threw ${String(error)}`);
   }
@@ -48,11 +51,15 @@ const sources = () => {
   };
 };
 
-test('hostile.mutated and truncated files decode or fail with DecodeError, silently', { ...needsFfmpeg, timeout: 120_000 }, async () => {
+test('hostile.mutated and truncated files decode or fail with DecodeError, silently', {
+  ...needsFfmpeg,
+  timeout: 120_000,
+}, async () => {
   const watch = withConsoleWatched();
   try {
     for (const [format, bytes] of Object.entries(sources())) {
-      for (let seed = 1; seed <= 60; seed++) await assertHandled(mutate(bytes, seed * 7919), `${format} seed ${seed * 7919}`);
+      for (let seed = 1; seed <= 60; seed++)
+        await assertHandled(mutate(bytes, seed * 7919), `${format} seed ${seed * 7919}`);
     }
   } finally {
     assert.deepEqual(watch.restore(), [], 'decoders must not write to the console');
@@ -61,7 +68,9 @@ test('hostile.mutated and truncated files decode or fail with DecodeError, silen
 
 test('hostile.MPEG frame headers with random payloads', async () => {
   const header = new Uint8Array([0xff, 0xfb, 0x90, 0x64]); // MPEG-1 Layer III, 128 kbit/s, 44.1 kHz
-  const frames = Array.from({ length: 50 }, (_, i) => concat([header, Uint8Array.from(uniformNoise(413, 1, i + 1), (v) => (v + 1) * 127)]));
+  const frames = Array.from({ length: 50 }, (_, i) =>
+    concat([header, Uint8Array.from(uniformNoise(413, 1, i + 1), (v) => (v + 1) * 127)]),
+  );
   const watch = withConsoleWatched();
   try {
     await assertHandled(concat(frames), 'random payloads');

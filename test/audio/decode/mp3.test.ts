@@ -23,8 +23,14 @@ async function assertMatchesFfmpeg(mp3: Uint8Array, channelCount: number) {
   assert.equal(decoded.format, 'mp3');
   assert.equal(decoded.channels.length, channelCount);
   assert.equal(decoded.channels[0]!.length, reference[0]!.length, 'sample count differs from ffmpeg');
-  assert.equal(bestLag(reference[0]!.subarray(0, 20000), decoded.channels[0]!.subarray(0, 20000), 1200), 0, 'misaligned');
-  decoded.channels.forEach((channel, c) => assert.ok(maxAbsDifference(channel, reference[c]!) < TOLERANCE, `channel ${c} values differ`));
+  assert.equal(
+    bestLag(reference[0]!.subarray(0, 20000), decoded.channels[0]!.subarray(0, 20000), 1200),
+    0,
+    'misaligned',
+  );
+  decoded.channels.forEach((channel, c) =>
+    assert.ok(maxAbsDifference(channel, reference[c]!) < TOLERANCE, `channel ${c} values differ`),
+  );
   return decoded;
 }
 
@@ -38,26 +44,50 @@ const cases = [
 ];
 
 for (const { rate, channels, args, name } of cases) {
-  test(`mp3.trims a LAME-tagged ${name} ${channels === 1 ? 'mono' : 'stereo'} ${rate} Hz file exactly like ffmpeg`, needsFfmpeg, async () => {
-    const mp3 = ffmpegConvert(sourceWav(rate, channels, LENGTH), 'wav', ['-c:a', 'libmp3lame', ...args], 'mp3');
-    const decoded = await assertMatchesFfmpeg(mp3, channels);
-    assert.equal(decoded.channels[0]!.length, LENGTH, 'trimmed length is the source length');
-    assert.equal(decoded.gapless?.delay, 576);
-    assert.equal(indexOfPeak(decoded.channels[0]!), Math.floor(LENGTH / 3), 'the click stays at its sample');
-  });
+  test(
+    `mp3.trims a LAME-tagged ${name} ${channels === 1 ? 'mono' : 'stereo'} ${rate} Hz file exactly like ffmpeg`,
+    needsFfmpeg,
+    async () => {
+      const mp3 = ffmpegConvert(sourceWav(rate, channels, LENGTH), 'wav', ['-c:a', 'libmp3lame', ...args], 'mp3');
+      const decoded = await assertMatchesFfmpeg(mp3, channels);
+      assert.equal(decoded.channels[0]!.length, LENGTH, 'trimmed length is the source length');
+      assert.equal(decoded.gapless?.delay, 576);
+      assert.equal(indexOfPeak(decoded.channels[0]!), Math.floor(LENGTH / 3), 'the click stays at its sample');
+    },
+  );
 
-  test(`mp3.trims nothing in an untagged ${name} ${channels === 1 ? 'mono' : 'stereo'} ${rate} Hz file, like ffmpeg`, needsFfmpeg, async () => {
-    const mp3 = ffmpegConvert(sourceWav(rate, channels, LENGTH), 'wav', ['-c:a', 'libmp3lame', '-write_xing', '0', ...args], 'mp3');
-    const decoded = await assertMatchesFfmpeg(mp3, channels);
-    assert.equal(decoded.gapless, null);
-    assert.equal(decoded.channels[0]!.length % (rate >= 32000 ? 1152 : 576), 0, 'whole frames, nothing cut');
-  });
+  test(
+    `mp3.trims nothing in an untagged ${name} ${channels === 1 ? 'mono' : 'stereo'} ${rate} Hz file, like ffmpeg`,
+    needsFfmpeg,
+    async () => {
+      const mp3 = ffmpegConvert(
+        sourceWav(rate, channels, LENGTH),
+        'wav',
+        ['-c:a', 'libmp3lame', '-write_xing', '0', ...args],
+        'mp3',
+      );
+      const decoded = await assertMatchesFfmpeg(mp3, channels);
+      assert.equal(decoded.gapless, null);
+      assert.equal(decoded.channels[0]!.length % (rate >= 32000 ? 1152 : 576), 0, 'whole frames, nothing cut');
+    },
+  );
 }
 
 test('mp3.skips ID3v2 at the start and ID3v1 and APE tags at the end', needsFfmpeg, async () => {
-  const mp3 = ffmpegConvert(sourceWav(44100, 2, 20000), 'wav', ['-c:a', 'libmp3lame', '-write_id3v1', '1', '-metadata', 'title=\u00ffA\u00ff'], 'mp3');
+  const mp3 = ffmpegConvert(
+    sourceWav(44100, 2, 20000),
+    'wav',
+    ['-c:a', 'libmp3lame', '-write_id3v1', '1', '-metadata', 'title=\u00ffA\u00ff'],
+    'mp3',
+  );
   assert.equal(String.fromCharCode(...mp3.subarray(0, 3)), 'ID3');
-  const apeItem = concat([u32(4), u32(0), ascii('Cover'), new Uint8Array([0]), new Uint8Array([0xff, 0xfb, 0x90, 0x64])]);
+  const apeItem = concat([
+    u32(4),
+    u32(0),
+    ascii('Cover'),
+    new Uint8Array([0]),
+    new Uint8Array([0xff, 0xfb, 0x90, 0x64]),
+  ]);
   const apeFooter = concat([ascii('APETAGEX'), u32(2000), u32(apeItem.length + 32), u32(1), u32(0), new Uint8Array(8)]);
   const withApe = concat([mp3.subarray(0, mp3.length - 128), apeItem, apeFooter, mp3.subarray(mp3.length - 128)]);
   const plain = await decodeAudio(mp3);
@@ -68,7 +98,12 @@ test('mp3.skips ID3v2 at the start and ID3v1 and APE tags at the end', needsFfmp
 
 test('mp3.keeps two identical channels as stereo', needsFfmpeg, async () => {
   const same = uniformNoise(30000, 0.3, 5);
-  const mp3 = ffmpegConvert(writeWav({ sampleRate: 44100, channels: [same, same] }), 'wav', ['-c:a', 'libmp3lame', '-q:a', '2'], 'mp3');
+  const mp3 = ffmpegConvert(
+    writeWav({ sampleRate: 44100, channels: [same, same] }),
+    'wav',
+    ['-c:a', 'libmp3lame', '-q:a', '2'],
+    'mp3',
+  );
   const decoded = await decodeAudio(mp3);
   assert.equal(decoded.channels.length, 2);
   assert.deepEqual(decoded.channels[0], decoded.channels[1]);
@@ -98,7 +133,12 @@ test('mp3.also decodes MPEG Layer II, like ffmpeg', needsFfmpeg, async () => {
 // already trims like ffmpeg; off, it outputs whole frames untrimmed and skips the Info frame
 // (no frame of silence). We run it off and trim ourselves, to own the rule and report it.
 test('mp3.mpg123-decoder alone: gapless off gives whole frames without the Info frame', needsFfmpeg, async () => {
-  const mp3 = ffmpegConvert(sourceWav(44100, 2, 30000), 'wav', ['-c:a', 'libmp3lame', '-q:a', '2', '-id3v2_version', '0'], 'mp3');
+  const mp3 = ffmpegConvert(
+    sourceWav(44100, 2, 30000),
+    'wav',
+    ['-c:a', 'libmp3lame', '-q:a', '2', '-id3v2_version', '0'],
+    'mp3',
+  );
   const header = parseMpegHeader(mp3, 0)!;
   const audioFrames = readVbrTag(mp3.subarray(0, header.frameBytes), header)!.frameCount!;
   const run = async (enableGapless: boolean) => {

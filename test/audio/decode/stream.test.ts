@@ -15,22 +15,29 @@ function joined(chunks: PcmAudio[]): Float32Array[] {
   return Array.from({ length: channelCount }, (_, c) => concat(...chunks.map((chunk) => chunk.channels[c]!)));
 }
 
-test('stream.chunks from a byte stream in small pieces equal the whole-buffer decode, for every format', needsFfmpeg, async () => {
-  const wav = writeWav({ sampleRate: 48000, channels: [uniformNoise(300_000, 0.4, 1), uniformNoise(300_000, 0.4, 2)] });
-  const files: Record<string, Uint8Array> = { wav };
-  if (hasFfmpeg) {
-    files.mp3 = ffmpegConvert(wav, 'wav', ['-c:a', 'libmp3lame', '-q:a', '3'], 'mp3');
-    files.flac = ffmpegConvert(wav, 'wav', ['-c:a', 'flac'], 'flac');
-    files.ogg = ffmpegConvert(wav, 'wav', ['-c:a', 'libvorbis'], 'ogg');
-  }
-  for (const [format, bytes] of Object.entries(files)) {
-    const whole = await decodeAudio(bytes);
-    const chunks: PcmAudio[] = [];
-    for await (const chunk of decodeChunks(inPieces(bytes, 999))) chunks.push(chunk);
-    assert.ok(chunks.length > 1, `${format} came in one chunk`);
-    assert.deepEqual(joined(chunks), whole.channels, `${format} chunks differ`);
-  }
-});
+test(
+  'stream.chunks from a byte stream in small pieces equal the whole-buffer decode, for every format',
+  needsFfmpeg,
+  async () => {
+    const wav = writeWav({
+      sampleRate: 48000,
+      channels: [uniformNoise(300_000, 0.4, 1), uniformNoise(300_000, 0.4, 2)],
+    });
+    const files: Record<string, Uint8Array> = { wav };
+    if (hasFfmpeg) {
+      files.mp3 = ffmpegConvert(wav, 'wav', ['-c:a', 'libmp3lame', '-q:a', '3'], 'mp3');
+      files.flac = ffmpegConvert(wav, 'wav', ['-c:a', 'flac'], 'flac');
+      files.ogg = ffmpegConvert(wav, 'wav', ['-c:a', 'libvorbis'], 'ogg');
+    }
+    for (const [format, bytes] of Object.entries(files)) {
+      const whole = await decodeAudio(bytes);
+      const chunks: PcmAudio[] = [];
+      for await (const chunk of decodeChunks(inPieces(bytes, 999))) chunks.push(chunk);
+      assert.ok(chunks.length > 1, `${format} came in one chunk`);
+      assert.deepEqual(joined(chunks), whole.channels, `${format} chunks differ`);
+    }
+  },
+);
 
 test('stream.tells format, rate, channels and gapless info before decoding', needsFfmpeg, async () => {
   const wav = writeWav({ sampleRate: 44100, channels: [uniformNoise(30_000, 0.4, 3)] });
@@ -108,5 +115,8 @@ test('stream.ten minutes of stereo MP3 decode in bounded memory', { ...needsFfmp
   assert.ok(samples >= 10 * 60 * 44100);
   // Heap in use counts garbage not yet collected: Node.js 24 collects later than 20 (72 MB seen once
   // in CI). The bound is a fifth of what decoding the whole hour would hold.
-  assert.ok(peak < 128 * 2 ** 20, `memory grew by ${Math.round(peak / 2 ** 20)} MB (ten minutes of stereo float is 212 MB)`);
+  assert.ok(
+    peak < 128 * 2 ** 20,
+    `memory grew by ${Math.round(peak / 2 ** 20)} MB (ten minutes of stereo float is 212 MB)`,
+  );
 });

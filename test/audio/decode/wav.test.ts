@@ -2,10 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeAudio } from '../../../src/audio/decode/index.ts';
 import { ffmpegDecode, needsFfmpeg } from '../helpers/ffmpeg.ts';
-import { exactSamples, sine, uniformNoise } from '../helpers/signals.ts';
+import { exactSamples, sine } from '../helpers/signals.ts';
 import { ascii, chunkHeader, concat, u32, writeWav } from '../helpers/wav.ts';
 
-for (const [encoding, bits] of [['pcm', 8], ['pcm', 16], ['pcm', 24], ['pcm', 32], ['float', 32], ['float', 64]] as const) {
+for (const [encoding, bits] of [
+  ['pcm', 8],
+  ['pcm', 16],
+  ['pcm', 24],
+  ['pcm', 32],
+  ['float', 32],
+  ['float', 64],
+] as const) {
   test(`wav.decodes ${bits}-bit ${encoding} exactly`, async () => {
     const channels = [exactSamples(bits, 1000, 1), exactSamples(bits, 1000, 2)];
     const decoded = await decodeAudio(writeWav({ sampleRate: 44100, channels, encoding, bits }));
@@ -62,7 +69,14 @@ test('wav.reads RF64 files whose sizes live in the ds64 chunk', async () => {
   const plain = writeWav({ sampleRate: 8000, channels, dataSizeField: 0xffffffff });
   const ds64 = new Uint8Array(28);
   new DataView(ds64.buffer).setUint32(8, 128, true); // data size, low word
-  const rf64 = concat([ascii('RF64'), u32(0xffffffff), ascii('WAVE'), chunkHeader('ds64', 28), ds64, plain.subarray(12)]);
+  const rf64 = concat([
+    ascii('RF64'),
+    u32(0xffffffff),
+    ascii('WAVE'),
+    chunkHeader('ds64', 28),
+    ds64,
+    plain.subarray(12),
+  ]);
   assert.deepEqual((await decodeAudio(rf64)).channels, channels);
 });
 

@@ -4,7 +4,16 @@ import { decodeAudio } from '../../../src/audio/decode/index.ts';
 import { encodeMp3, mp3SampleRate, Resampler, stereoDownmixMatrix } from '../../../src/audio/encode/index.ts';
 import { downmixToStereo } from '../../../src/audio/encode/downmix.ts';
 import { ffmpegDecode, needsFfmpeg } from '../helpers/ffmpeg.ts';
-import { bestLag, clickTrack, dbToAmplitude, indexOfPeak, maxAbsDifference, rms, sine, uniformNoise } from '../helpers/signals.ts';
+import {
+  bestLag,
+  clickTrack,
+  dbToAmplitude,
+  indexOfPeak,
+  maxAbsDifference,
+  rms,
+  sine,
+  uniformNoise,
+} from '../helpers/signals.ts';
 import { writeWav } from '../helpers/wav.ts';
 
 test('channels.mono stays mono and stereo stays stereo', async () => {
@@ -16,7 +25,12 @@ test('channels.mono stays mono and stereo stays stereo', async () => {
 
 test('channels.5.1 is downmixed to stereo exactly as `ffmpeg -ac 2` does', needsFfmpeg, async () => {
   const channels = Array.from({ length: 6 }, (_, c) => uniformNoise(4800, 0.2, c + 1));
-  const reference = ffmpegDecode(writeWav({ sampleRate: 48000, channels, encoding: 'float', extensible: true }), 'wav', 2, ['-ac', '2']);
+  const reference = ffmpegDecode(
+    writeWav({ sampleRate: 48000, channels, encoding: 'float', extensible: true }),
+    'wav',
+    2,
+    ['-ac', '2'],
+  );
   const [left, right] = downmixToStereo(channels, stereoDownmixMatrix(6));
   assert.ok(maxAbsDifference(left, reference[0]!) < 1e-6);
   assert.ok(maxAbsDifference(right, reference[1]!) < 1e-6);
@@ -32,12 +46,21 @@ test('channels.more than two channels encode to a stereo MP3', async () => {
 });
 
 test('rates.MP3 rates are kept; others go to 48 kHz, 44.1 kHz multiples to 44.1, low odd rates up to the next MP3 rate', () => {
-  for (const rate of [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]) assert.equal(mp3SampleRate(rate), rate);
-  assert.deepEqual([96000, 88200, 192000, 176400, 64000, 50000].map(mp3SampleRate), [48000, 44100, 48000, 44100, 48000, 48000]);
+  for (const rate of [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000])
+    assert.equal(mp3SampleRate(rate), rate);
+  assert.deepEqual(
+    [96000, 88200, 192000, 176400, 64000, 50000].map(mp3SampleRate),
+    [48000, 44100, 48000, 44100, 48000, 48000],
+  );
   assert.deepEqual([6000, 37800, 20000, 1000].map(mp3SampleRate), [8000, 44100, 22050, 8000]);
 });
 
-for (const [inRate, outRate] of [[96000, 48000], [88200, 44100], [192000, 48000], [37800, 44100]] as const) {
+for (const [inRate, outRate] of [
+  [96000, 48000],
+  [88200, 44100],
+  [192000, 48000],
+  [37800, 44100],
+] as const) {
   test(`rates.${inRate} Hz is encoded at ${outRate} Hz with its length, timing and level kept`, async () => {
     const length = inRate * 2;
     const clickAt = inRate; // one second in
@@ -71,7 +94,8 @@ test('resampler.gives the same output whatever the chunking, and ceil(n * out / 
   const expected = [...whole.process([input])[0]!, ...whole.flush()[0]!];
   const chunked = new Resampler(44100, 48000, 1);
   const out: number[] = [];
-  for (let offset = 0; offset < input.length; offset += 997) out.push(...chunked.process([input.subarray(offset, offset + 997)])[0]!);
+  for (let offset = 0; offset < input.length; offset += 997)
+    out.push(...chunked.process([input.subarray(offset, offset + 997)])[0]!);
   out.push(...chunked.flush()[0]!);
   assert.equal(out.length, Math.ceil((30011 * 48000) / 44100));
   assert.deepEqual(out, expected);

@@ -14,7 +14,13 @@ function source(length: number, channelCount: number) {
   return { channels, clickAt };
 }
 
-async function assertExact(sampleRate: number, channelCount: number, length: number, options = {}, valuesLikeFfmpeg = true) {
+async function assertExact(
+  sampleRate: number,
+  channelCount: number,
+  length: number,
+  options = {},
+  valuesLikeFfmpeg = true,
+) {
   const { channels, clickAt } = source(length, channelCount);
   const mp3 = await encodeMp3({ sampleRate, channels }, options);
   const ours = await decodeAudio(mp3);
@@ -25,20 +31,25 @@ async function assertExact(sampleRate: number, channelCount: number, length: num
   assert.equal(reference[0]!.length, length, `ffmpeg decodes a different length: ${label}`);
   assert.equal(ours.channels[0]!.length, length, `we decode a different length: ${label}`);
   if (valuesLikeFfmpeg) {
-    ours.channels.forEach((channel, c) => assert.ok(maxAbsDifference(channel, reference[c]!) < DECODER_TOLERANCE, `${label}: values differ from ffmpeg`));
+    ours.channels.forEach((channel, c) =>
+      assert.ok(maxAbsDifference(channel, reference[c]!) < DECODER_TOLERANCE, `${label}: values differ from ffmpeg`),
+    );
   } else if (length >= 1152) {
     assert.equal(bestLag(reference[0]!, ours.channels[0]!, 64), 0, `${label}: not aligned with ffmpeg`);
   }
   assert.equal(indexOfPeak(ours.channels[0]!), clickAt, `${label}: the click moved`);
   assert.equal(indexOfPeak(reference[0]!), clickAt, `${label}: the click moved for ffmpeg`);
-  if (length >= 1152) assert.equal(bestLag(channels[0]!, ours.channels[0]!, 64), 0, `${label}: not aligned with the source`);
+  if (length >= 1152)
+    assert.equal(bestLag(channels[0]!, ours.channels[0]!, 64), 0, `${label}: not aligned with the source`);
 }
 
 for (const sampleRate of [44100, 48000]) {
   for (const channelCount of [1, 2]) {
     for (const length of [1, 100, 1152, 1152 * 3, sampleRate, 10 * sampleRate]) {
-      test(`encode.${length} samples, ${channelCount === 1 ? 'mono' : 'stereo'}, ${sampleRate} Hz decode to exactly the source, aligned (ffmpeg and ours)`, needsFfmpeg, () =>
-        assertExact(sampleRate, channelCount, length),
+      test(
+        `encode.${length} samples, ${channelCount === 1 ? 'mono' : 'stereo'}, ${sampleRate} Hz decode to exactly the source, aligned (ffmpeg and ours)`,
+        needsFfmpeg,
+        () => assertExact(sampleRate, channelCount, length),
       );
     }
   }

@@ -63,9 +63,15 @@ test('stream-encode.rejects bad options and chunks that do not match', async () 
   await assert.rejects(createMp3Encoder({ sampleRate: 0, channelCount: 1 }), RangeError);
   await assert.rejects(createMp3Encoder({ sampleRate: 44100, channelCount: 0 }), RangeError);
   const encoder = await createMp3Encoder(format);
-  await assert.rejects(encoder.push({ sampleRate: 48000, channels: [new Float32Array(10), new Float32Array(10)] }), RangeError);
+  await assert.rejects(
+    encoder.push({ sampleRate: 48000, channels: [new Float32Array(10), new Float32Array(10)] }),
+    RangeError,
+  );
   await assert.rejects(encoder.push({ sampleRate: 44100, channels: [new Float32Array(10)] }), RangeError);
-  await assert.rejects(encoder.push({ sampleRate: 44100, channels: [new Float32Array(10), new Float32Array(9)] }), RangeError);
+  await assert.rejects(
+    encoder.push({ sampleRate: 44100, channels: [new Float32Array(10), new Float32Array(9)] }),
+    RangeError,
+  );
 });
 
 test('stream-encode.NaN and infinite samples are encoded as silence', async () => {

@@ -37,7 +37,10 @@ test('tag.VBR files start with a Xing frame that counts the frames and bytes and
   assert.equal(tag.toc[0], 0);
   for (let i = 1; i < 100; i++) assert.ok(tag.toc[i]! >= tag.toc[i - 1]!, 'TOC entries never go back');
   const middle = audio[Math.floor(audio.length / 2)]!.offset - audio[0]!.offset;
-  assert.ok(Math.abs(tag.toc[50]! - (256 * middle) / (mp3.length - audio[0]!.offset)) <= 2, 'TOC[50] points at the middle frame');
+  assert.ok(
+    Math.abs(tag.toc[50]! - (256 * middle) / (mp3.length - audio[0]!.offset)) <= 2,
+    'TOC[50] points at the middle frame',
+  );
   assert.equal(tag.quality, 80, 'V2');
 });
 

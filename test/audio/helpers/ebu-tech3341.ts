@@ -46,7 +46,10 @@ function ramp(t: number, length: number): number {
 
 /** Cases 15 to 23, 24-bit stereo: each one's true peak is stated by the case, its samples lie lower. */
 export function tech3341TruePeak(which: TruePeakCase): PcmAudio {
-  const channel = which in STEADY_TRUE_PEAK_CASES ? steadyTone(which as keyof typeof STEADY_TRUE_PEAK_CASES) : toneWithBurst(SHIFTED_TRUE_PEAK_CASES[which as keyof typeof SHIFTED_TRUE_PEAK_CASES]);
+  const channel =
+    which in STEADY_TRUE_PEAK_CASES
+      ? steadyTone(which as keyof typeof STEADY_TRUE_PEAK_CASES)
+      : toneWithBurst(SHIFTED_TRUE_PEAK_CASES[which as keyof typeof SHIFTED_TRUE_PEAK_CASES]);
   return { sampleRate: EBU_RATE, channels: stereo(quantize(channel, 24)) };
 }
 
@@ -54,7 +57,10 @@ function steadyTone(which: keyof typeof STEADY_TRUE_PEAK_CASES): Float32Array {
   const { period, phaseDegrees, db } = STEADY_TRUE_PEAK_CASES[which];
   const amplitude = dbToAmplitude(db);
   const phase = (phaseDegrees * Math.PI) / 180;
-  return Float32Array.from({ length: SECONDS * EBU_RATE }, (_, n) => amplitude * ramp(n / EBU_RATE, SECONDS) * Math.sin((2 * Math.PI * n) / period + phase));
+  return Float32Array.from(
+    { length: SECONDS * EBU_RATE },
+    (_, n) => amplitude * ramp(n / EBU_RATE, SECONDS) * Math.sin((2 * Math.PI * n) / period + phase),
+  );
 }
 
 /**
@@ -83,7 +89,8 @@ function toneWithBurst(quarter: number): Float32Array {
   for (let n = 0; n < out.length; n++) {
     const centre = 4 * n + quarter;
     let sum = 0;
-    for (let k = Math.max(0, centre + half - waveform.length + 1); k < taps.length && k <= centre + half; k++) sum += taps[k]! * waveform[centre + half - k]!;
+    for (let k = Math.max(0, centre + half - waveform.length + 1); k < taps.length && k <= centre + half; k++)
+      sum += taps[k]! * waveform[centre + half - k]!;
     out[n] = sum;
   }
   return out;

@@ -19,14 +19,21 @@ function ensureFfmpeg(): void {
 }
 
 /** Runs ffmpeg on `input` (written to a temporary file named with `inputExtension`); returns its output file. */
-export function ffmpegConvert(input: Uint8Array, inputExtension: string, args: string[], outputExtension: string): Uint8Array {
+export function ffmpegConvert(
+  input: Uint8Array,
+  inputExtension: string,
+  args: string[],
+  outputExtension: string,
+): Uint8Array {
   ensureFfmpeg();
   const dir = mkdtempSync(join(tmpdir(), 'audio-test-'));
   try {
     const inPath = join(dir, `in.${inputExtension}`);
     const outPath = join(dir, `out.${outputExtension}`);
     writeFileSync(inPath, input);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', inPath, ...args, outPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', inPath, ...args, outPath], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     return new Uint8Array(readFileSync(outPath));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -34,16 +41,25 @@ export function ffmpegConvert(input: Uint8Array, inputExtension: string, args: s
 }
 
 /** `ffmpeg -i FILE -f f32le -` deinterleaved: the reference decode. */
-export function ffmpegDecode(input: Uint8Array, inputExtension: string, channelCount: number, extraArgs: string[] = []): Float32Array[] {
+export function ffmpegDecode(
+  input: Uint8Array,
+  inputExtension: string,
+  channelCount: number,
+  extraArgs: string[] = [],
+): Float32Array[] {
   ensureFfmpeg();
   const dir = mkdtempSync(join(tmpdir(), 'audio-test-'));
   try {
     const inPath = join(dir, `in.${inputExtension}`);
     writeFileSync(inPath, input);
-    const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', inPath, ...extraArgs, '-f', 'f32le', '-'], { maxBuffer: 1 << 30 });
+    const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', inPath, ...extraArgs, '-f', 'f32le', '-'], {
+      maxBuffer: 1 << 30,
+    });
     const interleaved = new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4);
     const frames = interleaved.length / channelCount;
-    return Array.from({ length: channelCount }, (_, c) => Float32Array.from({ length: frames }, (_, i) => interleaved[i * channelCount + c]!));
+    return Array.from({ length: channelCount }, (_, c) =>
+      Float32Array.from({ length: frames }, (_, i) => interleaved[i * channelCount + c]!),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -56,7 +72,9 @@ export function ffprobeStreamTag(input: Uint8Array, extension: string, tag: stri
   try {
     const path = join(dir, `in.${extension}`);
     writeFileSync(path, input);
-    return execFileSync('ffprobe', ['-v', 'error', '-show_entries', `stream_tags=${tag}`, '-of', 'csv=p=0', path]).toString().trim();
+    return execFileSync('ffprobe', ['-v', 'error', '-show_entries', `stream_tags=${tag}`, '-of', 'csv=p=0', path])
+      .toString()
+      .trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -71,9 +89,13 @@ export interface FfmpegLoudness {
 
 /** The exact command of analysis.md: ffmpeg -nostats -i FILE -af ebur128=peak=true -f null - */
 export async function ffmpegEbur128(file: string): Promise<FfmpegLoudness> {
-  const { stderr } = await promisify(execFile)('ffmpeg', ['-nostats', '-i', file, '-af', 'ebur128=peak=true', '-f', 'null', '-'], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const { stderr } = await promisify(execFile)(
+    'ffmpeg',
+    ['-nostats', '-i', file, '-af', 'ebur128=peak=true', '-f', 'null', '-'],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
   return {
     integratedLufs: parseDecibels(/I:\s+(\S+) LUFS/.exec(summary)?.[1], file),

@@ -2,7 +2,7 @@
 import type { PcmAudio } from '../../../src/audio/types.ts';
 
 export function dbToAmplitude(db: number): number {
-  return Math.pow(10, db / 20);
+  return 10 ** (db / 20);
 }
 
 /** Seeded uniform generator (mulberry32), so every run sees the same "random" signals. */
@@ -124,7 +124,9 @@ export function exactSamples(bits: number, length: number, seed: number): Float3
  */
 export function channelTones(sampleRate: number, channelCount: number, seconds = 1): Float32Array[] {
   const frames = Math.round(sampleRate * seconds);
-  return Array.from({ length: channelCount }, (_, c) => sine(sampleRate, channelCount === 6 && c === 3 ? 60 : 1000, -20 - 2 * c, frames, c));
+  return Array.from({ length: channelCount }, (_, c) =>
+    sine(sampleRate, channelCount === 6 && c === 3 ? 60 : 1000, -20 - 2 * c, frames, c),
+  );
 }
 
 /** Quiet noise with one loud click at `at`: where the click comes out shows any shift. */

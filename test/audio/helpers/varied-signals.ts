@@ -8,7 +8,19 @@
  * by up to half a dB. analyze/truepeak.test.ts checks such edges against the ideal peak instead.
  */
 import type { PcmAudio } from '../../../src/audio/types.ts';
-import { chirp, concat, dbToAmplitude, fadeEdges, mixInto, noise, note, seededRandom, silence, sine, stereo } from './signals.ts';
+import {
+  chirp,
+  concat,
+  dbToAmplitude,
+  fadeEdges,
+  mixInto,
+  noise,
+  note,
+  seededRandom,
+  silence,
+  sine,
+  stereo,
+} from './signals.ts';
 
 export interface NamedSignal {
   name: string;
@@ -22,7 +34,11 @@ function noiseBursts(rate: number, seed: number): Float32Array {
   const out = silence(seconds(rate, 6));
   const random = seededRandom(seed);
   for (let t = 0.2; t < 5.5; t += 0.3 + random() * 0.5) {
-    mixInto(out, fadeEdges(noise(seed + t * 1000, -12 - random() * 20, seconds(rate, 0.1 + random() * 0.4)), 200), seconds(rate, t));
+    mixInto(
+      out,
+      fadeEdges(noise(seed + t * 1000, -12 - random() * 20, seconds(rate, 0.1 + random() * 0.4)), 200),
+      seconds(rate, t),
+    );
   }
   return out;
 }
@@ -31,7 +47,7 @@ function pianoLike(rate: number, seed: number): Float32Array {
   const out = silence(seconds(rate, 8));
   const random = seededRandom(seed);
   for (let t = 0; t < 7; t += 0.25 + random() * 0.5) {
-    const hz = 110 * Math.pow(2, Math.floor(random() * 36) / 12);
+    const hz = 110 * 2 ** (Math.floor(random() * 36) / 12);
     mixInto(out, note(rate, hz, -14 - random() * 10, 0.5 + random() * 1.5), seconds(rate, t));
   }
   return out;
@@ -67,7 +83,12 @@ function speechLike(rate: number, seed: number): Float32Array {
 }
 
 function sections(rate: number): Float32Array {
-  return concat(noise(11, -14, seconds(rate, 2), 0.5), noise(12, -40, seconds(rate, 2), 0.5), noise(13, -20, seconds(rate, 2), 0.5), noise(14, -75, seconds(rate, 2)));
+  return concat(
+    noise(11, -14, seconds(rate, 2), 0.5),
+    noise(12, -40, seconds(rate, 2), 0.5),
+    noise(13, -20, seconds(rate, 2), 0.5),
+    noise(14, -75, seconds(rate, 2)),
+  );
 }
 
 function clicks(rate: number): Float32Array {
@@ -98,29 +119,74 @@ export function variedSignals(): NamedSignal[] {
   const six = seconds(48000, 6);
   return [
     at48('white noise bursts, stereo 48 kHz', [noiseBursts(48000, 1), noiseBursts(48000, 2)]),
-    at44('pink-ish noise, stereo 44.1 kHz', [noise(3, -20, seconds(44100, 5), 0.9), noise(4, -20, seconds(44100, 5), 0.9)]),
+    at44('pink-ish noise, stereo 44.1 kHz', [
+      noise(3, -20, seconds(44100, 5), 0.9),
+      noise(4, -20, seconds(44100, 5), 0.9),
+    ]),
     at48('log sweep 20 Hz to 20 kHz, mono 48 kHz', [faded(48000, chirp(48000, 20, 20000, -10, 6))]),
     at44('log sweep 50 Hz to 15 kHz, stereo 44.1 kHz', stereo(faded(44100, chirp(44100, 50, 15000, -6, 5)))),
     at48('piano-like notes, stereo 48 kHz', [pianoLike(48000, 5), pianoLike(48000, 6)]),
     at44('piano-like notes, mono 44.1 kHz', [pianoLike(44100, 7)]),
     at44('drum-like hits and kicks, stereo 44.1 kHz', stereo(drums(44100, 8))),
     at48('speech-like bursts with pauses, mono 48 kHz', [speechLike(48000, 9)]),
-    at48('loud broadband near 0 dBFS, stereo 48 kHz', [noise(10, -6, six, 0.3).map((x) => Math.max(-1, Math.min(1, x))), noise(15, -7, six, 0.3).map((x) => Math.max(-1, Math.min(1, x)))]),
+    at48('loud broadband near 0 dBFS, stereo 48 kHz', [
+      noise(10, -6, six, 0.3).map((x) => Math.max(-1, Math.min(1, x))),
+      noise(15, -7, six, 0.3).map((x) => Math.max(-1, Math.min(1, x))),
+    ]),
     at48('quiet programme around -55 LUFS, stereo 48 kHz', stereo(withGain(pianoLike(48000, 16), -35))),
     at48('loud and quiet sections (gating), stereo 48 kHz', [sections(48000), sections(48000).reverse()]),
-    at48('30 Hz rumble and 50 Hz hum, mono 48 kHz', [concat(sine(48000, 30, -10, seconds(48000, 3)), sine(48000, 50, -16, seconds(48000, 3)))]),
-    at44('high tones 8 to 16 kHz, stereo 44.1 kHz', [faded(44100, chirp(44100, 8000, 16000, -8, 4)), faded(44100, sine(44100, 12345, -12, seconds(44100, 4)))]),
+    at48('30 Hz rumble and 50 Hz hum, mono 48 kHz', [
+      concat(sine(48000, 30, -10, seconds(48000, 3)), sine(48000, 50, -16, seconds(48000, 3))),
+    ]),
+    at44('high tones 8 to 16 kHz, stereo 44.1 kHz', [
+      faded(44100, chirp(44100, 8000, 16000, -8, 4)),
+      faded(44100, sine(44100, 12345, -12, seconds(44100, 4))),
+    ]),
     at48('click train over faint noise, mono 48 kHz', [clicks(48000)]),
     at48('left channel only, 48 kHz', [pianoLike(48000, 17), silence(seconds(48000, 8))]),
     at44('pad fading in and out, stereo 44.1 kHz', stereo(padFades(44100))),
-    at48('5.1 mix with LFE, 48 kHz', [pianoLike(48000, 18), pianoLike(48000, 19), speechLike(48000, 20).subarray(0, seconds(48000, 8)), sine(48000, 45, -10, seconds(48000, 8)), noise(22, -30, seconds(48000, 8), 0.7), noise(23, -32, seconds(48000, 8), 0.7)].map((c) => fitLength(c, seconds(48000, 8)))),
-    at48('5.0 sweep and noise, 48 kHz', [faded(48000, chirp(48000, 100, 8000, -18, 5)), faded(48000, chirp(48000, 120, 9000, -18, 5)), sine(48000, 1000, -24, seconds(48000, 5)), noise(24, -30, seconds(48000, 5)), noise(25, -30, seconds(48000, 5))]),
-    { name: 'noise and tones, mono 96 kHz', audio: { sampleRate: 96000, channels: [mixInto(noise(26, -26, seconds(96000, 4), 0.6), sine(96000, 3000, -12, seconds(96000, 4)), 0)] } },
-    at48('uncorrelated noise with tremolo, stereo 48 kHz', [amplitudeModulated(noise(27, -18, six), 48000, 3), amplitudeModulated(noise(28, -18, six), 48000, 5)]),
-    at48('inter-sample peaks: fs/4 at 45 degrees, 48 kHz', stereo(fadeEdges(sine(48000, 12000, -1, seconds(48000, 3), Math.PI / 4), 2400))),
-    at48('short clip: 150 ms noise burst, stereo 48 kHz', [noise(29, -15, seconds(48000, 0.15)), noise(30, -15, seconds(48000, 0.15))]),
+    at48(
+      '5.1 mix with LFE, 48 kHz',
+      [
+        pianoLike(48000, 18),
+        pianoLike(48000, 19),
+        speechLike(48000, 20).subarray(0, seconds(48000, 8)),
+        sine(48000, 45, -10, seconds(48000, 8)),
+        noise(22, -30, seconds(48000, 8), 0.7),
+        noise(23, -32, seconds(48000, 8), 0.7),
+      ].map((c) => fitLength(c, seconds(48000, 8))),
+    ),
+    at48('5.0 sweep and noise, 48 kHz', [
+      faded(48000, chirp(48000, 100, 8000, -18, 5)),
+      faded(48000, chirp(48000, 120, 9000, -18, 5)),
+      sine(48000, 1000, -24, seconds(48000, 5)),
+      noise(24, -30, seconds(48000, 5)),
+      noise(25, -30, seconds(48000, 5)),
+    ]),
+    {
+      name: 'noise and tones, mono 96 kHz',
+      audio: {
+        sampleRate: 96000,
+        channels: [mixInto(noise(26, -26, seconds(96000, 4), 0.6), sine(96000, 3000, -12, seconds(96000, 4)), 0)],
+      },
+    },
+    at48('uncorrelated noise with tremolo, stereo 48 kHz', [
+      amplitudeModulated(noise(27, -18, six), 48000, 3),
+      amplitudeModulated(noise(28, -18, six), 48000, 5),
+    ]),
+    at48(
+      'inter-sample peaks: fs/4 at 45 degrees, 48 kHz',
+      stereo(fadeEdges(sine(48000, 12000, -1, seconds(48000, 3), Math.PI / 4), 2400)),
+    ),
+    at48('short clip: 150 ms noise burst, stereo 48 kHz', [
+      noise(29, -15, seconds(48000, 0.15)),
+      noise(30, -15, seconds(48000, 0.15)),
+    ]),
     at44('short clip: 300 ms tone, mono 44.1 kHz', [sine(44100, 660, -9, seconds(44100, 0.3))]),
-    at44('short clip: 50 ms noise burst, stereo 44.1 kHz', stereo(faded(44100, noise(31, -14, seconds(44100, 0.05), 0.5)))),
+    at44(
+      'short clip: 50 ms noise burst, stereo 44.1 kHz',
+      stereo(faded(44100, noise(31, -14, seconds(44100, 0.05), 0.5))),
+    ),
   ];
 }
 

@@ -39,7 +39,8 @@ export function writeWav(spec: WavSpec): Uint8Array {
   const fmt = formatChunk(spec, encoding, bits, channelCount);
   const chunks: Array<[string, Uint8Array]> = [['fmt ', fmt], ...(spec.chunksBeforeData ?? [])];
   const parts: Uint8Array[] = [];
-  for (const [id, body] of chunks) parts.push(chunkHeader(id, body.length), body, body.length % 2 ? new Uint8Array(1) : new Uint8Array(0));
+  for (const [id, body] of chunks)
+    parts.push(chunkHeader(id, body.length), body, body.length % 2 ? new Uint8Array(1) : new Uint8Array(0));
   parts.push(chunkHeader('data', spec.dataSizeField ?? data.length), data);
   const bodyLength = 4 + parts.reduce((n, p) => n + p.length, 0);
   return concat([ascii('RIFF'), u32(bodyLength), ascii('WAVE'), ...parts]);
@@ -148,7 +149,14 @@ export function parseWav(bytes: Uint8Array): PcmAudio {
   throw new Error('WAV file has no data chunk');
 }
 
-function decodeSamples(view: DataView, start: number, frames: number, count: number, format: number, bits: number): Float32Array[] {
+function decodeSamples(
+  view: DataView,
+  start: number,
+  frames: number,
+  count: number,
+  format: number,
+  bits: number,
+): Float32Array[] {
   const channels = Array.from({ length: count }, () => new Float32Array(frames));
   const width = bits / 8;
   const bytes = new Uint8Array(view.buffer, view.byteOffset + start, frames * count * width);

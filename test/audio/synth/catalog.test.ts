@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CATEGORY_DURATION, synthesizeCatalog, type SynthCategory, type SynthSound } from '../../../src/audio/synth/index.ts';
+import {
+  CATEGORY_DURATION,
+  synthesizeCatalog,
+  type SynthCategory,
+  type SynthSound,
+} from '../../../src/audio/synth/index.ts';
 
 const CATALOG: SynthSound[] = [...synthesizeCatalog({ count: 200, seed: 'catalog-test' })];
 const CATEGORIES: SynthCategory[] = ['SFX', 'AMBIENT', 'MUSIC', 'LOFI'];
@@ -28,7 +33,10 @@ test('synth.catalog: mostly effects, then ambience and music', () => {
 test('synth.catalog: the first sounds of every category are public samples, then about one in 40', () => {
   for (const category of CATEGORIES) {
     const firstTwo = CATALOG.filter((sound) => sound.category === category).slice(0, 2);
-    assert.ok(firstTwo.every((sound) => sound.sample), `first ${category} sounds should be samples`);
+    assert.ok(
+      firstTwo.every((sound) => sound.sample),
+      `first ${category} sounds should be samples`,
+    );
   }
   const samples = CATALOG.filter((sound) => sound.sample).length;
   assert.ok(samples >= 12 && samples <= 30, `samples: ${samples}`);
@@ -91,7 +99,10 @@ test('synth.audio: sample rate, channels and duration fit the category', () => {
     assert.ok(channels.every((channel) => channel.length === channels[0]!.length));
     const seconds = channels[0]!.length / sampleRate;
     const range = CATEGORY_DURATION[sound.category];
-    assert.ok(seconds >= range.min && seconds <= range.max, `${sound.name}: ${seconds} s outside ${range.min}–${range.max}`);
+    assert.ok(
+      seconds >= range.min && seconds <= range.max,
+      `${sound.name}: ${seconds} s outside ${range.min}–${range.max}`,
+    );
   }
 });
 

@@ -11,7 +11,12 @@ function sameSamples(a: SynthSound, b: SynthSound): boolean {
   if (a.audio.channels.length !== b.audio.channels.length) return false;
   return a.audio.channels.every((channel, c) => {
     const other = b.audio.channels[c]!;
-    return channel.length === other.length && Buffer.from(channel.buffer, channel.byteOffset, channel.byteLength).equals(Buffer.from(other.buffer, other.byteOffset, other.byteLength));
+    return (
+      channel.length === other.length &&
+      Buffer.from(channel.buffer, channel.byteOffset, channel.byteLength).equals(
+        Buffer.from(other.buffer, other.byteOffset, other.byteLength),
+      )
+    );
   });
 }
 

@@ -16,7 +16,7 @@ const named = (draft: SoundDraft) => `${draft.title} (${draft.description})`;
 /** Zero crossings per sample over a stretch: a rough pitch for a single tone. */
 function crossingRate(samples: Float32Array, from: number, to: number): number {
   let crossings = 0;
-  for (let i = from + 1; i < to; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = from + 1; i < to; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return crossings / Math.max(1, to - from);
 }
 
@@ -35,7 +35,10 @@ test('synth.metadata: lasers are short pitch-down sweeps, and "short" ones last 
     const late = crossingRate(samples, firstShotEnd - Math.round(0.01 * 44100), firstShotEnd);
     assert.ok(early > late * 1.3, `${named(laser)}: pitch should fall (${early} vs ${late})`);
   }
-  assert.ok(lasers.filter((laser) => laser.tags.includes('short')).length > lasers.length / 2, 'most lasers are short zaps');
+  assert.ok(
+    lasers.filter((laser) => laser.tags.includes('short')).length > lasers.length / 2,
+    'most lasers are short zaps',
+  );
 });
 
 const EFFECTS = draw(generateSfx, 'sfx', 250);
@@ -68,7 +71,13 @@ test('synth.metadata: search words find the right kind of sound', () => {
   for (const word of ['rain', 'wind', 'waves']) {
     const found = ambiences.filter((draft) => draft.tags.includes(word));
     assert.ok(found.length > 0, `nothing tagged "${word}"`);
-    for (const draft of found) assert.ok(draft.title.toLowerCase().includes(word === 'wind' ? (draft.tags.includes('breeze') ? 'breeze' : 'wind') : word), named(draft));
+    for (const draft of found)
+      assert.ok(
+        draft.title
+          .toLowerCase()
+          .includes(word === 'wind' ? (draft.tags.includes('breeze') ? 'breeze' : 'wind') : word),
+        named(draft),
+      );
   }
 });
 
@@ -78,15 +87,25 @@ test('synth.metadata: loops state their real tempo, key and length', () => {
     const match = /^(\d+) BPM in ([A-G][#b]?) (major|minor)$/.exec(loop.subtitle ?? '');
     assert.ok(match, `subtitle: ${loop.subtitle}`);
     const bpm = Number(match[1]);
-    assert.ok(loop.tags.includes(`${bpm}bpm`) && loop.tags.includes(match[3]!) && loop.tags.includes('loop'), named(loop));
-    assert.ok(loop.tags.some((tag) => tag.endsWith(`-${match[3]}`) && tag.startsWith(match[2]!.charAt(0).toLowerCase())), `${named(loop)}: key tag`);
+    assert.ok(
+      loop.tags.includes(`${bpm}bpm`) && loop.tags.includes(match[3]!) && loop.tags.includes('loop'),
+      named(loop),
+    );
+    assert.ok(
+      loop.tags.some((tag) => tag.endsWith(`-${match[3]}`) && tag.startsWith(match[2]!.charAt(0).toLowerCase())),
+      `${named(loop)}: key tag`,
+    );
     const bars = Number(loop.tags.find((tag) => /^\d+-bars$/.test(tag))?.split('-')[0]);
     const expected = (bars * 4 * 60) / bpm;
-    assert.ok(Math.abs(secondsOf(loop) - expected) < 0.001, `${named(loop)}: ${secondsOf(loop)} s, ${bars} bars at ${bpm} BPM is ${expected} s`);
+    assert.ok(
+      Math.abs(secondsOf(loop) - expected) < 0.001,
+      `${named(loop)}: ${secondsOf(loop)} s, ${bars} bars at ${bpm} BPM is ${expected} s`,
+    );
     assert.ok(loop.description.includes(`${bpm} BPM`), loop.description);
   }
   const lofi = draw(generateLofi, 'lofi-words', 6);
-  for (const loop of lofi) for (const word of ['lofi', 'chill', 'jazzy']) assert.ok(loop.tags.includes(word), `${named(loop)} lacks ${word}`);
+  for (const loop of lofi)
+    for (const word of ['lofi', 'chill', 'jazzy']) assert.ok(loop.tags.includes(word), `${named(loop)} lacks ${word}`);
 });
 
 test('synth.metadata: a name is its title, how it sounds, then its subtitle; music names say tempo and key', () => {
@@ -100,7 +119,9 @@ test('synth.metadata: a name is its title, how it sounds, then its subtitle; mus
     assert.match(sound.name, /Loop, .*\b(Two|Four|Eight|16) Bars - \d+ BPM in [A-G][#b]? (major|minor)$/);
   }
   const loop = {
-    title: 'Chill Loop', details: ['Electric Piano'], refinements: ['Swung'],
+    title: 'Chill Loop',
+    details: ['Electric Piano'],
+    refinements: ['Swung'],
     subtitle: '80 BPM in D minor',
   };
   assert.equal(demoName(loop), 'Chill Loop, Electric Piano - 80 BPM in D minor');

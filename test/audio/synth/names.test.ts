@@ -6,10 +6,33 @@ import { findDemoRecordings } from '../../../src/ingest/demo-recordings.ts';
 
 /** The words that say what a sound of each category is, one of which its name carries. */
 const CATEGORY_WORDS: Readonly<Record<SynthSound['category'], RegExp>> = {
-  SFX: new RegExp(`\\b(${[
-    'laser', 'whoosh', 'swoosh', 'swish', 'thud', 'punch', 'coin', 'pickup', 'gem', 'click', 'beep', 'blip', 'chime',
-    'jingle', 'buzz', 'explosion', 'footsteps', 'power-up', 'alarm', 'siren', 'door', 'metal',
-  ].join('|')})\\b`, 'i'),
+  SFX: new RegExp(
+    `\\b(${[
+      'laser',
+      'whoosh',
+      'swoosh',
+      'swish',
+      'thud',
+      'punch',
+      'coin',
+      'pickup',
+      'gem',
+      'click',
+      'beep',
+      'blip',
+      'chime',
+      'jingle',
+      'buzz',
+      'explosion',
+      'footsteps',
+      'power-up',
+      'alarm',
+      'siren',
+      'door',
+      'metal',
+    ].join('|')})\\b`,
+    'i',
+  ),
   AMBIENT: /\b(rain|wind|breeze|waves|campfire|crickets|room tone|hum|buzz)\b/i,
   MUSIC: /\bloop\b/i,
   LOFI: /\bloop\b/i,
@@ -27,7 +50,10 @@ test('synth.names: the first-start demo catalog has distinct, descriptive names 
     seen.set(sound.name, sound.key);
     assert.match(sound.name, CATEGORY_WORDS[sound.category], `${sound.category}: ${sound.name}`);
     const titleWords = sound.title.toLowerCase().split(' ');
-    assert.ok(titleWords.some((word) => sound.tags.includes(word)), `"${sound.title}" shares no word with its tags`);
+    assert.ok(
+      titleWords.some((word) => sound.tags.includes(word)),
+      `"${sound.title}" shares no word with its tags`,
+    );
     // Words past the title describe this sound: a name is more than what kind of sound it is.
     assert.ok(sound.details.length > 0 && sound.name.length > sound.title.length + 10, sound.name);
   }

@@ -9,8 +9,10 @@ import { formatCount, formatDuration, formatWait } from '../../../src/dashboard/
 describe('html template', () => {
   test('html.escaping: every interpolated string is escaped, nested html is not escaped twice', () => {
     const name = `<b onclick="x">Tom & 'Jerry'</b>`;
-    assert.equal(html`<p title="${name}">${name}</p>`.text,
-      '<p title="&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;">&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;</p>');
+    assert.equal(
+      html`<p title="${name}">${name}</p>`.text,
+      '<p title="&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;">&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;</p>',
+    );
     const inner = html`<i>${'<'}</i>`;
     assert.equal(html`<p>${inner}</p>`.text, '<p><i>&lt;</i></p>');
   });
@@ -31,7 +33,15 @@ describe('waveform drawing', () => {
   });
 
   test('waveform.silence: silent and missing waveforms still draw a visible line', () => {
-    const silent = pathOf(waveformSvg([[0, 0], [0, 0]], 'Silence').text);
+    const silent = pathOf(
+      waveformSvg(
+        [
+          [0, 0],
+          [0, 0],
+        ],
+        'Silence',
+      ).text,
+    );
     const ys = [...silent.matchAll(/,([\d.]+)/g)].map((m) => Number(m[1]));
     assert.ok(Math.max(...ys) - Math.min(...ys) >= 1.4);
     assert.match(waveformSvg(null, 'Unmeasured').text, /aria-label="No waveform measured for Unmeasured"/);
@@ -65,16 +75,32 @@ describe('usage chart drawing', () => {
 
 describe('page formatting', () => {
   test('format.duration: milliseconds, seconds and minutes read naturally', () => {
-    assert.deepEqual([0.05, 0.999, 0.9996, 2.5, 59.96, 95].map(formatDuration), ['50 ms', '999 ms', '1.0 s', '2.5 s', '1:00', '1:35']);
+    assert.deepEqual([0.05, 0.999, 0.9996, 2.5, 59.96, 95].map(formatDuration), [
+      '50 ms',
+      '999 ms',
+      '1.0 s',
+      '2.5 s',
+      '1:00',
+      '1:35',
+    ]);
   });
 
   test('format.count: whole numbers with thousands separators, as en-US writes them', () => {
     const values = [0, 7, 999, 1000, 2500, 50_000, 86_400, 1_234_567, 12_000_000_000, -1234];
-    assert.deepEqual(values.map(formatCount), values.map((value) => value.toLocaleString('en-US')));
+    assert.deepEqual(
+      values.map(formatCount),
+      values.map((value) => value.toLocaleString('en-US')),
+    );
     assert.equal(formatCount(2499.6), '2,500');
   });
 
   test('format.wait: hours and minutes until the reset', () => {
-    assert.deepEqual([30, 60, 3599, 3600, 27_000].map(formatWait), ['less than a minute', '1 min', '1 h', '1 h', '7 h 30 min']);
+    assert.deepEqual([30, 60, 3599, 3600, 27_000].map(formatWait), [
+      'less than a minute',
+      '1 min',
+      '1 h',
+      '1 h',
+      '7 h 30 min',
+    ]);
   });
 });

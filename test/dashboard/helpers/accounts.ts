@@ -10,7 +10,11 @@ export interface SignedIn {
 }
 
 /** Signs up through the dashboard, then (as the operator would) moves the account to `plan`. */
-export async function signedIn(server: TestServer, plan: PlanName = 'free', options: { operator?: boolean } = {}): Promise<SignedIn> {
+export async function signedIn(
+  server: TestServer,
+  plan: PlanName = 'free',
+  options: { operator?: boolean } = {},
+): Promise<SignedIn> {
   const client = new WebClient(server.url, ownAddress());
   const email = uniqueEmail(plan);
   const response = await client.signUp(email);

@@ -45,7 +45,10 @@ export class WebClient {
     return this.post('/dashboard/sign-in', { email, password }, '/dashboard/sign-in');
   }
 
-  async send(path: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<WebResponse> {
+  async send(
+    path: string,
+    init: { method: string; headers?: Record<string, string>; body?: string },
+  ): Promise<WebResponse> {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await sendFrom(this.address, new URL(this.baseUrl + path), init.method, headers, init.body);
@@ -60,7 +63,13 @@ export class WebClient {
 }
 
 /** One request from a chosen local address (fetch cannot choose one), redirects not followed. */
-function sendFrom(localAddress: string, url: URL, method: string, headers: Record<string, string>, body?: string): Promise<WebResponse> {
+function sendFrom(
+  localAddress: string,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<WebResponse> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method, headers, localAddress, agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
@@ -71,7 +80,12 @@ function sendFrom(localAddress: string, url: URL, method: string, headers: Recor
         for (const [name, value] of Object.entries(incoming.headers)) {
           for (const one of Array.isArray(value) ? value : [value ?? '']) responseHeaders.append(name, one);
         }
-        resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8'), location: responseHeaders.get('location') });
+        resolve({
+          status: incoming.statusCode ?? 0,
+          headers: responseHeaders,
+          text: Buffer.concat(chunks).toString('utf8'),
+          location: responseHeaders.get('location'),
+        });
       });
     });
     outgoing.on('error', reject);
@@ -94,9 +108,16 @@ export function csrfToken(page: string): string {
 
 /** The text of a page without tags, whitespace collapsed: what a reader sees. */
 export function visibleText(page: string): string {
-  return page.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ').trim();
+  return page
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 let counter = 0;

@@ -21,7 +21,9 @@ describe('dashboard catalog: public samples and full search', () => {
   let sampleBytes: Uint8Array;
   before(async () => {
     server = await startServer();
-    sampleBytes = (await addSound(server.services, { name: 'Glass Break', sample: true, tags: ['glass', 'impact'], duration: 1.2 })).bytes;
+    sampleBytes = (
+      await addSound(server.services, { name: 'Glass Break', sample: true, tags: ['glass', 'impact'], duration: 1.2 })
+    ).bytes;
     await addSound(server.services, { name: 'Door Knock', sample: true, tags: ['door'], duration: 0.8 });
     await addSound(server.services, { name: 'Rain Loop', category: 'AMBIENT', tags: ['rain', 'loop'], duration: 30 });
     await addSound(server.services, { name: 'Lofi Beat', category: 'LOFI', tags: ['beat', 'loop'], duration: 95 });
@@ -85,8 +87,18 @@ describe('dashboard catalog: public samples and full search', () => {
     const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
     assert.deepEqual(await names('category=LOFI&category=AMBIENT&sort=name&order=asc'), ['Lofi Beat', 'Rain Loop']);
     assert.deepEqual(await names('tags=loop,beat'), ['Lofi Beat']);
-    assert.deepEqual(await names('min_duration=1&max_duration=60&sort=duration&order=asc'), ['Glass Break', 'Rain Loop']);
-    assert.deepEqual(await names('sort=duration&order=desc&min_duration=&max_duration=&q=&tags='), ['Synth Theme', 'Lofi Beat', 'Rain Loop', 'Glass Break', 'Door Knock', 'Tiny Click']);
+    assert.deepEqual(await names('min_duration=1&max_duration=60&sort=duration&order=asc'), [
+      'Glass Break',
+      'Rain Loop',
+    ]);
+    assert.deepEqual(await names('sort=duration&order=desc&min_duration=&max_duration=&q=&tags='), [
+      'Synth Theme',
+      'Lofi Beat',
+      'Rain Loop',
+      'Glass Break',
+      'Door Knock',
+      'Tiny Click',
+    ]);
     const form = (await pro.client.get('/dashboard/catalog?category=LOFI&sort=name&order=asc&tags=beat')).text;
     assert.match(form, /value="LOFI" checked/);
     assert.match(form, /<option value="name" selected>/);
@@ -97,14 +109,17 @@ describe('dashboard catalog: public samples and full search', () => {
   test('catalog.filters: the same query gives the same total as GET /api/v1/sounds', async () => {
     const { key } = await server.services.accounts.createKey(pro.account.id, 'compare');
     for (const query of ['q=loop', 'category=sfx,music', 'tags=loop', 'max_duration=1']) {
-      const api = await (await server.get(`/api/v1/sounds?${query}`, { key })).json() as { pagination: { total: number } };
+      const api = (await (await server.get(`/api/v1/sounds?${query}`, { key })).json()) as {
+        pagination: { total: number };
+      };
       const page = (await pro.client.get(`/dashboard/catalog?${query}`)).text;
       assert.equal(cardNames(page).length, api.pagination.total, query);
     }
   });
 
   test('catalog.pages: results come 20 to a page with links that keep the filters', async () => {
-    for (let i = 0; i < 22; i++) await addSound(server.services, { name: `Whoosh ${String(i).padStart(2, '0')}`, tags: ['whoosh'] });
+    for (let i = 0; i < 22; i++)
+      await addSound(server.services, { name: `Whoosh ${String(i).padStart(2, '0')}`, tags: ['whoosh'] });
     const first = (await pro.client.get('/dashboard/catalog?tags=whoosh&sort=name&order=asc')).text;
     assert.equal(cardNames(first).length, 20);
     assert.match(visibleText(first), /22 sounds Page 1 of 2/);
@@ -132,16 +147,22 @@ describe('dashboard catalog: public samples and full search', () => {
   });
 
   test('catalog.similar: each card links to "More like this", which lists the nearest sounds by their audio', async () => {
-    const vector = (shift: number) => Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => Math.sin(i) + shift * Math.cos(3 * i));
+    const vector = (shift: number) =>
+      Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => Math.sin(i) + shift * Math.cos(3 * i));
     const { id: bell } = await addSound(server.services, { name: 'Bell Ding', tags: ['bell'], descriptors: vector(0) });
     await addSound(server.services, { name: 'Bell Dong', tags: ['bell'], descriptors: vector(0.1) });
     await addSound(server.services, { name: 'Deep Drone', tags: ['drone'], descriptors: vector(3) });
     const search = (await pro.client.get('/dashboard/catalog?q=bell%20ding')).text;
-    assert.match(search, new RegExp(`<a class="button button-quiet" href="/dashboard/catalog/similar/${bell}">More like this</a>`));
+    assert.match(
+      search,
+      new RegExp(`<a class="button button-quiet" href="/dashboard/catalog/similar/${bell}">More like this</a>`),
+    );
     const page = await pro.client.get(`/dashboard/catalog/similar/${bell}`);
     assert.equal(page.status, 200);
     assert.deepEqual(cardNames(page.text), ['Bell Ding', 'Bell Dong', 'Deep Drone']);
-    const similarities = [...page.text.matchAll(/<dt>Similarity<\/dt><dd>([\d.]+)<\/dd>/g)].map((match) => Number(match[1]));
+    const similarities = [...page.text.matchAll(/<dt>Similarity<\/dt><dd>([\d.]+)<\/dd>/g)].map((match) =>
+      Number(match[1]),
+    );
     assert.equal(similarities.length, 2);
     assert.ok(similarities[0]! > similarities[1]!, 'the nearer sound first');
     assert.match(visibleText(page.text), /Sounds like Bell Ding/);
@@ -153,7 +174,12 @@ describe('dashboard catalog: public samples and full search', () => {
   test('catalog.download: the download button posts a form that counts one download and sends the file, or the rendition chosen', async () => {
     const { id } = await addSound(server.services, { name: 'Door Slam', tags: ['door'] });
     const card = (await pro.client.get('/dashboard/catalog?q=door%20slam')).text;
-    assert.match(card, new RegExp(`<form class="download-form" method="post" action="/dashboard/download/${id}"[^>]*>\\s*<input type="hidden" name="_csrf" value="[^"]+">`));
+    assert.match(
+      card,
+      new RegExp(
+        `<form class="download-form" method="post" action="/dashboard/download/${id}"[^>]*>\\s*<input type="hidden" name="_csrf" value="[^"]+">`,
+      ),
+    );
     assert.match(card, /<option value="-16">-16 LUFS \(podcasts, streaming\)<\/option>/);
     assert.match(card, /<input type="checkbox" id="trim-[^"]+" name="trim" value="true">/);
     const _csrf = csrfToken(card);
@@ -183,15 +209,25 @@ describe('dashboard catalog: public samples and full search', () => {
 
   test('catalog.extensions: onset and loudness filters and the relevance sort work as in the API, and come back filled in', async () => {
     await addSound(server.services, {
-      name: 'Tight Kick', tags: ['kick', 'drum'], duration: 0.3,
-      timing: { onset_ms: 0.5, peak_ms: 2, tail_ms: 250 }, loudness: { integrated_lufs: -9, true_peak_db: -0.5 },
+      name: 'Tight Kick',
+      tags: ['kick', 'drum'],
+      duration: 0.3,
+      timing: { onset_ms: 0.5, peak_ms: 2, tail_ms: 250 },
+      loudness: { integrated_lufs: -9, true_peak_db: -0.5 },
     });
-    await addSound(server.services, { name: 'Drum Loop', tags: ['loop', 'kick'], description: 'A kick pattern', duration: 8 });
+    await addSound(server.services, {
+      name: 'Drum Loop',
+      tags: ['loop', 'kick'],
+      description: 'A kick pattern',
+      duration: 8,
+    });
     const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
     assert.deepEqual(await names('max_onset_ms=1'), ['Tight Kick']);
     assert.deepEqual(await names('min_lufs=-10&max_lufs=-5'), ['Tight Kick']);
     assert.deepEqual(await names('q=drum&sort=relevance'), ['Drum Loop', 'Tight Kick']);
-    const form = (await pro.client.get('/dashboard/catalog?q=drum&sort=relevance&max_onset_ms=1&min_lufs=-10&max_lufs=-5')).text;
+    const form = (
+      await pro.client.get('/dashboard/catalog?q=drum&sort=relevance&max_onset_ms=1&min_lufs=-10&max_lufs=-5')
+    ).text;
     assert.match(form, /<option value="relevance" selected>Relevance<\/option>/);
     assert.match(form, /id="max_onset_ms" name="max_onset_ms" type="number"[^>]* value="1"/);
     assert.match(form, /id="min_lufs" name="min_lufs" type="number"[^>]* value="-10"/);

@@ -24,7 +24,10 @@ describe('dashboard API keys', () => {
     assert.doesNotMatch(page.text, /action="\/dashboard\/keys"/, 'no create form');
     const forced = await client.post('/dashboard/keys', { name: 'sneaky' }, '/dashboard/keys');
     assert.equal(forced.status, 403);
-    assert.match(visibleText(forced.text), /The Free plan has no API access: upgrade to Pro or Enterprise to create keys\./);
+    assert.match(
+      visibleText(forced.text),
+      /The Free plan has no API access: upgrade to Pro or Enterprise to create keys\./,
+    );
     assert.equal((await server.services.accounts.listKeys(account.id)).length, 0);
   });
 
@@ -49,7 +52,7 @@ describe('dashboard API keys', () => {
   test('keys.list: last used and per-key request counts follow API use', async () => {
     const { client, account } = await signedIn(server, 'pro');
     const { key, record } = await server.services.accounts.createKey(account.id, 'worker');
-    assert.match(visibleText((await client.get('/dashboard/keys')).text), /worker sc_\w+… [^]*? Never 0 0/);
+    assert.match(visibleText((await client.get('/dashboard/keys')).text), /worker sc_\w+… [\s\S]*? Never 0 0/);
     for (let i = 0; i < 3; i++) assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const text = visibleText((await client.get('/dashboard/keys')).text);
@@ -58,9 +61,13 @@ describe('dashboard API keys', () => {
 
   test('keys.limit: a Pro account gets a clear message at its third key', async () => {
     const { client, account } = await signedIn(server, 'pro');
-    for (const name of ['one', 'two']) assert.equal((await client.post('/dashboard/keys', { name }, '/dashboard/keys')).status, 201);
+    for (const name of ['one', 'two'])
+      assert.equal((await client.post('/dashboard/keys', { name }, '/dashboard/keys')).status, 201);
     const page = await client.get('/dashboard/keys');
-    assert.match(visibleText(page.text), /The Pro plan allows 2 API keys and all of them are in use\. Revoke one to create another, or move to a bigger plan ?\./);
+    assert.match(
+      visibleText(page.text),
+      /The Pro plan allows 2 API keys and all of them are in use\. Revoke one to create another, or move to a bigger plan ?\./,
+    );
     const third = await client.post('/dashboard/keys', { name: 'three', _csrf: csrfToken(page.text) });
     assert.equal(third.status, 409);
     assert.match(visibleText(third.text), /The Pro plan allows 2 API keys; revoke one to create another\./);
@@ -72,7 +79,10 @@ describe('dashboard API keys', () => {
     for (let i = 0; i < 19; i++) await server.services.accounts.createKey(account.id, `k${i}`);
     assert.equal((await client.post('/dashboard/keys', { name: 'twentieth' }, '/dashboard/keys')).status, 201);
     const page = await client.get('/dashboard/keys');
-    assert.match(visibleText(page.text), /The Enterprise plan allows 20 API keys and all of them are in use\. Revoke one to create another\./);
+    assert.match(
+      visibleText(page.text),
+      /The Enterprise plan allows 20 API keys and all of them are in use\. Revoke one to create another\./,
+    );
     const extra = await client.post('/dashboard/keys', { name: 'extra', _csrf: csrfToken(page.text) });
     assert.equal(extra.status, 409);
     assert.equal((await server.services.accounts.listKeys(account.id)).length, 20);
@@ -97,7 +107,11 @@ describe('dashboard API keys', () => {
     const confirm = await client.get(`/dashboard/keys/${record.prefix}/revoke`);
     assert.equal(confirm.status, 200);
     assert.match(visibleText(confirm.text), /Revoke “to revoke”\? .* stops working at once/);
-    assert.equal((await server.get('/api/v1/sounds', { key })).status, 200, 'looking at the confirmation revokes nothing');
+    assert.equal(
+      (await server.get('/api/v1/sounds', { key })).status,
+      200,
+      'looking at the confirmation revokes nothing',
+    );
     const revoked = await client.post(`/dashboard/keys/${record.prefix}/revoke`, { _csrf: csrfToken(confirm.text) });
     assert.equal(revoked.status, 303);
     assert.equal(revoked.location, `/dashboard/keys?revoked=${record.prefix}`);

@@ -35,7 +35,11 @@ describe('dashboard metering: the catalog pages count against the daily quota li
     assert.equal(search.headers.get('x-ratelimit-remaining'), String(limit - 1));
     const refused = await pro.client.get('/dashboard/catalog?min_duration=abc');
     assert.equal(refused.status, 400);
-    assert.equal(refused.headers.get('x-ratelimit-remaining'), String(limit - 2), 'a search with refused filters counts, as in the API');
+    assert.equal(
+      refused.headers.get('x-ratelimit-remaining'),
+      String(limit - 2),
+      'a search with refused filters counts, as in the API',
+    );
     const similar = await pro.client.get(`/dashboard/catalog/similar/${similarId}`);
     assert.equal(similar.status, 200);
     assert.equal(similar.headers.get('x-ratelimit-remaining'), String(limit - 3));
@@ -55,7 +59,11 @@ describe('dashboard metering: the catalog pages count against the daily quota li
     assert.equal(forged.status, 403, 'the CSRF check comes first');
     assert.equal(await downloads(), before);
     assert.equal(await remainingOnOverview(pro), limit - 1, 'only the search counted so far');
-    const download = await pro.client.post(`/dashboard/download/${soundId}`, { loudness: '-16', trim: 'true', _csrf: csrfToken(page) });
+    const download = await pro.client.post(`/dashboard/download/${soundId}`, {
+      loudness: '-16',
+      trim: 'true',
+      _csrf: csrfToken(page),
+    });
     assert.equal(download.status, 303);
     assert.equal(download.headers.get('x-ratelimit-remaining'), String(limit - 2));
     const url = new URL(download.location!);
@@ -82,7 +90,10 @@ describe('dashboard metering: the catalog pages count against the daily quota li
       assert.equal(response.status, 429);
       assert.ok(Number(response.headers.get('retry-after')) > 0);
       assert.equal(response.headers.get('x-ratelimit-remaining'), '0');
-      assert.match(visibleText(response.text), /Today's quota is used up.*2,500 requests a day.*starts again at midnight UTC, in \d+ h/);
+      assert.match(
+        visibleText(response.text),
+        /Today's quota is used up.*2,500 requests a day.*starts again at midnight UTC, in \d+ h/,
+      );
     }
     assert.equal(await downloads(), before, 'a refused download counts nothing');
     assert.equal(await remainingOnOverview(pro), 0);
@@ -99,7 +110,9 @@ describe('dashboard metering: the catalog pages count against the daily quota li
     assert.equal((await free.client.get(`/dashboard/catalog/similar/${similarId}`)).status, 403);
     assert.equal((await free.client.post(`/dashboard/download/${soundId}`, {}, '/dashboard')).status, 403);
     assert.equal(await downloads(), before);
-    const [today] = (await server.services.usageHistory.usage(free.account.id, [new Date(server.clock.now).toISOString().slice(0, 10)]));
+    const [today] = await server.services.usageHistory.usage(free.account.id, [
+      new Date(server.clock.now).toISOString().slice(0, 10),
+    ]);
     assert.equal(today, 0);
   });
 });

@@ -26,10 +26,16 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
       const throttle = await addSignInThrottle(scope, server.services.signInFailures);
       scope.post('/attempt', async (request) => throttle.admitSignIn(request));
     });
-    const attempt = async (address: string, email: string) => (await app.inject({
-      method: 'POST', url: '/attempt', remoteAddress: address, payload: new URLSearchParams({ email }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    })).json() as { allowed: boolean; waitSeconds?: number };
+    const attempt = async (address: string, email: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/attempt',
+          remoteAddress: address,
+          payload: new URLSearchParams({ email }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).json() as { allowed: boolean; waitSeconds?: number };
     return { app, attempt };
   };
 
@@ -63,7 +69,11 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
   test('csrf.security: the token before sign-in does not work after it (it is bound to the session)', async () => {
     const client = new WebClient(server.url, ownAddress());
     const anonymousToken = csrfToken((await client.get('/dashboard/sign-up')).text);
-    await client.post('/dashboard/sign-up', { email: uniqueEmail(), password: 'correct horse battery', _csrf: anonymousToken });
+    await client.post('/dashboard/sign-up', {
+      email: uniqueEmail(),
+      password: 'correct horse battery',
+      _csrf: anonymousToken,
+    });
     const response = await client.post('/dashboard/sign-out', { _csrf: anonymousToken });
     assert.equal(response.status, 403);
   });
@@ -143,7 +153,11 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
   test('form-body: a form body over 16 KiB is refused with an HTML page, not parsed', async () => {
     const client = new WebClient(server.url, ownAddress());
     const _csrf = csrfToken((await client.get('/dashboard/sign-in')).text);
-    const response = await client.post('/dashboard/sign-in', { email: 'a@example.com', password: 'x'.repeat(20_000), _csrf });
+    const response = await client.post('/dashboard/sign-in', {
+      email: 'a@example.com',
+      password: 'x'.repeat(20_000),
+      _csrf,
+    });
     assert.equal(response.status, 413);
     assert.match(response.headers.get('content-type')!, /text\/html/);
   });
@@ -152,7 +166,11 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     const { key } = await server.account('pro');
     const response = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json, text/event-stream', 'x-api-key': key },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': key,
+      },
       body: 'jsonrpc=2.0&method=tools%2Flist',
     });
     assert.equal(response.status, 415);

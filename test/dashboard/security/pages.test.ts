@@ -8,7 +8,8 @@ import { ownAddress, type WebResponse, WebClient } from '../helpers/web-client.t
 
 /** What a page must never contain for `script-src 'self'` and `style-src 'self'` to hold. */
 function assertNoInlineCode(page: string, path: string): void {
-  for (const tag of page.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\ssrc="\/dashboard\/assets\//, `${path}: inline script`);
+  for (const tag of page.match(/<script\b[^>]*>/g) ?? [])
+    assert.match(tag, /\ssrc="\/dashboard\/assets\//, `${path}: inline script`);
   assert.doesNotMatch(page, /<script\b[^>]*>[^<]+<\/script>/, `${path}: script body`);
   assert.doesNotMatch(page, /\son[a-z]+=/i, `${path}: event handler attribute`);
   assert.doesNotMatch(page, /\sstyle=/i, `${path}: style attribute`);
@@ -39,10 +40,19 @@ describe('dashboard pages: security headers, no inline code, escaping', () => {
     const operator = await signedIn(server, 'pro', { operator: true });
     const { record } = await server.services.accounts.createKey(operator.account.id, 'k');
     const pages: Array<[WebClient, string]> = [
-      [anonymous, '/'], [anonymous, '/dashboard/sign-up'], [anonymous, '/dashboard/sign-in'], [anonymous, '/dashboard/upgrade'],
-      [anonymous, '/dashboard'], [anonymous, '/dashboard/no-such-page'], [anonymous, '/dashboard/assets/dashboard.css'],
-      [operator.client, '/dashboard'], [operator.client, '/dashboard/keys'], [operator.client, `/dashboard/keys/${record.prefix}/revoke`],
-      [operator.client, '/dashboard/catalog'], [operator.client, '/dashboard/operator'], [operator.client, '/dashboard/upgrade'],
+      [anonymous, '/'],
+      [anonymous, '/dashboard/sign-up'],
+      [anonymous, '/dashboard/sign-in'],
+      [anonymous, '/dashboard/upgrade'],
+      [anonymous, '/dashboard'],
+      [anonymous, '/dashboard/no-such-page'],
+      [anonymous, '/dashboard/assets/dashboard.css'],
+      [operator.client, '/dashboard'],
+      [operator.client, '/dashboard/keys'],
+      [operator.client, `/dashboard/keys/${record.prefix}/revoke`],
+      [operator.client, '/dashboard/catalog'],
+      [operator.client, '/dashboard/operator'],
+      [operator.client, '/dashboard/upgrade'],
     ];
     const origin = new URL(server.url).origin;
     for (const [client, path] of pages) {
@@ -84,13 +94,20 @@ describe('dashboard pages: security headers, no inline code, escaping', () => {
 
   test('assets: the stylesheet, script and icon are served with their types; other names are 404', async () => {
     const expected: Record<string, RegExp> = {
-      'dashboard.css': /^text\/css/, 'phone.css': /^text\/css/, 'dashboard.js': /^text\/javascript/, 'icon.svg': /^image\/svg\+xml/,
+      'dashboard.css': /^text\/css/,
+      'phone.css': /^text\/css/,
+      'dashboard.js': /^text\/javascript/,
+      'icon.svg': /^image\/svg\+xml/,
     };
     for (const [file, type] of Object.entries(expected)) {
       const response = await fetch(`${server.url}/dashboard/assets/${file}`);
       assert.equal(response.status, 200, file);
       assert.match(response.headers.get('content-type')!, type, file);
-      assert.equal(await statusOf(`${server.url}/dashboard/assets/${file}`, { 'if-none-match': response.headers.get('etag')! }), 304, `${file} revalidates`);
+      assert.equal(
+        await statusOf(`${server.url}/dashboard/assets/${file}`, { 'if-none-match': response.headers.get('etag')! }),
+        304,
+        `${file} revalidates`,
+      );
       assert.equal(response.headers.get('cache-control'), 'public, max-age=3600', file);
     }
     assert.equal((await fetch(`${server.url}/dashboard/assets/..%2Fhtml.ts`)).status, 404);
@@ -99,16 +116,31 @@ describe('dashboard pages: security headers, no inline code, escaping', () => {
 
   test('pages.a11y: every page has a language, a skip link, one h1 and labelled form fields', async () => {
     const { client } = await signedIn(server, 'pro', { operator: true });
-    for (const path of ['/', '/dashboard', '/dashboard/keys', '/dashboard/catalog', '/dashboard/operator', '/dashboard/upgrade']) {
+    for (const path of [
+      '/',
+      '/dashboard',
+      '/dashboard/keys',
+      '/dashboard/catalog',
+      '/dashboard/operator',
+      '/dashboard/upgrade',
+    ]) {
       const page = (await client.get(path)).text;
       assert.match(page, /<html lang="en">/, path);
       assert.match(page, /<a class="skip-link" href="#main">/, path);
       assert.equal(page.match(/<h1\b/g)?.length, 1, `${path}: one h1`);
-      for (const id of [...page.matchAll(/<(?:input|select)\b(?![^>]*type="hidden")[^>]*\sid="([^"]+)"/g)].map((m) => m[1])) {
+      for (const id of [...page.matchAll(/<(?:input|select)\b(?![^>]*type="hidden")[^>]*\sid="([^"]+)"/g)].map(
+        (m) => m[1],
+      )) {
         assert.match(page, new RegExp(`<label[^>]*for="${id}"`), `${path}: label for #${id}`);
       }
-      const unlabelled = [...page.matchAll(/<(?:input|select)\b(?![^>]*type="(?:hidden|checkbox)")(?![^>]*\sid=)[^>]*>/g)];
-      assert.deepEqual(unlabelled.map((m) => m[0]), [], `${path}: fields without an id`);
+      const unlabelled = [
+        ...page.matchAll(/<(?:input|select)\b(?![^>]*type="(?:hidden|checkbox)")(?![^>]*\sid=)[^>]*>/g),
+      ];
+      assert.deepEqual(
+        unlabelled.map((m) => m[0]),
+        [],
+        `${path}: fields without an id`,
+      );
     }
   });
 });

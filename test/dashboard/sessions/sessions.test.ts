@@ -11,7 +11,7 @@ describe('dashboard sign-up, sign-in and sessions', () => {
   });
   after(() => server.close());
 
-  test('sign-up.happy: a new account is on the free plan, signed in, with an argon2id password hash at OWASP\'s minimum cost', async () => {
+  test("sign-up.happy: a new account is on the free plan, signed in, with an argon2id password hash at OWASP's minimum cost", async () => {
     const client = new WebClient(server.url, ownAddress());
     const email = uniqueEmail();
     const response = await client.signUp(email);
@@ -28,10 +28,18 @@ describe('dashboard sign-up, sign-in and sessions', () => {
 
   test('sign-up.errors: a short password and a malformed email are refused beside their fields', async () => {
     const client = new WebClient(server.url, ownAddress());
-    const short = await client.post('/dashboard/sign-up', { email: uniqueEmail(), password: 'short' }, '/dashboard/sign-up');
+    const short = await client.post(
+      '/dashboard/sign-up',
+      { email: uniqueEmail(), password: 'short' },
+      '/dashboard/sign-up',
+    );
     assert.equal(short.status, 400);
     assert.match(short.text, /id="password-error">Use at least 10 characters/);
-    const malformed = await client.post('/dashboard/sign-up', { email: 'not-an-email', password: 'long enough password' }, '/dashboard/sign-up');
+    const malformed = await client.post(
+      '/dashboard/sign-up',
+      { email: 'not-an-email', password: 'long enough password' },
+      '/dashboard/sign-up',
+    );
     assert.equal(malformed.status, 400);
     assert.match(malformed.text, /id="email-error">Enter an email address/);
     assert.match(malformed.text, /value="not-an-email"/, 'the form keeps what was typed');
@@ -52,7 +60,10 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     await new WebClient(server.url, ownAddress()).signUp(email);
     await server.services.accounts.createAccount(uniqueEmail('cli'), 'pro');
     const wrongPassword = await new WebClient(server.url, ownAddress()).signIn(email, 'not the password at all');
-    const unknownEmail = await new WebClient(server.url, ownAddress()).signIn(uniqueEmail('nobody'), 'not the password at all');
+    const unknownEmail = await new WebClient(server.url, ownAddress()).signIn(
+      uniqueEmail('nobody'),
+      'not the password at all',
+    );
     assert.equal(wrongPassword.status, 401);
     assert.equal(unknownEmail.status, 401);
     const message = (page: string) => /role="alert">([^<]+)</.exec(page)?.[1];
@@ -87,7 +98,11 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     const client = new WebClient(server.url, ownAddress());
     await client.signUp(email);
     const before = client.cookies.get('sc_session')!;
-    const signIn = await client.post('/dashboard/sign-in', { email, password: 'correct horse battery', _csrf: csrfToken((await client.get('/dashboard/upgrade')).text) });
+    const signIn = await client.post('/dashboard/sign-in', {
+      email,
+      password: 'correct horse battery',
+      _csrf: csrfToken((await client.get('/dashboard/upgrade')).text),
+    });
     assert.equal(signIn.status, 303);
     const afterId = client.cookies.get('sc_session')!;
     assert.notEqual(afterId, before);
@@ -139,10 +154,19 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     const client = new WebClient(server.url, ownAddress());
     const form = await client.get('/dashboard/sign-in?next=/dashboard/keys');
     assert.match(form.text, /name="next" value="\/dashboard\/keys"/);
-    const back = await client.post('/dashboard/sign-in', { email, password: 'correct horse battery', next: '/dashboard/keys', _csrf: csrfToken(form.text) });
+    const back = await client.post('/dashboard/sign-in', {
+      email,
+      password: 'correct horse battery',
+      next: '/dashboard/keys',
+      _csrf: csrfToken(form.text),
+    });
     assert.equal(back.location, '/dashboard/keys');
     const other = new WebClient(server.url, ownAddress());
-    const evil = await other.post('/dashboard/sign-in', { email, password: 'correct horse battery', next: '//evil.example/x' }, '/dashboard/sign-in');
+    const evil = await other.post(
+      '/dashboard/sign-in',
+      { email, password: 'correct horse battery', next: '//evil.example/x' },
+      '/dashboard/sign-in',
+    );
     assert.equal(evil.location, '/dashboard');
   });
 });

@@ -6,11 +6,17 @@ import { uniqueEmail, WebClient, type WebResponse } from '../helpers/web-client.
 
 /** A visitor behind the trusted proxy: every request it sends names `address` in X-Forwarded-For. */
 class ProxiedClient extends WebClient {
-  constructor(baseUrl: string, readonly forwardedFor: string) {
+  constructor(
+    baseUrl: string,
+    readonly forwardedFor: string,
+  ) {
     super(baseUrl);
   }
 
-  override send(path: string, init: { method: string; headers?: Record<string, string>; body?: string }): Promise<WebResponse> {
+  override send(
+    path: string,
+    init: { method: string; headers?: Record<string, string>; body?: string },
+  ): Promise<WebResponse> {
     return super.send(path, { ...init, headers: { ...init.headers, 'x-forwarded-for': this.forwardedFor } });
   }
 }
@@ -32,11 +38,13 @@ describe('dashboard sign-in and sign-up limits per network', () => {
   });
   after(() => server.close());
 
-  const signIn = (address: string) => new ProxiedClient(server.url, address).signIn(uniqueEmail('nobody'), 'wrong password');
+  const signIn = (address: string) =>
+    new ProxiedClient(server.url, address).signIn(uniqueEmail('nobody'), 'wrong password');
   const signUp = (address: string) => new ProxiedClient(server.url, address).signUp(uniqueEmail());
 
   test('throttle.ipv6: failed sign-ins from many addresses of one /64 are counted together; another /64 is not', async () => {
-    for (let i = 0; i < SIGN_IN_RULE.failures; i++) assert.equal((await signIn(addressIn('2001:db8:1:1', i))).status, 401);
+    for (let i = 0; i < SIGN_IN_RULE.failures; i++)
+      assert.equal((await signIn(addressIn('2001:db8:1:1', i))).status, 401);
     const refused = await signIn(addressIn('2001:db8:1:1', 1000));
     assert.equal(refused.status, 429, 'a new address of the same /64');
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
@@ -57,7 +65,8 @@ describe('dashboard sign-in and sign-up limits per network', () => {
   });
 
   test('throttle.sign-up-ipv6: sign-ups from many addresses of one /64 are counted together; another /64 is not', async () => {
-    for (let i = 0; i < SIGN_UP_RULE.signUps; i++) assert.equal((await signUp(addressIn('2001:db8:2:1', i))).status, 303);
+    for (let i = 0; i < SIGN_UP_RULE.signUps; i++)
+      assert.equal((await signUp(addressIn('2001:db8:2:1', i))).status, 303);
     const refusedEmail = uniqueEmail();
     const refused = await new ProxiedClient(server.url, addressIn('2001:db8:2:1', 1000)).signUp(refusedEmail);
     assert.equal(refused.status, 429);

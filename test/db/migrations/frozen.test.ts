@@ -14,7 +14,10 @@ test('migrations.frozen: every migration imports only kysely and the types of mi
   assert.ok(files.length >= 15);
   for (const file of files) {
     const source = readFileSync(path.join(folder, file), 'utf8');
-    const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms)].map((match) => ({ type: Boolean(match[1]), from: match[2] }));
+    const imports = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms)].map((match) => ({
+      type: Boolean(match[1]),
+      from: match[2],
+    }));
     for (const { type, from } of imports) {
       const allowed = from === 'kysely' || (type && from === './engine.ts');
       assert.ok(allowed, `${file} imports ${type ? 'types from ' : ''}${from}`);

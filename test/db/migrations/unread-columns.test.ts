@@ -38,11 +38,21 @@ test('migrate.009: a database made at migration 008 loses sounds.search_text and
       await connection.close();
     }
     const { key } = await server.account('pro');
-    const found = await (await server.get('/api/v1/sounds?q=gong&tags=metal', { key })).json() as { data: Array<{ id: string; name: string; tags: string[] }> };
-    assert.deepEqual(found.data.map(({ id, name, tags }) => ({ id, name, tags })), [{ id: 'abcdef0123456789', name: 'Old Gong', tags: ['gong', 'metal'] }]);
+    const found = (await (await server.get('/api/v1/sounds?q=gong&tags=metal', { key })).json()) as {
+      data: Array<{ id: string; name: string; tags: string[] }>;
+    };
+    assert.deepEqual(
+      found.data.map(({ id, name, tags }) => ({ id, name, tags })),
+      [{ id: 'abcdef0123456789', name: 'Old Gong', tags: ['gong', 'metal'] }],
+    );
     assert.equal((await server.get('/api/v1/sounds/abcdef0123456789/download', { key })).status, 200);
-    const popular = await (await server.get('/api/v1/sounds/popular?limit=1', { key })).json() as { data: Array<{ id: string; numDownloads: number }> };
-    assert.deepEqual(popular.data.map(({ id, numDownloads }) => ({ id, numDownloads })), [{ id: 'abcdef0123456789', numDownloads: 13 }]);
+    const popular = (await (await server.get('/api/v1/sounds/popular?limit=1', { key })).json()) as {
+      data: Array<{ id: string; numDownloads: number }>;
+    };
+    assert.deepEqual(
+      popular.data.map(({ id, numDownloads }) => ({ id, numDownloads })),
+      [{ id: 'abcdef0123456789', numDownloads: 13 }],
+    );
   } finally {
     await server.close();
   }

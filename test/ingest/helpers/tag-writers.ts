@@ -27,11 +27,22 @@ export function textFrame(text: string, encoding: Id3Encoding = 3): Uint8Array {
 }
 
 export function commentFrame(text: string, description = '', encoding: Id3Encoding = 3): Uint8Array {
-  return concat([Uint8Array.of(encoding), ascii('eng'), id3Text(description, encoding), terminator(encoding), id3Text(text, encoding)]);
+  return concat([
+    Uint8Array.of(encoding),
+    ascii('eng'),
+    id3Text(description, encoding),
+    terminator(encoding),
+    id3Text(text, encoding),
+  ]);
 }
 
 export function userTextFrame(description: string, value: string, encoding: Id3Encoding = 3): Uint8Array {
-  return concat([Uint8Array.of(encoding), id3Text(description, encoding), terminator(encoding), id3Text(value, encoding)]);
+  return concat([
+    Uint8Array.of(encoding),
+    id3Text(description, encoding),
+    terminator(encoding),
+    id3Text(value, encoding),
+  ]);
 }
 
 function syncsafe(value: number): Uint8Array {
@@ -46,10 +57,12 @@ function u32be(value: number): Uint8Array {
 
 /** An ID3v2.3 or 2.4 tag of the given frames; `sizeOverride` lets a test lie about one frame's size. */
 export function id3Tag(frames: Array<[string, Uint8Array, number?]>, version: 3 | 4 = 3, padding = 16): Uint8Array {
-  const body = concat(frames.map(([id, data, sizeOverride]) => {
-    const size = sizeOverride ?? data.length;
-    return concat([ascii(id), version === 4 ? syncsafe(size) : u32be(size), new Uint8Array(2), data]);
-  }));
+  const body = concat(
+    frames.map(([id, data, sizeOverride]) => {
+      const size = sizeOverride ?? data.length;
+      return concat([ascii(id), version === 4 ? syncsafe(size) : u32be(size), new Uint8Array(2), data]);
+    }),
+  );
   const withPadding = concat([body, new Uint8Array(padding)]);
   return concat([ascii('ID3'), Uint8Array.of(version, 0, 0), syncsafe(withPadding.length), withPadding]);
 }
@@ -59,12 +72,18 @@ export function id3Tag(frames: Array<[string, Uint8Array, number?]>, version: 3 
 /** A Vorbis comment block: vendor, count, then each NAME=value (little-endian lengths). */
 export function vorbisComments(comments: string[], vendor = 'test'): Uint8Array {
   const le = (n: number) => u32(n);
-  return concat([le(utf8.encode(vendor).length), utf8.encode(vendor), le(comments.length), ...comments.flatMap((c) => [le(utf8.encode(c).length), utf8.encode(c)])]);
+  return concat([
+    le(utf8.encode(vendor).length),
+    utf8.encode(vendor),
+    le(comments.length),
+    ...comments.flatMap((c) => [le(utf8.encode(c).length), utf8.encode(c)]),
+  ]);
 }
 
 /** The metadata of a FLAC stream (no audio frames: enough for the tag reader). */
 export function flacMetadata(commentBlock: Uint8Array, extraBlocks: Array<[number, Uint8Array]> = []): Uint8Array {
-  const header = (type: number, last: boolean, length: number) => Uint8Array.of((last ? 0x80 : 0) | type, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff);
+  const header = (type: number, last: boolean, length: number) =>
+    Uint8Array.of((last ? 0x80 : 0) | type, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff);
   const streamInfo = new Uint8Array(34);
   streamInfo.set([0x0a, 0xc4, 0x42, 0xf0], 10); // 44.1 kHz, 2 channels, 16 bits
   const blocks: Uint8Array[] = [header(0, false, 34), streamInfo];
@@ -81,7 +100,7 @@ export function oggPages(packets: Uint8Array[], maxSegments = 255, serial = 0x12
   const pages: Uint8Array[] = [];
   packets.forEach((packet, index) => {
     const segments: Array<{ value: number; bytes: Uint8Array }> = [];
-    for (let offset = 0; ;) {
+    for (let offset = 0; ; ) {
       const value = Math.min(255, packet.length - offset);
       segments.push({ value, bytes: packet.subarray(offset, offset + value) });
       offset += value;
@@ -124,16 +143,23 @@ export function bextChunk(description: string): Uint8Array {
 
 /** A LIST chunk body of type INFO with the given sub-chunks (text is NUL-terminated, padded to even). */
 export function infoList(fields: Array<[string, string]>): Uint8Array {
-  return concat([ascii('INFO'), ...fields.map(([id, text]) => {
-    const body = concat([utf8.encode(text), new Uint8Array(1)]);
-    return concat([chunkHeader(id, body.length), body, new Uint8Array(body.length % 2)]);
-  })]);
+  return concat([
+    ascii('INFO'),
+    ...fields.map(([id, text]) => {
+      const body = concat([utf8.encode(text), new Uint8Array(1)]);
+      return concat([chunkHeader(id, body.length), body, new Uint8Array(body.length % 2)]);
+    }),
+  ]);
 }
 
 /** An iXML document with the given USER fields (Soundminer style) and an optional recorder NOTE. */
 export function ixmlDocument(user: Record<string, string>, note?: string): Uint8Array {
-  const fields = Object.entries(user).map(([name, value]) => `<${name}>${value}</${name}>`).join('');
-  return utf8.encode(`<?xml version="1.0" encoding="UTF-8"?><BWFXML><IXML_VERSION>2.10</IXML_VERSION>${note ? `<NOTE>${note}</NOTE>` : ''}<USER>${fields}</USER></BWFXML>`);
+  const fields = Object.entries(user)
+    .map(([name, value]) => `<${name}>${value}</${name}>`)
+    .join('');
+  return utf8.encode(
+    `<?xml version="1.0" encoding="UTF-8"?><BWFXML><IXML_VERSION>2.10</IXML_VERSION>${note ? `<NOTE>${note}</NOTE>` : ''}<USER>${fields}</USER></BWFXML>`,
+  );
 }
 
 /** Appends a chunk after the audio (where recorders put iXML) and fixes the RIFF size. */

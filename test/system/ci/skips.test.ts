@@ -9,8 +9,17 @@ import { notAllowed } from '../../../scripts/allowed-skips.js';
 const root = path.resolve(import.meta.dirname, '../../..');
 
 test('ci.skips: the count reporter names every skipped test, and only those on the allow-list pass in CI', async () => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=./scripts/count-reporter.js',
-    'test/system/ci/fixtures/skips.fixture.ts'], { cwd: root, encoding: 'utf8', env: outsideThisRun() });
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=./scripts/count-reporter.js',
+      'test/system/ci/fixtures/skips.fixture.ts',
+    ],
+    { cwd: root, encoding: 'utf8', env: outsideThisRun() },
+  );
   const counts = JSON.parse(run.stdout.trim());
   assert.equal(counts.passed, 1);
   assert.equal(counts.failed, 0);
@@ -27,7 +36,9 @@ test('ci.skips: the count reporter names every skipped test, and only those on t
 });
 
 test('ci.allowed-skips: every allowed skip gives its reason', async () => {
-  const { allowed } = (await import('../../allowed-skips.json', { with: { type: 'json' } })).default as { allowed: Array<Record<string, string>> };
+  const { allowed } = (await import('../../allowed-skips.json', { with: { type: 'json' } })).default as {
+    allowed: Array<Record<string, string>>;
+  };
   assert.ok(allowed.length <= 5, 'the list stays short');
   for (const entry of allowed) assert.ok(entry.test && entry.reason && entry.reason.length > 20, JSON.stringify(entry));
 });

@@ -20,10 +20,15 @@ export interface AppServer {
  * startServer (test/helpers/server.ts) with the app's limits (short timeouts for the slow-client
  * tests) and its log lines, kept in memory.
  */
-export async function startAppServer(options: { env?: Record<string, string>; limits?: AppOptions['limits'] } = {}): Promise<AppServer> {
+export async function startAppServer(
+  options: { env?: Record<string, string>; limits?: AppOptions['limits'] } = {},
+): Promise<AppServer> {
   const lines: Array<Record<string, unknown>> = [];
   const stream = { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) };
-  const server = await startServer({ env: options.env, app: { logger: { level: 'info', stream }, limits: options.limits } });
+  const server = await startServer({
+    env: options.env,
+    app: { logger: { level: 'info', stream }, limits: options.limits },
+  });
   const { url, app, services } = server;
   return {
     url,
@@ -51,7 +56,9 @@ export async function connect(port: number): Promise<RawConnection> {
   const opened = Date.now();
   let received = '';
   socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => { received += chunk; });
+  socket.on('data', (chunk: string) => {
+    received += chunk;
+  });
   const closed = new Promise<number>((resolve) => {
     socket.on('close', () => resolve(Date.now() - opened));
     socket.on('error', () => {});

@@ -22,15 +22,30 @@ describe('cors: which paths another site may fetch', () => {
   after(() => server.close());
 
   const fromPage = (path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
-    fetch(server.url + path, { method: options.method ?? 'GET', headers: { origin: ORIGIN, ...options.headers }, body: options.body });
+    fetch(server.url + path, {
+      method: options.method ?? 'GET',
+      headers: { origin: ORIGIN, ...options.headers },
+      body: options.body,
+    });
 
-  const preflight = (path: string, method: string, requestHeaders?: string) => fetch(server.url + path, {
-    method: 'OPTIONS',
-    headers: { origin: ORIGIN, 'access-control-request-method': method, ...(requestHeaders && { 'access-control-request-headers': requestHeaders }) },
-  });
+  const preflight = (path: string, method: string, requestHeaders?: string) =>
+    fetch(server.url + path, {
+      method: 'OPTIONS',
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': method,
+        ...(requestHeaders && { 'access-control-request-headers': requestHeaders }),
+      },
+    });
 
-  test('cors.public: samples, a sample\'s stream link, the media file and the OpenAPI document answer any origin, without credentials', async () => {
-    const publicPaths = ['/api/v1/sounds/sample?limit=3', `/api/v1/sounds/sample/${id}/stream`, mediaPath, '/openapi.json', '/openapi.yaml'];
+  test("cors.public: samples, a sample's stream link, the media file and the OpenAPI document answer any origin, without credentials", async () => {
+    const publicPaths = [
+      '/api/v1/sounds/sample?limit=3',
+      `/api/v1/sounds/sample/${id}/stream`,
+      mediaPath,
+      '/openapi.json',
+      '/openapi.yaml',
+    ];
     for (const path of publicPaths) {
       const response = await fromPage(path);
       assert.equal(response.status, 200, path);
@@ -43,7 +58,8 @@ describe('cors: which paths another site may fetch', () => {
     const range = await fromPage(mediaPath, { headers: { range: 'bytes=0-99' } });
     assert.equal(range.status, 206);
     assert.equal(range.headers.get('access-control-allow-origin'), '*');
-    for (const name of ['Content-Range', 'Accept-Ranges', 'X-Integrated-LUFS']) assert.match(range.headers.get('access-control-expose-headers')!, new RegExp(name));
+    for (const name of ['Content-Range', 'Accept-Ranges', 'X-Integrated-LUFS'])
+      assert.match(range.headers.get('access-control-expose-headers')!, new RegExp(name));
     await range.arrayBuffer();
     // Refusals on public paths are readable by the page too.
     const missing = await fromPage('/api/v1/sounds/sample/0000000000000000/stream');
@@ -98,7 +114,10 @@ describe('cors: which paths another site may fetch', () => {
       await fromPage('/dashboard/sign-in'),
       await fromPage('/'),
     ];
-    assert.deepEqual(answers.map((response) => response.status), [200, 200, 200, 200, 401, 200, 200, 200]);
+    assert.deepEqual(
+      answers.map((response) => response.status),
+      [200, 200, 200, 200, 401, 200, 200, 200],
+    );
     for (const response of answers) {
       assert.equal(response.headers.get('access-control-allow-origin'), null, response.url);
       assert.equal(response.headers.get('access-control-expose-headers'), null, response.url);

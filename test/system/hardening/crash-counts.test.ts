@@ -58,7 +58,7 @@ describe('crash: kill -9 under load loses no quota count and no download count',
     await removeBackend(dataDir);
   });
 
-  test('crash.counts: after kill -9, the quota and each sound\'s download count cover every 200 answer, and at most the requests in flight more', async () => {
+  test("crash.counts: after kill -9, the quota and each sound's download count cover every 200 answer, and at most the requests in flight more", async () => {
     server = await startServe(env);
     const running = server;
     const seen: Seen = { searches: 0, downloads: 0, downloadsOf: new Map(), others: 0, unanswered: 0 };
@@ -86,8 +86,7 @@ describe('crash: kill -9 under load loses no quota count and no download count',
         else if (isDownload) {
           seen.downloads++;
           seen.downloadsOf.set(id, (seen.downloadsOf.get(id) ?? 0) + 1);
-        }
-        else seen.searches++;
+        } else seen.searches++;
       }
     };
     const clients = Array.from({ length: CLIENTS }, client);
@@ -103,19 +102,29 @@ describe('crash: kill -9 under load loses no quota count and no download count',
     assert.ok(answered > 200, `the load ran (${answered} answers)`);
     const quotaCount = await countedToday(dataDir, accountId);
     assert.ok(quotaCount >= answered, `quota count ${quotaCount} covers the ${answered} answers`);
-    assert.ok(quotaCount <= answered + seen.unanswered, `quota count ${quotaCount} is at most ${answered} answers + ${seen.unanswered} in flight`);
+    assert.ok(
+      quotaCount <= answered + seen.unanswered,
+      `quota count ${quotaCount} is at most ${answered} answers + ${seen.unanswered} in flight`,
+    );
 
     const connection = await otherConnection(dataDir);
     const rows = await connection.all<{ id: string; n: number | string }>(
-      'SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq');
+      'SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq',
+    );
     await connection.close();
     const stored = new Map(rows.map((row) => [row.id, Number(row.n)]));
     assert.ok(seen.downloads > 50, `downloads ran (${seen.downloads} answers)`);
     for (const [id, answers] of seen.downloadsOf) {
-      assert.ok((stored.get(id) ?? 0) >= answers, `sound ${id}: count ${stored.get(id)} covers its ${answers} download answers`);
+      assert.ok(
+        (stored.get(id) ?? 0) >= answers,
+        `sound ${id}: count ${stored.get(id)} covers its ${answers} download answers`,
+      );
     }
     const downloads = [...stored.values()].reduce((sum, n) => sum + n, 0);
-    assert.ok(downloads <= seen.downloads + seen.unanswered, `download count ${downloads} is at most ${seen.downloads} + ${seen.unanswered} in flight`);
+    assert.ok(
+      downloads <= seen.downloads + seen.unanswered,
+      `download count ${downloads} is at most ${seen.downloads} + ${seen.unanswered} in flight`,
+    );
 
     // A new process starts from the committed count: the quota goes on from there.
     server = await startServe(env);
@@ -134,14 +143,18 @@ async function countedToday(dataDir: string, accountId: string): Promise<number>
   if (process.env.REDIS_URL) {
     const redis = new Redis(process.env.REDIS_URL);
     try {
-      return Number(await redis.get(`quota:${day}:${accountId}`) ?? 0);
+      return Number((await redis.get(`quota:${day}:${accountId}`)) ?? 0);
     } finally {
       redis.disconnect();
     }
   }
   const connection = await otherConnection(dataDir);
   try {
-    const rows = await connection.all<{ count: number | string }>('SELECT count FROM usage_daily WHERE account_id = ? AND day = ?', accountId, day);
+    const rows = await connection.all<{ count: number | string }>(
+      'SELECT count FROM usage_daily WHERE account_id = ? AND day = ?',
+      accountId,
+      day,
+    );
     return Number(rows[0]?.count ?? 0);
   } finally {
     await connection.close();

@@ -49,13 +49,19 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
   const { hostname, port, host } = new URL(baseUrl);
   const headers = request.headers ?? [];
   const has = (name: string) => headers.some(([given]) => given.toLowerCase() === name);
-  const lines: Buffer[] = [Buffer.from(`${request.method ?? 'GET'} `), asBuffer(request.target), Buffer.from(' HTTP/1.1\r\n')];
+  const lines: Buffer[] = [
+    Buffer.from(`${request.method ?? 'GET'} `),
+    asBuffer(request.target),
+    Buffer.from(' HTTP/1.1\r\n'),
+  ];
   if (!has('host')) lines.push(Buffer.from(`Host: ${host}\r\n`));
-  for (const [name, value] of headers) lines.push(Buffer.from(`${name}: `, 'latin1'), asBuffer(value), Buffer.from('\r\n'));
+  for (const [name, value] of headers)
+    lines.push(Buffer.from(`${name}: `, 'latin1'), asBuffer(value), Buffer.from('\r\n'));
   if (!has('connection')) lines.push(Buffer.from('Connection: close\r\n'));
   // A body given as text is UTF-8, as JSON and forms are; give bytes for anything else.
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body as string | Buffer);
-  if (request.body !== undefined && !has('content-length')) lines.push(Buffer.from(`Content-Length: ${body.length}\r\n`));
+  if (request.body !== undefined && !has('content-length'))
+    lines.push(Buffer.from(`Content-Length: ${body.length}\r\n`));
   lines.push(Buffer.from('\r\n'));
   const head = Buffer.concat(lines);
 
@@ -145,13 +151,22 @@ export function leakIn(body: string): string | null {
 }
 
 /** Bytes a terminal would hide (controls, DEL, 0x80-0xFF) as \xNN. */
-const printable = (text: string) => text.replace(/[\x00-\x1f\x7f-\xff]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const printable = (text: string) =>
+  text.replace(/[\x00-\x1f\x7f-\xff]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /** A short, printable description of a request for failure messages. */
 export function describeRequest(request: RawRequest): string {
   const target = printable(asBuffer(request.target).toString('latin1'));
-  const headers = (request.headers ?? []).map(([name, value]) => `${name}: ${asBuffer(value).length > 80 ? `(${asBuffer(value).length} bytes)` : printable(asBuffer(value).toString('latin1'))}`);
-  return JSON.stringify({ method: request.method ?? 'GET', target: target.length > 300 ? `${target.slice(0, 300)}… (${target.length} bytes)` : target, headers: headers.slice(0, 12), headerCount: headers.length });
+  const headers = (request.headers ?? []).map(
+    ([name, value]) =>
+      `${name}: ${asBuffer(value).length > 80 ? `(${asBuffer(value).length} bytes)` : printable(asBuffer(value).toString('latin1'))}`,
+  );
+  return JSON.stringify({
+    method: request.method ?? 'GET',
+    target: target.length > 300 ? `${target.slice(0, 300)}… (${target.length} bytes)` : target,
+    headers: headers.slice(0, 12),
+    headerCount: headers.length,
+  });
 }
 
 /**
@@ -177,27 +192,101 @@ export function assertJsonError(response: RawResponse, context: string): void {
   } catch {
     assert.fail(`not JSON: ${context} -> ${response.status} ${response.body.slice(0, 200)}`);
   }
-  assert.equal(typeof (body as { error?: unknown }).error, 'string', `no error string: ${context} -> ${response.body.slice(0, 200)}`);
+  assert.equal(
+    typeof (body as { error?: unknown }).error,
+    'string',
+    `no error string: ${context} -> ${response.body.slice(0, 200)}`,
+  );
 }
 
 // --- Generators -----------------------------------------------------------------------------
 
 /** Percent-escapes that decode to trouble: NUL, CR LF, separators, overlong and invalid UTF-8, lone surrogates. */
 const NASTY_ESCAPES = [
-  '%00', '%0D%0A', '%0A', '%09', '%20', '%25', '%26', '%3D', '%3F', '%23', '%2F', '%5C', '%2E%2E%2F', '%22', '%27', '%3C', '%3E',
-  '%C0%AF', '%C0%80', '%E0%80%AF', '%FF', '%FE%FF', '%80', '%ED%A0%80', '%F4%90%80%80', '%EF%BB%BF', '%F0%9F%98%80', '%C3%A9',
+  '%00',
+  '%0D%0A',
+  '%0A',
+  '%09',
+  '%20',
+  '%25',
+  '%26',
+  '%3D',
+  '%3F',
+  '%23',
+  '%2F',
+  '%5C',
+  '%2E%2E%2F',
+  '%22',
+  '%27',
+  '%3C',
+  '%3E',
+  '%C0%AF',
+  '%C0%80',
+  '%E0%80%AF',
+  '%FF',
+  '%FE%FF',
+  '%80',
+  '%ED%A0%80',
+  '%F4%90%80%80',
+  '%EF%BB%BF',
+  '%F0%9F%98%80',
+  '%C3%A9',
 ];
 /** Broken escapes: a lone %, one hex digit, non-hex digits, at the end of a value or not. */
 const BROKEN_ESCAPES = ['%', '%%', '%z', '%zz', '%g0', '%0', '%0g', '%%41', '%u0041', '%C3', '%E2%82'];
 /** Words that mean something to some parser on the way: query syntax, numbers, prototype keys. */
 const LOADED_WORDS = [
-  'NEAR', 'AND', 'OR', 'NOT', '*', '"', "'", '(', ')', '-', '^', ':', ';', '--', '/*', '\\', '[]', '[0]', '{}', 'null', 'undefined', 'NaN',
-  'Infinity', '-Infinity', '-0', '0x10', '1e308', '1e-308', '9007199254740993', '99999999999999999999', '1.5', '-1', '0', ' 1 ', '1,2',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'SFX', 'music', 'downloads', 'relevance', 'asc', 'desc', 'true',
+  'NEAR',
+  'AND',
+  'OR',
+  'NOT',
+  '*',
+  '"',
+  "'",
+  '(',
+  ')',
+  '-',
+  '^',
+  ':',
+  ';',
+  '--',
+  '/*',
+  '\\',
+  '[]',
+  '[0]',
+  '{}',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '0x10',
+  '1e308',
+  '1e-308',
+  '9007199254740993',
+  '99999999999999999999',
+  '1.5',
+  '-1',
+  '0',
+  ' 1 ',
+  '1,2',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'SFX',
+  'music',
+  'downloads',
+  'relevance',
+  'asc',
+  'desc',
+  'true',
 ];
 
 /** Characters a URL carries unescaped, plus the ones a query treats specially. */
-const urlSafe = fc.constantFrom(...'abcXYZ019-._~!$\'()*+,;=:@/?'.split(''));
+const urlSafe = fc.constantFrom(..."abcXYZ019-._~!$'()*+,;=:@/?".split(''));
 
 /**
  * One piece of a query value as it goes on the wire (already escaped, or deliberately not):
@@ -209,13 +298,21 @@ const wirePiece: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...BROKEN_ESCAPES) },
   { weight: 2, arbitrary: fc.constantFrom(...LOADED_WORDS).map((word) => encodeURIComponent(word)) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }).map((text) => encodeURIComponent(text)) },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`),
+  },
 );
 
 /** A value on the wire, mostly short, sometimes long (up to a few KiB: still an ordinary-size request). */
 export const wireValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.array(wirePiece, { maxLength: 6 }).map((pieces) => pieces.join('')) },
-  { weight: 1, arbitrary: fc.tuple(wirePiece, fc.integer({ min: 100, max: 4000 })).map(([piece, times]) => piece.repeat(Math.ceil(times / Math.max(1, piece.length)))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(wirePiece, fc.integer({ min: 100, max: 4000 }))
+      .map(([piece, times]) => piece.repeat(Math.ceil(times / Math.max(1, piece.length)))),
+  },
 );
 
 /**
@@ -225,11 +322,26 @@ export const wireValue: fc.Arbitrary<string> = fc.oneof(
 export function wireQuery(names: readonly string[]): fc.Arbitrary<string> {
   const name = fc.oneof(
     { weight: 5, arbitrary: fc.constantFrom(...names) },
-    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'a[b]', `${names[0] ?? 'q'}[]`, '', '%00', '%zz', 'x'.repeat(300)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'a[b]',
+        `${names[0] ?? 'q'}[]`,
+        '',
+        '%00',
+        '%zz',
+        'x'.repeat(300),
+      ),
+    },
     { weight: 1, arbitrary: fc.array(wirePiece, { maxLength: 3 }).map((pieces) => pieces.join('')) },
   );
-  const pair = fc.tuple(name, fc.option(wireValue, { nil: undefined })).map(([key, value]) => (value === undefined ? key : `${key}=${value}`));
-  return fc.tuple(fc.array(pair, { maxLength: 8 }), fc.constantFrom('&', '&&', ';'))
+  const pair = fc
+    .tuple(name, fc.option(wireValue, { nil: undefined }))
+    .map(([key, value]) => (value === undefined ? key : `${key}=${value}`));
+  return fc
+    .tuple(fc.array(pair, { maxLength: 8 }), fc.constantFrom('&', '&&', ';'))
     .map(([pairs, separator]) => pairs.join(separator));
 }
 
@@ -239,43 +351,130 @@ export function wireQuery(names: readonly string[]): fc.Arbitrary<string> {
  * with 400 before any route (invalidTargetByte, for the tests of that).
  */
 export const wireSegment: fc.Arbitrary<string> = fc.oneof(
-  { weight: 5, arbitrary: fc.array(wirePiece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join('').replaceAll('?', '%3F').replaceAll('/', '%2F')) },
-  { weight: 1, arbitrary: fc.constantFrom('.', '..', '%2e%2e', '%2E', '~', '%7E', 'x'.repeat(199), 'x'.repeat(201), 'x'.repeat(3000)) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .array(wirePiece, { minLength: 1, maxLength: 5 })
+      .map((pieces) => pieces.join('').replaceAll('?', '%3F').replaceAll('/', '%2F')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '.',
+      '..',
+      '%2e%2e',
+      '%2E',
+      '~',
+      '%7E',
+      'x'.repeat(199),
+      'x'.repeat(201),
+      'x'.repeat(3000),
+    ),
+  },
 );
 
 /** A byte HTTP/1.1 forbids in a request target: NUL and the other controls, space, DEL, and every non-ASCII (non-UTF-8 on its own) byte. */
-export const invalidTargetByte: fc.Arbitrary<string> = fc.oneof(
-  fc.integer({ min: 0, max: 0x20 }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0xff }),
-).map((byte) => String.fromCharCode(byte));
+export const invalidTargetByte: fc.Arbitrary<string> = fc
+  .oneof(fc.integer({ min: 0, max: 0x20 }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0xff }))
+  .map((byte) => String.fromCharCode(byte));
 
 /** Header names the fuzz may set freely: everything but the HTTP framing ones the parser itself acts on. */
-const FRAMING_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'expect', 'te', 'keep-alive', 'trailer']);
+const FRAMING_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'expect',
+  'te',
+  'keep-alive',
+  'trailer',
+]);
 
-const headerName = fc.oneof(
-  fc.constantFrom(
-    'x-api-key', 'X-API-KEY', 'authorization', 'cookie', 'accept', 'accept-encoding', 'accept-language', 'content-type', 'range',
-    'if-none-match', 'if-modified-since', 'if-range', 'x-request-id', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto',
-    'forwarded', 'origin', 'referer', 'user-agent', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id',
-  ),
-  fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_!#$%&\'*+.^`|~'.split('')), minLength: 1, maxLength: 20 }),
-).filter((name) => !FRAMING_HEADERS.has(name.toLowerCase()));
+const headerName = fc
+  .oneof(
+    fc.constantFrom(
+      'x-api-key',
+      'X-API-KEY',
+      'authorization',
+      'cookie',
+      'accept',
+      'accept-encoding',
+      'accept-language',
+      'content-type',
+      'range',
+      'if-none-match',
+      'if-modified-since',
+      'if-range',
+      'x-request-id',
+      'x-forwarded-for',
+      'x-forwarded-host',
+      'x-forwarded-proto',
+      'forwarded',
+      'origin',
+      'referer',
+      'user-agent',
+      'mcp-session-id',
+      'mcp-protocol-version',
+      'last-event-id',
+    ),
+    fc.string({
+      unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789-_!#$%&'*+.^`|~".split('')),
+      minLength: 1,
+      maxLength: 20,
+    }),
+  )
+  .filter((name) => !FRAMING_HEADERS.has(name.toLowerCase()));
 
 /** A header value that HTTP allows: visible ASCII, spaces and tabs inside, obs-text bytes 0x80-0xFF (latin1). */
-const headerValue = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.constantFrom(...LOADED_WORDS, 'sc_', 'sc_' + 'A'.repeat(40), 'Bearer sc_x', 'bytes=0-', 'bytes=-1', 'bytes=1-0', 'bytes=0-1,2-3', '*/*', 'application/json', 'W/"x"', 'x'.repeat(4000)) },
-  { weight: 1, arbitrary: fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 20 }).map((bytes) => String.fromCharCode(...bytes)) },
-).map((value) => value.trim());
+const headerValue = fc
+  .oneof(
+    {
+      weight: 4,
+      arbitrary: fc.string({
+        unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+        maxLength: 40,
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        ...LOADED_WORDS,
+        'sc_',
+        `sc_${'A'.repeat(40)}`,
+        'Bearer sc_x',
+        'bytes=0-',
+        'bytes=-1',
+        'bytes=1-0',
+        'bytes=0-1,2-3',
+        '*/*',
+        'application/json',
+        'W/"x"',
+        'x'.repeat(4000),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 20 })
+        .map((bytes) => String.fromCharCode(...bytes)),
+    },
+  )
+  .map((value) => value.trim());
 
 /** Headers of an ordinary-size request: a few, some repeated. */
-export const fuzzHeaders: fc.Arbitrary<Array<[string, string]>> = fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 });
+export const fuzzHeaders: fc.Arbitrary<Array<[string, string]>> = fc.array(fc.tuple(headerName, headerValue), {
+  maxLength: 8,
+});
 
 /** Many headers (hundreds to a few thousand), each small: some heads stay under the limit, some pass it. */
-export const manyHeaders: fc.Arbitrary<Array<[string, string]>> = fc.integer({ min: 100, max: 2500 })
+export const manyHeaders: fc.Arbitrary<Array<[string, string]>> = fc
+  .integer({ min: 100, max: 2500 })
   .map((count) => Array.from({ length: count }, (_, i) => [`x-fuzz-${i % 50}`, `v${i}`] as [string, string]));
 
 /** One huge header (up to 64 KiB): under or over the parser's 16 KiB limit. */
-export const hugeHeader: fc.Arbitrary<Array<[string, string]>> = fc.tuple(headerName, fc.integer({ min: 1000, max: 64 * 1024 }))
+export const hugeHeader: fc.Arbitrary<Array<[string, string]>> = fc
+  .tuple(headerName, fc.integer({ min: 1000, max: 64 * 1024 }))
   .map(([name, size]) => [[name, 'x'.repeat(size)]]);
 
 /** Runs of a property: enough to find things, few enough to keep each file near a minute on a shared machine. */
@@ -287,5 +486,9 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
  */
 export function fuzzSettings(numRuns: number): fc.Parameters<unknown> {
   const scaled = Math.max(1, Math.round((numRuns * RUNS) / 150));
-  return { numRuns: scaled, includeErrorInReport: true, ...(process.env.FUZZ_SEED && { seed: Number(process.env.FUZZ_SEED) }) };
+  return {
+    numRuns: scaled,
+    includeErrorInReport: true,
+    ...(process.env.FUZZ_SEED && { seed: Number(process.env.FUZZ_SEED) }),
+  };
 }

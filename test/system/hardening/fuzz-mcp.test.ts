@@ -7,7 +7,15 @@ import { soundTools } from '../../../src/mcp/tools/index.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { addRealSound, tone } from '../../mcp/real-sounds.ts';
 import {
-  assertClean, describeRequest, fuzzHeaders, fuzzSettings, leakIn, rawRequest, wireValue, type RawRequest, type RawResponse,
+  assertClean,
+  describeRequest,
+  fuzzHeaders,
+  fuzzSettings,
+  leakIn,
+  rawRequest,
+  wireValue,
+  type RawRequest,
+  type RawResponse,
 } from './fuzz-helpers.ts';
 
 /**
@@ -40,22 +48,65 @@ describe('fuzz: the MCP server', () => {
   after(() => server.close());
 
   const mcpHeaders = (): Array<[string, string]> => [
-    ['x-api-key', key], ['content-type', 'application/json'], ['accept', 'application/json, text/event-stream'],
+    ['x-api-key', key],
+    ['content-type', 'application/json'],
+    ['accept', 'application/json, text/event-stream'],
   ];
 
   /** A value an argument may be given: any JSON, and the values that sit on the edges of the schemas. */
-  const argumentValue = (): fc.Arbitrary<unknown> => fc.oneof(
-    { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
-    { weight: 3, arbitrary: fc.constantFrom(...ids, ` ${ids[0]} `, ids[0]!.toUpperCase(), '', ' ', 'x'.repeat(201), 'sound://x') },
-    { weight: 2, arbitrary: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1, -1, 1.5, 12, 13, 100, 101, 1e308, -1e308, 2 ** 53, -16, -40, -41, -5, -4.9)) },
-    { weight: 2, arbitrary: fc.constantFrom('sfx', 'SFX', 'music', ['sfx', 'lofi'], [], ['jazz'], 'relevance', 'downloads', 'asc', 'desc', ['category', 'tags'], ['colour'], true, false, null) },
-    { weight: 2, arbitrary: fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 25 })) },
-    { weight: 1, arbitrary: wireValue },
-  );
+  const argumentValue = (): fc.Arbitrary<unknown> =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(...ids, ` ${ids[0]} `, ids[0]!.toUpperCase(), '', ' ', 'x'.repeat(201), 'sound://x'),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.oneof(
+          fc.double(),
+          fc.integer(),
+          fc.constantFrom(0, -0, 1, -1, 1.5, 12, 13, 100, 101, 1e308, -1e308, 2 ** 53, -16, -40, -41, -5, -4.9),
+        ),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          'sfx',
+          'SFX',
+          'music',
+          ['sfx', 'lofi'],
+          [],
+          ['jazz'],
+          'relevance',
+          'downloads',
+          'asc',
+          'desc',
+          ['category', 'tags'],
+          ['colour'],
+          true,
+          false,
+          null,
+        ),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.array(fc.string({ maxLength: 10 }), { maxLength: 25 }),
+        ),
+      },
+      { weight: 1, arbitrary: wireValue },
+    );
 
   /** Sends a JSON-RPC body to /mcp with a valid key and the headers the transport wants. */
   async function post(body: unknown, headers = mcpHeaders()): Promise<{ response: RawResponse; context: string }> {
-    const request: RawRequest = { method: 'POST', target: '/mcp', headers, body: typeof body === 'string' ? body : JSON.stringify(body) };
+    const request: RawRequest = {
+      method: 'POST',
+      target: '/mcp',
+      headers,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    };
     const context = `${describeRequest(request)} ${String(request.body).slice(0, 400)}`;
     return { response: await rawRequest(server.url, request), context };
   }
@@ -72,9 +123,14 @@ describe('fuzz: the MCP server', () => {
     for (const message of messages) {
       assert.equal(message.jsonrpc, '2.0', `${context} -> ${response.body.slice(0, 300)}`);
       if ('error' in message) {
-        assert.ok(Number.isInteger(message.error.code) && typeof message.error.message === 'string', `${context} -> ${response.body.slice(0, 300)}`);
-        assert.ok(CLIENT_ERROR_CODES.has(message.error.code) || message.error.code === -32029,
-          `an error code that is not the client's: ${context} -> ${response.body.slice(0, 400)}`);
+        assert.ok(
+          Number.isInteger(message.error.code) && typeof message.error.message === 'string',
+          `${context} -> ${response.body.slice(0, 300)}`,
+        );
+        assert.ok(
+          CLIENT_ERROR_CODES.has(message.error.code) || message.error.code === -32029,
+          `an error code that is not the client's: ${context} -> ${response.body.slice(0, 400)}`,
+        );
       } else {
         assert.ok('result' in message, `neither result nor error: ${context} -> ${response.body.slice(0, 300)}`);
       }
@@ -86,125 +142,295 @@ describe('fuzz: the MCP server', () => {
   function assertToolAnswer(message: Record<string, any>, context: string) {
     if ('error' in message) return;
     const text = JSON.stringify(message.result.content ?? []);
-    assert.ok(!text.includes(INTERNAL_ERROR_MESSAGE.slice(0, 30)), `a tool failed inside: ${context} -> ${text.slice(0, 300)}`);
+    assert.ok(
+      !text.includes(INTERNAL_ERROR_MESSAGE.slice(0, 30)),
+      `a tool failed inside: ${context} -> ${text.slice(0, 300)}`,
+    );
     assert.equal(leakIn(text), null, `${context} -> ${text.slice(0, 300)}`);
   }
 
   test('fuzz.mcp.arguments: any arguments to any tool get a result or an error result, never a failure', async () => {
-    const call = fc.constantFrom(...TOOLS).chain((tool) => fc.tuple(
-      fc.constant(tool.name),
-      fc.oneof(
-        { weight: 8, arbitrary: fc.dictionary(fc.constantFrom(...tool.argumentNames, 'extra', 'constructor', ''), argumentValue(), { maxKeys: 5 }) },
-        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
-        { weight: 1, arbitrary: fc.constant(undefined) },
+    const call = fc.constantFrom(...TOOLS).chain((tool) =>
+      fc.tuple(
+        fc.constant(tool.name),
+        fc.oneof(
+          {
+            weight: 8,
+            arbitrary: fc.dictionary(
+              fc.constantFrom(...tool.argumentNames, 'extra', 'constructor', ''),
+              argumentValue(),
+              { maxKeys: 5 },
+            ),
+          },
+          { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+          { weight: 1, arbitrary: fc.constant(undefined) },
+        ),
       ),
-    ));
-    await fc.assert(fc.asyncProperty(call, fc.integer({ min: 1, max: 1e6 }), async ([name, args], id) => {
-      const { response, context } = await post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args !== undefined && { arguments: args }) } });
-      // A "__proto__" key anywhere in a body is refused whole by the JSON parser's guard against
-      // prototype poisoning: a parse error, as fuzz.mcp.bodies expects of such a body. The string
-      // as a value is an ordinary string.
-      if (holdsProtoKey(args)) {
-        assertClean(response, [400], context);
-        assert.equal(assertJsonRpc(response, context)[0]!.error.code, -32700, context);
-        return;
-      }
-      assertClean(response, [200], context);
-      const [message] = assertJsonRpc(response, context);
-      assert.equal(message!.id, id, context);
-      assertToolAnswer(message!, context);
-    }), fuzzSettings(300));
+    );
+    await fc.assert(
+      fc.asyncProperty(call, fc.integer({ min: 1, max: 1e6 }), async ([name, args], id) => {
+        const { response, context } = await post({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name, ...(args !== undefined && { arguments: args }) },
+        });
+        // A "__proto__" key anywhere in a body is refused whole by the JSON parser's guard against
+        // prototype poisoning: a parse error, as fuzz.mcp.bodies expects of such a body. The string
+        // as a value is an ordinary string.
+        if (holdsProtoKey(args)) {
+          assertClean(response, [400], context);
+          assert.equal(assertJsonRpc(response, context)[0]!.error.code, -32700, context);
+          return;
+        }
+        assertClean(response, [200], context);
+        const [message] = assertJsonRpc(response, context);
+        assert.equal(message!.id, id, context);
+        assertToolAnswer(message!, context);
+      }),
+      fuzzSettings(300),
+    );
   });
 
   test('fuzz.mcp.methods: any params to any method, resources and prompts included, get a JSON-RPC answer', async () => {
     const method = fc.oneof(
-      { weight: 6, arbitrary: fc.constantFrom('tools/call', 'tools/list', 'resources/read', 'resources/list', 'resources/templates/list', 'prompts/get', 'prompts/list', 'ping', 'completion/complete', 'logging/setLevel', 'initialize') },
-      { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty')) },
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom(
+          'tools/call',
+          'tools/list',
+          'resources/read',
+          'resources/list',
+          'resources/templates/list',
+          'prompts/get',
+          'prompts/list',
+          'ping',
+          'completion/complete',
+          'logging/setLevel',
+          'initialize',
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.oneof(
+          fc.string({ maxLength: 20 }),
+          fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty'),
+        ),
+      },
     );
     const params = fc.oneof(
-      fc.record({ uri: fc.oneof(fc.constantFrom(...ids.map((id) => `sound://${id}`), 'sound://', 'sound://%zz', 'sound://../x', 'file:///etc/passwd', 'http://x/'), fc.string()) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          uri: fc.oneof(
+            fc.constantFrom(
+              ...ids.map((id) => `sound://${id}`),
+              'sound://',
+              'sound://%zz',
+              'sound://../x',
+              'file:///etc/passwd',
+              'http://x/',
+            ),
+            fc.string(),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        {
+          name: fc.oneof(
+            fc.constantFrom(...soundPrompts.map((prompt) => prompt.name), ...TOOLS.map((tool) => tool.name)),
+            fc.string(),
+          ),
+          arguments: fc.dictionary(
+            fc.constantFrom('scene', 'mood', 'max_duration', 'style', 'count', 'x'),
+            argumentValue(),
+            { maxKeys: 4 },
+          ),
+        },
+        { requiredKeys: [] },
+      ),
       fc.record({
-        name: fc.oneof(fc.constantFrom(...soundPrompts.map((prompt) => prompt.name), ...TOOLS.map((tool) => tool.name)), fc.string()),
-        arguments: fc.dictionary(fc.constantFrom('scene', 'mood', 'max_duration', 'style', 'count', 'x'), argumentValue(), { maxKeys: 4 }),
-      }, { requiredKeys: [] }),
-      fc.record({ cursor: fc.oneof(fc.string(), fc.constantFrom(Buffer.from('page:2').toString('base64url'), Buffer.from('page:0').toString('base64url'), 'cGFnZToy=='), fc.jsonValue()) }),
+        cursor: fc.oneof(
+          fc.string(),
+          fc.constantFrom(
+            Buffer.from('page:2').toString('base64url'),
+            Buffer.from('page:0').toString('base64url'),
+            'cGFnZToy==',
+          ),
+          fc.jsonValue(),
+        ),
+      }),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    await fc.assert(fc.asyncProperty(method, fc.option(params, { nil: undefined }), async (name, given) => {
-      const { response, context } = await post({ jsonrpc: '2.0', id: 7, method: name, ...(given !== undefined && { params: given }) });
-      // 400: the transport refuses a message that is not JSON-RPC (params that are not an object).
-      assertClean(response, [200, 400], context);
-      for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
-    }), fuzzSettings(300));
+    await fc.assert(
+      fc.asyncProperty(method, fc.option(params, { nil: undefined }), async (name, given) => {
+        const { response, context } = await post({
+          jsonrpc: '2.0',
+          id: 7,
+          method: name,
+          ...(given !== undefined && { params: given }),
+        });
+        // 400: the transport refuses a message that is not JSON-RPC (params that are not an object).
+        assertClean(response, [200, 400], context);
+        for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
+      }),
+      fuzzSettings(300),
+    );
   });
 
   test('fuzz.mcp.envelopes: any JSON body, batches included, gets JSON-RPC or nothing (202)', async () => {
-    const request = fc.record({
-      jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue()),
-      id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.double(), fc.jsonValue({ maxDepth: 1 })),
-      method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'ping', 'notifications/initialized', 'notifications/cancelled', 'resources/read'), fc.string({ maxLength: 12 })),
-      params: fc.jsonValue({ maxDepth: 2 }),
-    }, { requiredKeys: [] });
+    const request = fc.record(
+      {
+        jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue()),
+        id: fc.oneof(
+          fc.integer(),
+          fc.string({ maxLength: 10 }),
+          fc.constant(null),
+          fc.double(),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        method: fc.oneof(
+          fc.constantFrom(
+            'tools/call',
+            'tools/list',
+            'ping',
+            'notifications/initialized',
+            'notifications/cancelled',
+            'resources/read',
+          ),
+          fc.string({ maxLength: 12 }),
+        ),
+        params: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    );
     const body = fc.oneof(request, fc.array(request, { maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }));
-    await fc.assert(fc.asyncProperty(body, async (json) => {
-      const { response, context } = await post(json);
-      assertClean(response, [200, 202, 400], context);
-      if (response.status === 202) return assert.equal(response.body, '', context);
-      for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
-    }), fuzzSettings(300));
+    await fc.assert(
+      fc.asyncProperty(body, async (json) => {
+        const { response, context } = await post(json);
+        assertClean(response, [200, 202, 400], context);
+        if (response.status === 202) return assert.equal(response.body, '', context);
+        for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
+      }),
+      fuzzSettings(300),
+    );
   });
 
   test('fuzz.mcp.bodies: any bytes under any content type get a JSON-RPC error, never a 5xx', async () => {
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain',
-      'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '', 'APPLICATION/JSON');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+      '',
+      'APPLICATION/JSON',
+    );
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 200 }).map((array) => Buffer.from(array)),
       fc.string({ unit: 'binary', maxLength: 100 }).map((text) => Buffer.from(text)),
-      fc.constantFrom('{', '[', '{"jsonrpc":"2.0","id":1,"method":"tools/list"', '{"__proto__":{"x":1},"jsonrpc":"2.0","id":1,"method":"ping"}',
-        '{"constructor":{"prototype":{"x":1}},"jsonrpc":"2.0","id":1,"method":"ping"}', '\u0000', '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}', 'null', '1e999')
+      fc
+        .constantFrom(
+          '{',
+          '[',
+          '{"jsonrpc":"2.0","id":1,"method":"tools/list"',
+          '{"__proto__":{"x":1},"jsonrpc":"2.0","id":1,"method":"ping"}',
+          '{"constructor":{"prototype":{"x":1}},"jsonrpc":"2.0","id":1,"method":"ping"}',
+          '\u0000',
+          '\ufeff{"jsonrpc":"2.0","id":1,"method":"ping"}',
+          'null',
+          '1e999',
+        )
         .map((text) => Buffer.from(text)),
-      fc.integer({ min: 60 * 1024, max: 200 * 1024 }).map((size) => Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"${'a'.repeat(size)}"}}`)),
+      fc
+        .integer({ min: 60 * 1024, max: 200 * 1024 })
+        .map((size) => Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"${'a'.repeat(size)}"}}`)),
     );
-    await fc.assert(fc.asyncProperty(contentType, bytes, async (type, body) => {
-      const headers: Array<[string, string]> = [['x-api-key', key], ['accept', 'application/json, text/event-stream'], ...(type === '' ? [] : [['content-type', type] as [string, string]])];
-      const request: RawRequest = { method: 'POST', target: '/mcp', headers, body };
-      const context = `${describeRequest(request)} ${body.subarray(0, 100).toString('latin1')}`;
-      const response = await rawRequest(server.url, request);
-      assertClean(response, [200, 202, 400, 413, 415], context);
-      if (response.status !== 202) assertJsonRpc(response, context);
-    }), fuzzSettings(200));
+    await fc.assert(
+      fc.asyncProperty(contentType, bytes, async (type, body) => {
+        const headers: Array<[string, string]> = [
+          ['x-api-key', key],
+          ['accept', 'application/json, text/event-stream'],
+          ...(type === '' ? [] : [['content-type', type] as [string, string]]),
+        ];
+        const request: RawRequest = { method: 'POST', target: '/mcp', headers, body };
+        const context = `${describeRequest(request)} ${body.subarray(0, 100).toString('latin1')}`;
+        const response = await rawRequest(server.url, request);
+        assertClean(response, [200, 202, 400, 413, 415], context);
+        if (response.status !== 202) assertJsonRpc(response, context);
+      }),
+      fuzzSettings(200),
+    );
   });
 
   test('fuzz.mcp.headers: any ordinary headers beside a valid key get a JSON-RPC answer or the REST 401', async () => {
-    const accept = fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', '', 'text/html');
-    await fc.assert(fc.asyncProperty(fuzzHeaders, accept, async (headers, acceptValue) => {
-      const sent: Array<[string, string]> = [['x-api-key', key], ['content-type', 'application/json'], ['accept', acceptValue], ...headers];
-      const { response, context } = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_samples', arguments: {} } }, sent);
-      // 401: a fuzzed x-api-key joins the real one; 406: an Accept without both types; 400: a bad
-      // mcp-protocol-version; 415: a second content-type.
-      assertClean(response, [200, 400, 401, 406, 415], context);
-      if (response.status === 401) return assert.equal(typeof JSON.parse(response.body).error, 'string', context);
-      for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
-    }), fuzzSettings(200));
+    const accept = fc.constantFrom(
+      'application/json, text/event-stream',
+      'application/json',
+      'text/event-stream',
+      '*/*',
+      '',
+      'text/html',
+    );
+    await fc.assert(
+      fc.asyncProperty(fuzzHeaders, accept, async (headers, acceptValue) => {
+        const sent: Array<[string, string]> = [
+          ['x-api-key', key],
+          ['content-type', 'application/json'],
+          ['accept', acceptValue],
+          ...headers,
+        ];
+        const { response, context } = await post(
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_samples', arguments: {} } },
+          sent,
+        );
+        // 401: a fuzzed x-api-key joins the real one; 406: an Accept without both types; 400: a bad
+        // mcp-protocol-version; 415: a second content-type.
+        assertClean(response, [200, 400, 401, 406, 415], context);
+        if (response.status === 401) return assert.equal(typeof JSON.parse(response.body).error, 'string', context);
+        for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
+      }),
+      fuzzSettings(200),
+    );
   });
 
   test('fuzz.mcp.auth: without a valid key every method is 401, with a free one 403, in the REST shape', async () => {
     const keyHeader = fc.oneof(
       fc.constant<Array<[string, string]>>([]),
-      fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 }).map((value): Array<[string, string]> => [['x-api-key', value]]),
+      fc
+        .string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 })
+        .map((value): Array<[string, string]> => [['x-api-key', value]]),
       fc.constant<Array<[string, string]>>([['authorization', 'Bearer KEY']]),
       fc.constant<Array<[string, string]>>([['x-api-key', 'FREE']]),
     );
-    await fc.assert(fc.asyncProperty(keyHeader, fc.constantFrom('POST', 'GET', 'DELETE'), fc.jsonValue({ maxDepth: 2 }), async (headers, method, json) => {
-      const sent = headers.map(([name, value]): [string, string] => [name, value.replace('KEY', key).replace('FREE', freeKey)]);
-      const free = sent.some(([, value]) => value === freeKey);
-      const request: RawRequest = { method, target: '/mcp', headers: [...sent, ['content-type', 'application/json'], ['accept', 'application/json, text/event-stream']], body: method === 'GET' ? undefined : JSON.stringify(json) };
-      const response = await rawRequest(server.url, request);
-      assertClean(response, [free ? 403 : 401], describeRequest(request));
-      const body = JSON.parse(response.body);
-      assert.equal(typeof body.error, 'string');
-      if (free) assert.match(body.upgrade_url, /\/dashboard\/upgrade$/);
-    }), fuzzSettings(100));
+    await fc.assert(
+      fc.asyncProperty(
+        keyHeader,
+        fc.constantFrom('POST', 'GET', 'DELETE'),
+        fc.jsonValue({ maxDepth: 2 }),
+        async (headers, method, json) => {
+          const sent = headers.map(([name, value]): [string, string] => [
+            name,
+            value.replace('KEY', key).replace('FREE', freeKey),
+          ]);
+          const free = sent.some(([, value]) => value === freeKey);
+          const request: RawRequest = {
+            method,
+            target: '/mcp',
+            headers: [...sent, ['content-type', 'application/json'], ['accept', 'application/json, text/event-stream']],
+            body: method === 'GET' ? undefined : JSON.stringify(json),
+          };
+          const response = await rawRequest(server.url, request);
+          assertClean(response, [free ? 403 : 401], describeRequest(request));
+          const body = JSON.parse(response.body);
+          assert.equal(typeof body.error, 'string');
+          if (free) assert.match(body.upgrade_url, /\/dashboard\/upgrade$/);
+        },
+      ),
+      fuzzSettings(100),
+    );
   });
 
   test('fuzz.mcp.invalid-params: params that do not fit their method are -32602 naming the field, not -32603; an Object.prototype name is no method', async () => {
@@ -214,7 +440,11 @@ describe('fuzz: the MCP server', () => {
       ['tools/call', undefined, /expected object.* at params/],
       ['resources/read', { uri: '' }, /expected a URI.* at params\.uri/],
       ['resources/read', { uri: 5 }, /expected string.* at params\.uri/],
-      ['prompts/get', { name: 'find_sound_for_scene', arguments: { scene: 5 } }, /expected string.* at params\.arguments\.scene/],
+      [
+        'prompts/get',
+        { name: 'find_sound_for_scene', arguments: { scene: 5 } },
+        /expected string.* at params\.arguments\.scene/,
+      ],
       ['tools/list', { cursor: 5 }, /expected string.* at params\.cursor/],
     ];
     for (const method of ['__proto__', 'constructor', 'toString']) {
@@ -223,7 +453,12 @@ describe('fuzz: the MCP server', () => {
       assert.equal(assertJsonRpc(response, context)[0]!.error?.code, -32601, `${context} -> ${response.body}`);
     }
     for (const [method, params, says] of cases) {
-      const { response, context } = await post({ jsonrpc: '2.0', id: 3, method, ...(params !== undefined && { params }) });
+      const { response, context } = await post({
+        jsonrpc: '2.0',
+        id: 3,
+        method,
+        ...(params !== undefined && { params }),
+      });
       assert.equal(response.status, 200, context);
       const [message] = assertJsonRpc(response, context);
       assert.equal(message!.id, 3, context);
@@ -234,9 +469,16 @@ describe('fuzz: the MCP server', () => {
   });
 
   test('fuzz.mcp.alive: after all of that a search finds its sound', async () => {
-    const { response } = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_sounds', arguments: { q: 'laser' } } });
+    const { response } = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_sounds', arguments: { q: 'laser' } },
+    });
     assert.equal(response.status, 200);
-    const [message] = JSON.parse(response.body) instanceof Array ? JSON.parse(response.body) : [JSON.parse(response.body)];
+    const [message] = Array.isArray(JSON.parse(response.body))
+      ? JSON.parse(response.body)
+      : [JSON.parse(response.body)];
     assert.equal(message.result.structuredContent.data[0].id, ids[0]);
   });
 });

@@ -3,7 +3,15 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVER_LIMITS } from '../../../src/api/limits.ts';
 import { csrfToken, WebClient } from '../../dashboard/helpers/web-client.ts';
-import { bodyOf, connect, rawRequest, startAppServer, statusOf, type AppServer, type RawConnection } from './app-server.ts';
+import {
+  bodyOf,
+  connect,
+  rawRequest,
+  startAppServer,
+  statusOf,
+  type AppServer,
+  type RawConnection,
+} from './app-server.ts';
 
 const KiB = 1024;
 const get = (path: string, headers = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n${headers}\r\n`;
@@ -20,7 +28,10 @@ describe('limits: sizes', () => {
   test('limits.headers: headers past 16 KiB are answered 431 in the error shape; just under is served', async () => {
     const under = await rawRequest(server.port, get('/healthz', `X-Padding: ${'a'.repeat(15 * KiB)}\r\n`));
     assert.equal(statusOf(under), 200);
-    const over = await rawRequest(server.port, get('/healthz', `X-Padding: ${'a'.repeat(SERVER_LIMITS.headerBytes)}\r\n`));
+    const over = await rawRequest(
+      server.port,
+      get('/healthz', `X-Padding: ${'a'.repeat(SERVER_LIMITS.headerBytes)}\r\n`),
+    );
     assert.equal(statusOf(over), 431);
     assert.deepEqual(JSON.parse(bodyOf(over)), { error: 'Request Header Fields Too Large' });
   });
@@ -28,7 +39,10 @@ describe('limits: sizes', () => {
   test('limits.url: a URL past the same 16 KiB is refused (431) before routing; a 10 KB query is still answered', async () => {
     const long = await rawRequest(server.port, get(`/api/v1/sounds/sample?q=${'a'.repeat(10_000)}`));
     assert.equal(statusOf(long), 200);
-    const tooLong = await rawRequest(server.port, get(`/api/v1/sounds/sample?q=${'a'.repeat(SERVER_LIMITS.headerBytes)}`));
+    const tooLong = await rawRequest(
+      server.port,
+      get(`/api/v1/sounds/sample?q=${'a'.repeat(SERVER_LIMITS.headerBytes)}`),
+    );
     assert.equal(statusOf(tooLong), 431);
     const unknownRoute = await rawRequest(server.port, get(`/${'a'.repeat(SERVER_LIMITS.headerBytes)}`));
     assert.equal(statusOf(unknownRoute), 431);
@@ -37,7 +51,11 @@ describe('limits: sizes', () => {
   test('limits.body.dashboard: a form past 16 KiB and a JSON body past 64 KiB to a dashboard form are refused with 413', async () => {
     const client = new WebClient(server.url);
     const _csrf = csrfToken((await client.get('/dashboard/sign-in')).text);
-    const form = await client.post('/dashboard/sign-in', { email: 'a@example.com', password: 'x'.repeat(17 * KiB), _csrf });
+    const form = await client.post('/dashboard/sign-in', {
+      email: 'a@example.com',
+      password: 'x'.repeat(17 * KiB),
+      _csrf,
+    });
     assert.equal(form.status, 413);
     const json = await client.send('/dashboard/sign-in', {
       method: 'POST',
@@ -48,8 +66,18 @@ describe('limits: sizes', () => {
   });
 
   test('limits.body.mcp: a JSON-RPC message past 64 KiB gets 413 (sized or streamed), one under it is answered', async () => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key };
-    const message = (padding: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { padding: 'x'.repeat(padding) } } });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-api-key': key,
+    };
+    const message = (padding: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: { padding: 'x'.repeat(padding) } },
+      });
 
     const under = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: message(60 * KiB) });
     assert.equal(under.status, 200);
@@ -102,7 +130,9 @@ describe('limits: slow clients', () => {
   async function keepAsking(done: Promise<unknown>): Promise<number> {
     let answered = 0;
     let finished = false;
-    void done.finally(() => { finished = true; });
+    void done.finally(() => {
+      finished = true;
+    });
     while (!finished) {
       const response = await fetch(`${server.url}/healthz`);
       assert.equal(response.status, 200);
@@ -133,11 +163,17 @@ describe('limits: slow clients', () => {
   test('limits.slow-body: a form body sent a byte at a time is cut off at the request timeout while others are answered', async () => {
     const client = new WebClient(server.url);
     const page = await client.get('/dashboard/sign-in');
-    const body = new URLSearchParams({ email: 'slow@example.com', password: 'x'.repeat(500), _csrf: csrfToken(page.text) }).toString();
+    const body = new URLSearchParams({
+      email: 'slow@example.com',
+      password: 'x'.repeat(500),
+      _csrf: csrfToken(page.text),
+    }).toString();
     const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const connection = await connect(server.port);
-    connection.socket.write(`POST /dashboard/sign-in HTTP/1.1\r\nHost: test\r\nCookie: ${cookie}\r\n`
-      + `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`);
+    connection.socket.write(
+      `POST /dashboard/sign-in HTTP/1.1\r\nHost: test\r\nCookie: ${cookie}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     trickle(connection, body);
 
     const answered = await keepAsking(connection.closed);
@@ -156,7 +192,9 @@ describe('limits: connections', () => {
   after(() => server.close());
 
   async function openConnections(): Promise<number> {
-    return new Promise((resolve, reject) => server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    return new Promise((resolve, reject) =>
+      server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
   }
 
   async function until(condition: () => Promise<boolean>): Promise<void> {
@@ -174,7 +212,11 @@ describe('limits: connections', () => {
       await refused.closed;
       assert.equal(refused.received(), '', 'no answer past the cap');
     }
-    assert.ok(server.logLines().some((line) => line.msg === 'connections refused: the server holds MAX_CONNECTIONS open connections'));
+    assert.ok(
+      server
+        .logLines()
+        .some((line) => line.msg === 'connections refused: the server holds MAX_CONNECTIONS open connections'),
+    );
 
     // A connection already open is still served.
     held[0]!.socket.write(get('/healthz'));
@@ -182,7 +224,11 @@ describe('limits: connections', () => {
     assert.equal(statusOf(held[0]!.received()), 200);
 
     await until(async () => (await openConnections()) < 4);
-    assert.equal(statusOf(await rawRequest(server.port, get('/healthz'))), 200, 'a freed place serves a new connection');
+    assert.equal(
+      statusOf(await rawRequest(server.port, get('/healthz'))),
+      200,
+      'a freed place serves a new connection',
+    );
     for (const connection of held) connection.socket.destroy();
   });
 });

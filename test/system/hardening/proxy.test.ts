@@ -14,7 +14,11 @@ async function failSignIn(server: AppServer, forwardedFor?: string): Promise<num
   const response = await client.send('/dashboard/sign-in', {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email: uniqueEmail('nobody'), password: 'not the password', _csrf: csrfToken(page.text) }).toString(),
+    body: new URLSearchParams({
+      email: uniqueEmail('nobody'),
+      password: 'not the password',
+      _csrf: csrfToken(page.text),
+    }).toString(),
   });
   return response.status;
 }
@@ -22,7 +26,10 @@ async function failSignIn(server: AppServer, forwardedFor?: string): Promise<num
 /** The `ip` of the request log lines of POST /dashboard/sign-in, in order. */
 async function signInAddresses(server: AppServer): Promise<unknown[]> {
   await sleep(50);
-  return server.logLines().filter((line) => line.msg === 'request' && line.method === 'POST' && line.path === '/dashboard/sign-in').map((line) => line.ip);
+  return server
+    .logLines()
+    .filter((line) => line.msg === 'request' && line.method === 'POST' && line.path === '/dashboard/sign-in')
+    .map((line) => line.ip);
 }
 
 describe('proxy: TRUST_PROXY', () => {
@@ -35,7 +42,10 @@ describe('proxy: TRUST_PROXY', () => {
     assert.deepEqual(trust('10.0.0.1, 10.1.0.0/16,fd00::/8'), ['10.0.0.1', '10.1.0.0/16', 'fd00::/8']);
     assert.deepEqual(trust('loopback,uniquelocal'), ['loopback', 'uniquelocal']);
     const refusals: Array<[string, RegExp]> = [
-      ['true', /^invalid setting TRUST_PROXY: true would believe X-Forwarded-For from any client; give the number of proxies/],
+      [
+        'true',
+        /^invalid setting TRUST_PROXY: true would believe X-Forwarded-For from any client; give the number of proxies/,
+      ],
       ['false', /^invalid setting TRUST_PROXY: "false" is not a hop count, an IP address, a CIDR range/],
       ['10.0.0.0/33', /"10\.0\.0\.0\/33" is not/],
       ['10.0.0.1,', /"" is not/],
@@ -43,7 +53,11 @@ describe('proxy: TRUST_PROXY', () => {
       ['proxy.internal', /"proxy\.internal" is not/],
     ];
     for (const [value, reason] of refusals) {
-      assert.throws(() => trust(value), (error: unknown) => error instanceof ConfigError && reason.test(error.message) && !error.message.includes('\n'), value);
+      assert.throws(
+        () => trust(value),
+        (error: unknown) => error instanceof ConfigError && reason.test(error.message) && !error.message.includes('\n'),
+        value,
+      );
     }
   });
 
@@ -51,12 +65,16 @@ describe('proxy: TRUST_PROXY', () => {
     const server = await startAppServer();
     try {
       // Every failure claims another client: all are counted against the one real address.
-      for (let i = 0; i < SIGN_IN_RULE.failures; i++) assert.equal(await failSignIn(server, `198.51.100.${i + 1}`), 401);
+      for (let i = 0; i < SIGN_IN_RULE.failures; i++)
+        assert.equal(await failSignIn(server, `198.51.100.${i + 1}`), 401);
       assert.equal(await failSignIn(server, '203.0.113.99'), 429);
       assert.equal(await failSignIn(server), 429);
       const addresses = await signInAddresses(server);
       assert.equal(addresses.length, SIGN_IN_RULE.failures + 2);
-      assert.ok(addresses.every((ip) => ip === '127.0.0.1'), JSON.stringify(addresses));
+      assert.ok(
+        addresses.every((ip) => ip === '127.0.0.1'),
+        JSON.stringify(addresses),
+      );
     } finally {
       await server.close();
     }
@@ -66,7 +84,8 @@ describe('proxy: TRUST_PROXY', () => {
     const server = await startAppServer({ env: { TRUST_PROXY: '1' } });
     try {
       // A client's own X-Forwarded-For comes first; the proxy appends the address it saw: that one counts.
-      for (let i = 0; i < SIGN_IN_RULE.failures; i++) assert.equal(await failSignIn(server, `10.9.9.${i}, 198.51.100.7`), 401);
+      for (let i = 0; i < SIGN_IN_RULE.failures; i++)
+        assert.equal(await failSignIn(server, `10.9.9.${i}, 198.51.100.7`), 401);
       assert.equal(await failSignIn(server, '198.51.100.7'), 429);
       assert.equal(await failSignIn(server, '198.51.100.8'), 401, 'another client is not throttled');
       const addresses = await signInAddresses(server);

@@ -13,10 +13,11 @@ import { addRealSound, tone } from '../../mcp/real-sounds.ts';
 const SECRET_A = 'hardening-secret-A-0123456789-abcdefghijklmnopqrstuvwxyz';
 const SECRET_B = 'hardening-secret-B-0123456789-abcdefghijklmnopqrstuvwxyz';
 /** The key id a URL signed with this secret names (media/signing.ts; pinned in test/media/signing-vectors.test.ts). */
-const kidOf = (secret: string) => createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
+const kidOf = (secret: string) =>
+  createHmac('sha256', secret).update('sound-catalog media URL key id').digest('base64url').slice(0, 8);
 /** A URL's parts, the query's in the one order `sign` writes them. */
 const FIELDS = ['id', 'd', 'loudness', 'trim', 'account', 'exp', 'kid', 'sig'] as const;
-type Field = typeof FIELDS[number];
+type Field = (typeof FIELDS)[number];
 /** A signed URL taken apart: its path's sound id and each query parameter (absent ones undefined). */
 type Parts = Record<Field, string | undefined>;
 
@@ -29,8 +30,10 @@ function partsOf(url: string): Parts {
 }
 
 function urlOf(base: string, parts: Parts): string {
-  const query = FIELDS.slice(1).filter((field) => parts[field] !== undefined)
-    .map((field) => `${field}=${encodeURIComponent(parts[field]!)}`).join('&');
+  const query = FIELDS.slice(1)
+    .filter((field) => parts[field] !== undefined)
+    .map((field) => `${field}=${encodeURIComponent(parts[field]!)}`)
+    .join('&');
   return `${base}/media/${encodeURIComponent(parts.id!)}.mp3?${query}`;
 }
 
@@ -54,7 +57,9 @@ describe('hardening: signed media URLs', () => {
   const apiUrl = async (id: string, kind: 'stream' | 'download') => {
     const response = await server.get(`/api/v1/sounds/${id}/${kind}`, { key });
     assert.equal(response.status, 200);
-    const { data } = await response.json() as { data: { stream_url?: string; download_url?: string; expires_in?: number } };
+    const { data } = (await response.json()) as {
+      data: { stream_url?: string; download_url?: string; expires_in?: number };
+    };
     return { url: (data.stream_url ?? data.download_url)!, expiresIn: data.expires_in };
   };
 
@@ -73,7 +78,10 @@ describe('hardening: signed media URLs', () => {
       const { url, expiresIn } = await apiUrl(first.id, 'download');
       const exp = Number(new URL(url).searchParams.get('exp'));
       assert.equal(expiresIn, 3600);
-      assert.ok(exp * 1000 >= server.clock.now + expiresIn * 1000, 'the URL lives at least the expires_in the answer states');
+      assert.ok(
+        exp * 1000 >= server.clock.now + expiresIn * 1000,
+        'the URL lives at least the expires_in the answer states',
+      );
       server.clock.now = exp * 1000 - 1;
       const last = await fetch(url);
       assert.equal(last.status, 200);
@@ -89,7 +97,7 @@ describe('hardening: signed media URLs', () => {
     }
   });
 
-  test('signed-urls.other-sound: a signature, or the whole query, moved onto another sound\'s path is refused and serves nothing', async () => {
+  test("signed-urls.other-sound: a signature, or the whole query, moved onto another sound's path is refused and serves nothing", async () => {
     for (const kind of ['stream', 'download'] as const) {
       const one = partsOf((await apiUrl(first.id, kind)).url);
       const other = partsOf((await apiUrl(second.id, kind)).url);
@@ -147,10 +155,16 @@ describe('hardening: signed media URLs', () => {
       const [base, query] = url.split('?') as [string, string];
       const pairs = query.split('&');
       const variants = [
-        `${url}&utm_source=x`, `${url}&`, `${base}?x=1&${query}`, `${base}?&${query}`,
-        `${base}?${[...pairs].reverse().join('&')}`, `${base}?${[pairs[1]!, pairs[0]!, ...pairs.slice(2)].join('&')}`,
-        `${url}&${pairs[0]}`, `${base}?${pairs[0]}&${query}`,
-        url.replace('d=', '%64='), url.replace(/exp=(\d)/, (_, digit: string) => `exp=%3${digit}`),
+        `${url}&utm_source=x`,
+        `${url}&`,
+        `${base}?x=1&${query}`,
+        `${base}?&${query}`,
+        `${base}?${[...pairs].reverse().join('&')}`,
+        `${base}?${[pairs[1]!, pairs[0]!, ...pairs.slice(2)].join('&')}`,
+        `${url}&${pairs[0]}`,
+        `${base}?${pairs[0]}&${query}`,
+        url.replace('d=', '%64='),
+        url.replace(/exp=(\d)/, (_, digit: string) => `exp=%3${digit}`),
       ];
       for (const variant of variants) {
         assert.notEqual(variant, url);
@@ -173,7 +187,8 @@ describe('hardening: signed media URLs', () => {
           for (const { id } of [first, second]) {
             for (const d of ['stream', 'download'] as Disposition[]) {
               for (const choice of renditions) {
-                for (const account of ['account-one', 'account-two']) originals.push(partsOf(signer.sign(id, d, choice, account).url));
+                for (const account of ['account-one', 'account-two'])
+                  originals.push(partsOf(signer.sign(id, d, choice, account).url));
               }
             }
           }
@@ -184,19 +199,31 @@ describe('hardening: signed media URLs', () => {
     }
     // Every original is valid (checked on the signer; the rendition ones would make renditions).
     for (const parts of originals) {
-      const query = Object.fromEntries(FIELDS.slice(1).filter((f) => parts[f] !== undefined).map((f) => [f, parts[f]!]));
+      const query = Object.fromEntries(
+        FIELDS.slice(1)
+          .filter((f) => parts[f] !== undefined)
+          .map((f) => [f, parts[f]!]),
+      );
       assert.equal(server.services.signer.verify(parts.id!, query).ok, true, urlOf('', parts));
     }
     const plain = originals.find((parts) => parts.loudness === undefined && parts.trim === undefined)!;
     assert.equal((await fetch(urlOf(server.url, plain))).status, 200);
 
     const index = fc.nat({ max: originals.length - 1 });
-    await fc.assert(fc.asyncProperty(index, index, fc.uniqueArray(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: FIELDS.length - 1 }), async (i, j, taken) => {
-      const mixed = { ...originals[i]! };
-      for (const field of taken) mixed[field] = originals[j]![field];
-      fc.pre(!originals.some((original) => sameParts(original, mixed)));
-      await assertRefused(urlOf(server.url, mixed));
-    }), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        index,
+        index,
+        fc.uniqueArray(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: FIELDS.length - 1 }),
+        async (i, j, taken) => {
+          const mixed = { ...originals[i]! };
+          for (const field of taken) mixed[field] = originals[j]![field];
+          fc.pre(!originals.some((original) => sameParts(original, mixed)));
+          await assertRefused(urlOf(server.url, mixed));
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
 
@@ -212,10 +239,15 @@ describe('hardening: signing secrets rotate', () => {
     try {
       const { key } = await server.account('pro');
       const { id, bytes } = await addSound(server.services, { name: 'Rotating Sound' });
-      const urlsOf = async () => Promise.all(['stream', 'download'].map(async (kind) => {
-        const { data } = await (await server.get(`/api/v1/sounds/${id}/${kind}`, { key })).json() as { data: Record<string, string> };
-        return data.stream_url ?? data.download_url!;
-      }));
+      const urlsOf = async () =>
+        Promise.all(
+          ['stream', 'download'].map(async (kind) => {
+            const { data } = (await (await server.get(`/api/v1/sounds/${id}/${kind}`, { key })).json()) as {
+              data: Record<string, string>;
+            };
+            return data.stream_url ?? data.download_url!;
+          }),
+        );
       // Each start listens on a new port: a URL is sent to the server running now.
       const here = (url: string) => server.url + new URL(url).pathname + new URL(url).search;
       const serves = async (url: string) => {
@@ -258,20 +290,42 @@ describe('hardening: signing secrets rotate', () => {
 
   test('signed-urls.weak-secrets: an empty secret, or one shorter than 32 random bytes in base64url (43 characters), in the list (SIGNING_SECRET="secret,") is refused, never used to sign or verify', () => {
     for (const secrets of [[SECRET_B, ''], ['', SECRET_B], [SECRET_B, 'short'], [' '], [SECRET_B.slice(0, 42)], []]) {
-      assert.throws(() => new MediaSigner(secrets, () => 'http://x', Date.now), /signing secret/, JSON.stringify(secrets));
+      assert.throws(
+        () => new MediaSigner(secrets, () => 'http://x', Date.now),
+        /signing secret/,
+        JSON.stringify(secrets),
+      );
     }
     // The setting is refused before anything opens, with the one-line reason a start prints.
-    for (const setting of [`${SECRET_B},`, `${SECRET_B},short`, 'short', 'hardening-secret-0123456789', SECRET_B.slice(0, 42)]) {
-      assert.throws(() => loadConfig({ SIGNING_SECRET: setting }), (error: Error) => error instanceof ConfigError &&
-        error.message === 'invalid setting SIGNING_SECRET: each comma-separated secret must be at least 43 characters, 32 random bytes (make one with: openssl rand -base64 32)', setting);
+    for (const setting of [
+      `${SECRET_B},`,
+      `${SECRET_B},short`,
+      'short',
+      'hardening-secret-0123456789',
+      SECRET_B.slice(0, 42),
+    ]) {
+      assert.throws(
+        () => loadConfig({ SIGNING_SECRET: setting }),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          error.message ===
+            'invalid setting SIGNING_SECRET: each comma-separated secret must be at least 43 characters, 32 random bytes (make one with: openssl rand -base64 32)',
+        setting,
+      );
     }
     // What the README says to run makes one that is accepted.
-    assert.deepEqual(loadConfig({ SIGNING_SECRET: 'kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9rN4pA6sD8fG0E=' }).signingSecrets, ['kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9rN4pA6sD8fG0E=']);
+    assert.deepEqual(loadConfig({ SIGNING_SECRET: 'kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9rN4pA6sD8fG0E=' }).signingSecrets, [
+      'kJ3uQ0x1bqZ6m1v8Xg0e5Jt2yH7cW9rN4pA6sD8fG0E=',
+    ]);
   });
 });
 
 describe('hardening: signatures are compared in constant time', () => {
-  const signer = new MediaSigner([SECRET_A], () => 'http://localhost', () => Date.parse('2026-06-15T12:00:00Z'));
+  const signer = new MediaSigner(
+    [SECRET_A],
+    () => 'http://localhost',
+    () => Date.parse('2026-06-15T12:00:00Z'),
+  );
   const good = partsOf(signer.sign('abcdef0123456789', 'stream').url);
   const query = (sig: string) => ({ d: good.d, exp: good.exp, kid: good.kid, sig });
 
@@ -309,12 +363,20 @@ describe('hardening: signatures are compared in constant time', () => {
     try {
       const wrong = ['', 'A', good.sig!.slice(1), `${good.sig}A`, 'A'.repeat(42), 'A'.repeat(10_000), 'é'.repeat(22)];
       for (const sig of [...wrong, '\u0000'.repeat(22)]) {
-        assert.deepEqual(signer.verify('abcdef0123456789', query(sig)), { ok: false, reason: 'invalid' }, sig.slice(0, 50));
+        assert.deepEqual(
+          signer.verify('abcdef0123456789', query(sig)),
+          { ok: false, reason: 'invalid' },
+          sig.slice(0, 50),
+        );
       }
       for (const sig of [[good.sig!, good.sig!], Array.from({ length: 22 }, () => '65'), { length: 22 }]) {
-        assert.deepEqual(signer.verify('abcdef0123456789', { ...query(''), sig: sig as unknown as string }), { ok: false, reason: 'invalid' });
+        assert.deepEqual(signer.verify('abcdef0123456789', { ...query(''), sig: sig as unknown as string }), {
+          ok: false,
+          reason: 'invalid',
+        });
       }
-      for (const [given, expected] of spy.calls()) assert.equal(given.length, expected.length, 'timingSafeEqual is never handed unequal lengths');
+      for (const [given, expected] of spy.calls())
+        assert.equal(given.length, expected.length, 'timingSafeEqual is never handed unequal lengths');
     } finally {
       spy.restore();
     }

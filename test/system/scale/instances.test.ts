@@ -56,25 +56,31 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
     const statuses = new Map<number, number>();
     let next = 0;
     // 200 requests in flight at any time, alternating between the instances.
-    await Promise.all(Array.from({ length: 200 }, async () => {
-      while (next < 3000) {
-        const n = next++;
-        const response = await get(instances[n % 2]!, '/api/v1/sounds/popular?limit=1', key);
-        await response.arrayBuffer();
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        while (next < 3000) {
+          const n = next++;
+          const response = await get(instances[n % 2]!, '/api/v1/sounds/popular?limit=1', key);
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        }
+      }),
+    );
     assert.deepEqual(Object.fromEntries(statuses), { 200: 2500, 429: 500 });
   });
 
   test('instances.revoke: a key revoked on the command line is refused by both instances within a second', async () => {
     const account = await services.accounts.createAccount(`revoke-${Date.now()}@example.com`, 'pro');
     const created = await services.accounts.createKey(account.id, 'to revoke');
-    for (const instance of instances) assert.equal((await get(instance, '/api/v1/sounds/popular', created.key)).status, 200);
+    for (const instance of instances)
+      assert.equal((await get(instance, '/api/v1/sounds/popular', created.key)).status, 200);
     const revoked = await runCli(['keys', 'revoke', created.record.prefix], env);
     assert.equal(revoked.status, 0, revoked.stderr);
     for (const instance of instances) {
-      assert.ok(await within(1000, async () => (await get(instance, '/api/v1/sounds/popular', created.key)).status === 401), instance.url);
+      assert.ok(
+        await within(1000, async () => (await get(instance, '/api/v1/sounds/popular', created.key)).status === 401),
+        instance.url,
+      );
     }
   });
 
@@ -82,15 +88,25 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
     const account = await services.accounts.createAccount(`downloads-${Date.now()}@example.com`, 'enterprise');
     const { key } = await services.accounts.createKey(account.id, 'downloads');
     const { id } = await addSound(services, { name: 'Shared Download Bell', tags: ['shared-downloads'] });
-    const responses = await Promise.all(Array.from({ length: 60 }, (_, n) => get(instances[n % 2]!, `/api/v1/sounds/${id}/download`, key)));
-    assert.deepEqual(responses.map((response) => response.status), Array(60).fill(200));
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, n) => get(instances[n % 2]!, `/api/v1/sounds/${id}/download`, key)),
+    );
+    assert.deepEqual(
+      responses.map((response) => response.status),
+      Array(60).fill(200),
+    );
     for (const instance of instances) {
       const top = async () => {
-        const body = await (await get(instance, '/api/v1/sounds/popular?limit=1', key)).json() as { data: Array<{ id: string; numDownloads: number }> };
+        const body = (await (await get(instance, '/api/v1/sounds/popular?limit=1', key)).json()) as {
+          data: Array<{ id: string; numDownloads: number }>;
+        };
         return body.data[0];
       };
       // Each instance writes its downloads once a second; the other reads them within 0.1 s after.
-      assert.ok(await within(3000, async () => (await top())?.numDownloads === 60), `${instance.url}: ${JSON.stringify(await top())}`);
+      assert.ok(
+        await within(3000, async () => (await top())?.numDownloads === 60),
+        `${instance.url}: ${JSON.stringify(await top())}`,
+      );
       assert.equal((await top())?.id, id);
     }
   });
@@ -100,7 +116,9 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
     const { key } = await services.accounts.createKey(account.id, 'urls');
     const { id } = await addSound(services, { name: 'Shared Signed Gong' });
     const [a, b] = instances as [ServeProcess, ServeProcess];
-    const { data } = await (await get(a, `/api/v1/sounds/${id}/stream`, key)).json() as { data: { stream_url: string } };
+    const { data } = (await (await get(a, `/api/v1/sounds/${id}/stream`, key)).json()) as {
+      data: { stream_url: string };
+    };
     const onB = new URL(data.stream_url);
     onB.host = new URL(b.url).host;
     const played = await fetch(onB);
@@ -127,13 +145,18 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
     const { key } = await services.accounts.createKey(account.id, 'search');
     const folder = path.join(dataDir, 'incoming');
     await mkdir(folder, { recursive: true });
-    await writeFile(path.join(folder, 'shared zebra chime.wav'), encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 660, -12, 22_050)] }));
+    await writeFile(
+      path.join(folder, 'shared zebra chime.wav'),
+      encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 660, -12, 22_050)] }),
+    );
     const ingested = await runCli(['ingest', folder, '--json'], env);
     assert.equal(ingested.status, 0, ingested.stderr);
     assert.equal(ingested.json.added, 1);
     for (const instance of instances) {
       const found = async () => {
-        const body = await (await get(instance, '/api/v1/sounds?q=zebra', key)).json() as { pagination: { total: number } };
+        const body = (await (await get(instance, '/api/v1/sounds?q=zebra', key)).json()) as {
+          pagination: { total: number };
+        };
         return body.pagination.total === 1;
       };
       assert.ok(await within(1000, found), instance.url);

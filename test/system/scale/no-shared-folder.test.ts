@@ -20,7 +20,9 @@ const skip = (await sharedBackendsMissing()) || (await s3ServerMissing());
 /** Every file under a folder, as paths relative to it. */
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)));
 }
 
 /** The same URL, sent to another instance. */
@@ -52,14 +54,16 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
     folders.push(dataDir);
     return dataDir;
   };
-  const get = (instance: ServeProcess, pathAndQuery: string) => fetch(instance.url + pathAndQuery, { headers: { 'x-api-key': key } });
+  const get = (instance: ServeProcess, pathAndQuery: string) =>
+    fetch(instance.url + pathAndQuery, { headers: { 'x-api-key': key } });
   const signed = async (instance: ServeProcess, pathAndQuery: string) => {
     const response = await get(instance, pathAndQuery);
     assert.equal(response.status, 200, pathAndQuery);
-    const { data } = await response.json() as { data: { stream_url?: string; download_url?: string } };
+    const { data } = (await response.json()) as { data: { stream_url?: string; download_url?: string } };
     return (data.stream_url ?? data.download_url)!;
   };
-  const objectsInBucket = async () => (await bucket.client.send(new ListObjectsV2Command({ Bucket: bucket.name }))).Contents?.map((o) => o.Key!) ?? [];
+  const objectsInBucket = async () =>
+    (await bucket.client.send(new ListObjectsV2Command({ Bucket: bucket.name }))).Contents?.map((o) => o.Key!) ?? [];
 
   before(async () => {
     bucket = await createTestBucket();
@@ -69,7 +73,7 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
     const first = await folder('a');
-    envA = { ...await sharedEnv(first), ...shared };
+    envA = { ...(await sharedEnv(first)), ...shared };
     envB = { ...envA, SOUND_CATALOG_DATA: await folder('b') };
     const envAdmin = { ...envA, SOUND_CATALOG_DATA: await folder('admin') };
 
@@ -84,8 +88,14 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
     // Ingested on a third folder: its MP3 goes to the bucket, its row to PostgreSQL.
     const incoming = path.join(await folder('incoming'), 'in');
     await mkdir(incoming, { recursive: true });
-    await writeFile(path.join(incoming, 'unshared quokka bell.wav'), encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 880, -14, 44_100)] }));
-    const ingested = await runCli(['ingest', incoming, '--json'], { ...envA, SOUND_CATALOG_DATA: await folder('ingest') });
+    await writeFile(
+      path.join(incoming, 'unshared quokka bell.wav'),
+      encodeWavFloat32({ sampleRate: 44_100, channels: [sine(44_100, 880, -14, 44_100)] }),
+    );
+    const ingested = await runCli(['ingest', incoming, '--json'], {
+      ...envA,
+      SOUND_CATALOG_DATA: await folder('ingest'),
+    });
     assert.equal(ingested.status, 0, ingested.stderr);
     assert.equal(ingested.json.added, 1);
   });
@@ -101,7 +111,7 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
   test('no-shared-folder.sounds: a sound ingested elsewhere is found by both, and each serves the URLs the other signs, byte for byte', async () => {
     for (const instance of [a, b]) {
       const found = async () => {
-        const body = await (await get(instance, '/api/v1/sounds?q=quokka')).json() as { data: { id: string }[] };
+        const body = (await (await get(instance, '/api/v1/sounds?q=quokka')).json()) as { data: { id: string }[] };
         return body.data[0]?.id;
       };
       const deadline = Date.now() + 5000;
@@ -114,7 +124,10 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
       soundId = id;
     }
     const played: Uint8Array[] = [];
-    for (const [signer, player] of [[a, b], [b, a]] as const) {
+    for (const [signer, player] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       for (const kind of ['stream', 'download']) {
         const url = await signed(signer, `/api/v1/sounds/${soundId}/${kind}`);
         const response = await fetch(on(player, url));
@@ -158,14 +171,24 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
     assert.equal(overview.status, 200);
     assert.ok(overview.text.includes(email), 'signed in on the other instance');
     const tokenFromA = csrfToken((await onA.get('/dashboard')).text);
-    assert.equal((await onB.post('/dashboard/sign-out', { _csrf: tokenFromA })).status, 303, 'a form token made by one instance is accepted by the other');
+    assert.equal(
+      (await onB.post('/dashboard/sign-out', { _csrf: tokenFromA })).status,
+      303,
+      'a form token made by one instance is accepted by the other',
+    );
     assert.equal((await onA.get('/dashboard')).status, 303, 'signed out on both');
   });
 
-  test('no-shared-folder.disk: neither instance\'s data folder holds a media file or a secret', async () => {
+  test("no-shared-folder.disk: neither instance's data folder holds a media file or a secret", async () => {
     for (const dataDir of [envA.SOUND_CATALOG_DATA!, envB.SOUND_CATALOG_DATA!]) {
-      const files = await filesUnder(dataDir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
-      assert.deepEqual(files.filter((file) => /\.(mp3|tmp)$|secret/.test(file)), [], dataDir);
+      const files = await filesUnder(dataDir).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? [] : Promise.reject(error),
+      );
+      assert.deepEqual(
+        files.filter((file) => /\.(mp3|tmp)$|secret/.test(file)),
+        [],
+        dataDir,
+      );
     }
   });
 });

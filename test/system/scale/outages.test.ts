@@ -12,8 +12,6 @@ import { startServe, type ServeProcess } from '../../helpers/process.ts';
 
 const skip = await sharedBackendsMissing();
 
-
-
 /**
  * Stands between the service and PostgreSQL: `cut()` drops every connection and refuses new ones,
  * as a database that went away does; `mend()` lets them through again.
@@ -21,7 +19,10 @@ const skip = await sharedBackendsMissing();
 class CuttableProxy {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
-  constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
+  constructor(
+    readonly port: number,
+    private readonly target: { host: string; port: number },
+  ) {}
 
   async mend(): Promise<void> {
     this.server = net.createServer((client) => {
@@ -45,7 +46,6 @@ class CuttableProxy {
     if (server) await new Promise((resolve) => server.close(resolve));
   }
 }
-
 
 /** Polls until `check` holds or `ms` pass; returns whether it held. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {

@@ -70,8 +70,13 @@ describe('quota across a Redis restart', { skip }, () => {
     for (const server of servers) await untilAnswered(() => fetch(`${server.url}/readyz`));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
     try {
-      const remaining = await Promise.all(Array.from({ length: 200 }, (_, n) => remainingOf(`${servers[n % 2]!.url}/api/v1/sounds`, key, agent)));
-      assert.deepEqual(remaining.sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => before - 200 + i));
+      const remaining = await Promise.all(
+        Array.from({ length: 200 }, (_, n) => remainingOf(`${servers[n % 2]!.url}/api/v1/sounds`, key, agent)),
+      );
+      assert.deepEqual(
+        remaining.sort((a, b) => a - b),
+        Array.from({ length: 200 }, (_, i) => before - 200 + i),
+      );
     } finally {
       agent.destroy();
     }
@@ -102,7 +107,8 @@ describe('quota across a Redis restart', { skip }, () => {
     try {
       const late = b.get('/api/v1/sounds', { key });
       await readingStarted;
-      for (let i = 0; i < 50; i++) assert.equal((await a.get('/api/v1/sounds', { key })).headers.get('x-ratelimit-remaining'), String(2399 - i));
+      for (let i = 0; i < 50; i++)
+        assert.equal((await a.get('/api/v1/sounds', { key })).headers.get('x-ratelimit-remaining'), String(2399 - i));
       release();
       assert.equal((await late).headers.get('x-ratelimit-remaining'), '2349');
     } finally {
@@ -124,17 +130,18 @@ async function untilAnswered(send: () => Promise<Response>): Promise<Response> {
 
 function remainingOf(url: string, key: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent, headers: { 'x-api-key': key } }, (response) => {
-      response.resume();
-      response.on('end', () => (response.statusCode === 200
-        ? resolve(Number(response.headers['x-ratelimit-remaining']))
-        : reject(new Error(`answered ${response.statusCode}`))));
-    }).on('error', reject);
+    http
+      .get(url, { agent, headers: { 'x-api-key': key } }, (response) => {
+        response.resume();
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve(Number(response.headers['x-ratelimit-remaining']))
+            : reject(new Error(`answered ${response.statusCode}`)),
+        );
+      })
+      .on('error', reject);
   });
 }
-
-
-
 
 /** Why these tests cannot run (no redis-server to start), or false. In CI a missing one fails the run. */
 async function redisServerMissing(): Promise<string | false> {

@@ -15,6 +15,16 @@ export function seededRandom(seed: number): () => number {
  * then groups of measures, each group's weight shared among its numbers.
  */
 export const WEIGHTS: readonly number[] = [
-  3, 2.4, 1.1, 1.2, 0.76, 0.65, 0.8, 0.58, 0.34, 0.33, 0.24,
+  3,
+  2.4,
+  1.1,
+  1.2,
+  0.76,
+  0.65,
+  0.8,
+  0.58,
+  0.34,
+  0.33,
+  0.24,
   ...[10, 12, 6, 12, 6, 6, 5, 6, 30, 2].flatMap((size) => Array.from({ length: size }, () => 1 / size)),
 ];

@@ -4,10 +4,25 @@ import { finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { addCrackle, brownNoise, whiteNoise } from '../dsp/noise.ts';
 import {
-  capitalize, cleanTags, countWord, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+  capitalize,
+  cleanTags,
+  countWord,
+  formatHzFine,
+  joinWords,
+  secondsAdjective,
+  secondsWord,
+  withArticle,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
-import { ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
+import {
+  ambientFadeSeconds,
+  ambientLoudnessCeiling,
+  applyGainCurve,
+  pickAmbientSeconds,
+  smoothRandomCurve,
+  STEREO_OFFSET_SECONDS,
+  stereoFromBed,
+} from './shared.ts';
 
 /** A fire: a soft low roar that breathes, constant fine crackle, and now and then a bigger pop. */
 export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft {
@@ -35,7 +50,12 @@ export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft 
       mixInto(channel, pop, Math.floor(rng.next() * length), rng.range(0.8, 1.6));
     }
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-4, -1.5), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, {
+    peakDb: rng.range(-4, -1.5),
+    maxRmsDb: ambientLoudnessCeiling(rng),
+    fadeInSeconds: ambientFadeSeconds(seconds),
+    fadeOutSeconds: ambientFadeSeconds(seconds),
+  });
   return {
     title: 'Campfire',
     details: [
@@ -43,8 +63,25 @@ export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft 
       `Roar under ${formatHzFine(roarHz)}`,
       secondsWord(seconds),
     ],
-    description: capitalize(`${withArticle(secondsAdjective(seconds))} ${lively ? 'lively, crackling' : 'gentle'} campfire: a soft roar of flames with crackles and the odd pop of burning wood.`),
-    tags: cleanTags(['fire', 'campfire', 'crackle', 'crackling', 'flames', 'burning', 'wood', 'cozy', 'warm', 'outdoor', 'ambience', 'ambient', lively ? 'lively' : 'gentle', 'stereo']),
+    description: capitalize(
+      `${withArticle(secondsAdjective(seconds))} ${lively ? 'lively, crackling' : 'gentle'} campfire: a soft roar of flames with crackles and the odd pop of burning wood.`,
+    ),
+    tags: cleanTags([
+      'fire',
+      'campfire',
+      'crackle',
+      'crackling',
+      'flames',
+      'burning',
+      'wood',
+      'cozy',
+      'warm',
+      'outdoor',
+      'ambience',
+      'ambient',
+      lively ? 'lively' : 'gentle',
+      'stereo',
+    ]),
     audio,
   };
 }

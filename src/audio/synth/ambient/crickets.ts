@@ -4,7 +4,14 @@ import { mixPanned, samplesFor, scaleInPlace } from '../dsp/mix.ts';
 import { pinkNoise } from '../dsp/noise.ts';
 import { sineCycle } from '../dsp/oscillators.ts';
 import {
-  capitalize, cleanTags, countWord, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+  capitalize,
+  cleanTags,
+  countWord,
+  formatHzFine,
+  joinWords,
+  secondsAdjective,
+  secondsWord,
+  withArticle,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import { ambientFadeSeconds, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed } from './shared.ts';
@@ -43,7 +50,11 @@ export function generateCrickets({ rng, sampleRate }: SynthContext): SoundDraft 
       mixPanned(left, right, chirp, Math.round(t * sampleRate), level, pan);
     }
   }
-  const audio = finishAudio([left, right], sampleRate, { peakDb: rng.range(-9, -5), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio([left, right], sampleRate, {
+    peakDb: rng.range(-9, -5),
+    fadeInSeconds: ambientFadeSeconds(seconds),
+    fadeOutSeconds: ambientFadeSeconds(seconds),
+  });
   return {
     title: 'Night Crickets',
     details: [
@@ -51,8 +62,23 @@ export function generateCrickets({ rng, sampleRate }: SynthContext): SoundDraft 
       `${formatHzFine(Math.min(...pitches))} to ${formatHzFine(Math.max(...pitches))}`,
       secondsWord(seconds),
     ],
-    description: capitalize(`${withArticle(secondsAdjective(seconds))} summer night ambience: ${countWord(crickets)} crickets chirping at their own pitch and pace over faint night air.`),
-    tags: cleanTags(['crickets', 'insects', 'night', 'summer', 'nature', 'outdoor', 'chirping', 'ambience', 'ambient', 'calm', 'countryside', 'stereo']),
+    description: capitalize(
+      `${withArticle(secondsAdjective(seconds))} summer night ambience: ${countWord(crickets)} crickets chirping at their own pitch and pace over faint night air.`,
+    ),
+    tags: cleanTags([
+      'crickets',
+      'insects',
+      'night',
+      'summer',
+      'nature',
+      'outdoor',
+      'chirping',
+      'ambience',
+      'ambient',
+      'calm',
+      'countryside',
+      'stereo',
+    ]),
     audio,
   };
 }

@@ -29,7 +29,11 @@ export function generateHum({ rng, sampleRate }: SynthContext): SoundDraft {
   for (let i = 0; i < length; i++) out[i] = out[i]! + hiss[i]! * 0.01;
   const wobble = smoothRandomCurve(rng, seconds, 2);
   applyGainCurve(out, sampleRate, (t) => 0.9 + 0.1 * wobble(t));
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-14, -8), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-14, -8),
+    fadeInSeconds: ambientFadeSeconds(seconds),
+    fadeOutSeconds: ambientFadeSeconds(seconds),
+  });
   return {
     title: buzzing ? 'Transformer Buzz' : 'Electrical Hum',
     details: [
@@ -37,8 +41,23 @@ export function generateHum({ rng, sampleRate }: SynthContext): SoundDraft {
       `${Math.round(harmonics[1]! * 100)}% Second Harmonic`,
       secondsWord(seconds),
     ],
-    description: capitalize(`${withArticle(secondsAdjective(seconds))} steady ${mainsHz} Hz mains ${buzzing ? 'buzz from a transformer, raspy with odd harmonics' : 'hum with soft harmonics'}.`),
-    tags: cleanTags(['hum', 'electrical', 'electric', 'mains', 'power', 'drone', 'industrial', 'ambience', `${mainsHz}hz`, buzzing && 'buzz', buzzing && 'transformer', !buzzing && 'low']),
+    description: capitalize(
+      `${withArticle(secondsAdjective(seconds))} steady ${mainsHz} Hz mains ${buzzing ? 'buzz from a transformer, raspy with odd harmonics' : 'hum with soft harmonics'}.`,
+    ),
+    tags: cleanTags([
+      'hum',
+      'electrical',
+      'electric',
+      'mains',
+      'power',
+      'drone',
+      'industrial',
+      'ambience',
+      `${mainsHz}hz`,
+      buzzing && 'buzz',
+      buzzing && 'transformer',
+      !buzzing && 'low',
+    ]),
     audio,
   };
 }

@@ -4,11 +4,22 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { brownNoise, pinkNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import {
-  capitalize, cleanTags, formatHzFine, joinWords, secondsAdjective, secondsWord, withArticle,
+  capitalize,
+  cleanTags,
+  formatHzFine,
+  joinWords,
+  secondsAdjective,
+  secondsWord,
+  withArticle,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import {
-  ambientFadeSeconds, applyGainCurve, pickAmbientSeconds, smoothRandomCurve, STEREO_OFFSET_SECONDS, stereoFromBed,
+  ambientFadeSeconds,
+  applyGainCurve,
+  pickAmbientSeconds,
+  smoothRandomCurve,
+  STEREO_OFFSET_SECONDS,
+  stereoFromBed,
 } from './shared.ts';
 
 /**
@@ -39,7 +50,11 @@ export function generateRoomTone({ rng, sampleRate }: SynthContext): SoundDraft 
     const hum = renderTone(length, sampleRate, { waveform: 'sine', startHz: rng.pick([50, 60]) * 2 });
     for (const channel of channels) mixInto(channel, hum, 0, 0.02);
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-30, -22), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, {
+    peakDb: rng.range(-30, -22),
+    fadeInSeconds: ambientFadeSeconds(seconds),
+    fadeOutSeconds: ambientFadeSeconds(seconds),
+  });
   const character = warm ? 'warm, low' : 'airy';
   return {
     title: 'Room Tone',
@@ -48,8 +63,25 @@ export function generateRoomTone({ rng, sampleRate }: SynthContext): SoundDraft 
       `Hiss under ${formatHzFine(hissHz)}`,
       secondsWord(seconds),
     ],
-    description: capitalize(`${withArticle(secondsAdjective(seconds))} ${character} room tone, the quiet background of an empty indoor room${ventilation ? ' with a ventilation system running' : ''}.`),
-    tags: cleanTags(['room-tone', 'room', 'tone', 'quiet', 'indoor', 'interior', 'background', 'ambience', 'ambient', 'silence', warm ? 'warm' : 'airy', ventilation && 'ventilation', ventilation && 'air-conditioning', ventilation && 'hvac']),
+    description: capitalize(
+      `${withArticle(secondsAdjective(seconds))} ${character} room tone, the quiet background of an empty indoor room${ventilation ? ' with a ventilation system running' : ''}.`,
+    ),
+    tags: cleanTags([
+      'room-tone',
+      'room',
+      'tone',
+      'quiet',
+      'indoor',
+      'interior',
+      'background',
+      'ambience',
+      'ambient',
+      'silence',
+      warm ? 'warm' : 'airy',
+      ventilation && 'ventilation',
+      ventilation && 'air-conditioning',
+      ventilation && 'hvac',
+    ]),
     audio,
   };
 }

@@ -7,7 +7,11 @@ import type { Random } from '../random.ts';
 export function pickAmbientSeconds(rng: Random): number {
   // Mostly short beds; a few long ones keep "up to a minute" honest. Every second of a demo
   // sound costs encoding and analysis time at first start (measured: about 30x real time a core).
-  const bucket = rng.weighted([[[5, 7], 75], [[7, 12], 20], [[12, 60], 5]] as const);
+  const bucket = rng.weighted([
+    [[5, 7], 75],
+    [[7, 12], 20],
+    [[12, 60], 5],
+  ] as const);
   return Math.round(rng.range(bucket[0], bucket[1]) * 10) / 10;
 }
 

@@ -6,7 +6,12 @@ import { capitalize, cleanTags, formatSeconds, secondsAdjective, secondsWord, wi
 import type { Random } from '../random.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 import {
-  ambientFadeSeconds, ambientLoudnessCeiling, applyGainCurve, pickAmbientSeconds, STEREO_OFFSET_SECONDS, stereoFromBed,
+  ambientFadeSeconds,
+  ambientLoudnessCeiling,
+  applyGainCurve,
+  pickAmbientSeconds,
+  STEREO_OFFSET_SECONDS,
+  stereoFromBed,
 } from './shared.ts';
 
 /**
@@ -28,13 +33,35 @@ export function generateWaves({ rng, sampleRate }: SynthContext): SoundDraft {
   mixInto(surf, foam, 0, calm ? 0.08 : 0.15);
   applyGainCurve(surf, sampleRate, (t) => 0.12 + 0.88 * swell(t));
   const channels = stereoFromBed(surf, length, offset);
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), maxRmsDb: ambientLoudnessCeiling(rng), fadeInSeconds: ambientFadeSeconds(seconds), fadeOutSeconds: ambientFadeSeconds(seconds) });
+  const audio = finishAudio(channels, sampleRate, {
+    peakDb: rng.range(-3, -1),
+    maxRmsDb: ambientLoudnessCeiling(rng),
+    fadeInSeconds: ambientFadeSeconds(seconds),
+    fadeOutSeconds: ambientFadeSeconds(seconds),
+  });
   const mood = calm ? 'calm' : 'rolling';
   return {
     title: calm ? 'Calm Ocean Waves' : 'Rolling Surf Waves',
     details: [`Breaking Every ${secondsWord(periodSeconds)}`, secondsWord(seconds)],
-    description: capitalize(`${withArticle(secondsAdjective(seconds))} beach ambience of ${mood} ocean waves breaking about every ${formatSeconds(periodSeconds)} and washing back.`),
-    tags: cleanTags(['waves', 'ocean', 'sea', 'beach', 'surf', 'shore', 'water', 'nature', 'ambience', 'ambient', 'background', 'relaxing', mood, 'stereo']),
+    description: capitalize(
+      `${withArticle(secondsAdjective(seconds))} beach ambience of ${mood} ocean waves breaking about every ${formatSeconds(periodSeconds)} and washing back.`,
+    ),
+    tags: cleanTags([
+      'waves',
+      'ocean',
+      'sea',
+      'beach',
+      'surf',
+      'shore',
+      'water',
+      'nature',
+      'ambience',
+      'ambient',
+      'background',
+      'relaxing',
+      mood,
+      'stereo',
+    ]),
     audio,
   };
 }
@@ -51,7 +78,7 @@ function waveLevel(starts: readonly number[], t: number, periodSeconds: number):
   for (const start of starts) {
     const x = (t - start) / periodSeconds;
     if (x < 0 || x > 1.6) continue;
-    const value = x < 0.35 ? Math.pow(x / 0.35, 2) : Math.exp(-(x - 0.35) * 3);
+    const value = x < 0.35 ? (x / 0.35) ** 2 : Math.exp(-(x - 0.35) * 3);
     if (value > level) level = value;
   }
   return level;

@@ -1,7 +1,12 @@
 /** Amplitude envelopes, applied in place so notes need no second buffer. */
 
 /** Linear attack, then an exponential decay that reaches -60 dB after `decaySeconds`. */
-export function applyPercussive(buffer: Float32Array, sampleRate: number, attackSeconds: number, decaySeconds: number): void {
+export function applyPercussive(
+  buffer: Float32Array,
+  sampleRate: number,
+  attackSeconds: number,
+  decaySeconds: number,
+): void {
   const attack = Math.max(1, Math.round(attackSeconds * sampleRate));
   const factor = Math.exp(Math.log(0.001) / Math.max(1, decaySeconds * sampleRate));
   let level = 1;
@@ -50,7 +55,11 @@ export function applyAdsr(buffer: Float32Array, sampleRate: number, envelope: Ad
 }
 
 /** Piecewise-linear gain through (seconds, gain) points; holds the last gain after the last point. */
-export function applyBreakpoints(buffer: Float32Array, sampleRate: number, points: readonly (readonly [number, number])[]): void {
+export function applyBreakpoints(
+  buffer: Float32Array,
+  sampleRate: number,
+  points: readonly (readonly [number, number])[],
+): void {
   let segment = 0;
   for (let i = 0; i < buffer.length; i++) {
     const t = i / sampleRate;

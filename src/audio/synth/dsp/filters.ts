@@ -11,7 +11,13 @@ const COEFFICIENT_BLOCK = 32;
  * Topology-preserving state-variable filter (Zavalishin): it stays stable and quiet while its
  * cutoff moves, which sweeps (whooshes, wind, wah) need and a plain biquad does not give.
  */
-export function stateVariableFilter(buffer: Float32Array, sampleRate: number, mode: FilterMode, q: number, cutoff: Cutoff): void {
+export function stateVariableFilter(
+  buffer: Float32Array,
+  sampleRate: number,
+  mode: FilterMode,
+  q: number,
+  cutoff: Cutoff,
+): void {
   const k = 1 / q;
   const nyquistGuard = sampleRate * 0.45;
   // The three outputs are mixes of input, band and low: choosing weights up front keeps the loop branch-free.

@@ -44,8 +44,8 @@ export function finishAudio(channels: Float32Array[], sampleRate: number, option
   }
   if (!(peak > 0) || !Number.isFinite(peak)) throw new Error('synthesized sound is silent or not finite');
   const rms = Math.sqrt(energy / count);
-  const peakGain = Math.pow(10, Math.min(-0.5, options.peakDb) / 20) / peak;
-  const loudnessGain = Math.pow(10, (options.maxRmsDb ?? DEFAULT_MAX_RMS_DB) / 20) / rms;
+  const peakGain = 10 ** (Math.min(-0.5, options.peakDb) / 20) / peak;
+  const loudnessGain = 10 ** ((options.maxRmsDb ?? DEFAULT_MAX_RMS_DB) / 20) / rms;
   const gain = Math.min(peakGain, loudnessGain);
   const lead = options.leadingSilenceSeconds ? Math.round(options.leadingSilenceSeconds * sampleRate) : 0;
   const finished = channels.map((channel) => {

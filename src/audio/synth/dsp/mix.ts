@@ -17,7 +17,14 @@ export function panGains(pan: number): [number, number] {
   return [Math.cos(angle), Math.sin(angle)];
 }
 
-export function mixPanned(left: Float32Array, right: Float32Array, source: Float32Array, offset: number, gain: number, pan: number): void {
+export function mixPanned(
+  left: Float32Array,
+  right: Float32Array,
+  source: Float32Array,
+  offset: number,
+  gain: number,
+  pan: number,
+): void {
   const [leftGain, rightGain] = panGains(pan);
   mixInto(left, source, offset, gain * leftGain);
   mixInto(right, source, offset, gain * rightGain);
@@ -47,7 +54,7 @@ export function saturateInPlace(buffer: Float32Array, drive: number, inputGain =
 }
 
 function softClip(x: number): number {
-  const clamped = x > 3 ? 3 : x < -3 ? -3 : x;
+  const clamped = x > 3 ? 3 : Math.max(x, -3);
   const square = clamped * clamped;
   return (clamped * (27 + square)) / (27 + 9 * square);
 }

@@ -28,7 +28,13 @@ export function whiteNoise(length: number, rng: Random): Float32Array {
 export function pinkNoise(length: number, rng: Random): Float32Array {
   const out = new Float32Array(length);
   let s = noiseSeed(rng);
-  let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0;
+  let b0 = 0,
+    b1 = 0,
+    b2 = 0,
+    b3 = 0,
+    b4 = 0,
+    b5 = 0,
+    b6 = 0;
   for (let i = 0; i < length; i++) {
     s ^= s << 13;
     s ^= s >>> 17;
@@ -66,10 +72,20 @@ export function brownNoise(length: number, rng: Random): Float32Array {
  * so it is heard as a tick rather than a digital impulse. Gaps between clicks are drawn from an
  * exponential distribution, so the cost is per click, not per sample.
  */
-export function addCrackle(buffer: Float32Array, sampleRate: number, rng: Random, perSecond: number, level: number): void {
+export function addCrackle(
+  buffer: Float32Array,
+  sampleRate: number,
+  rng: Random,
+  perSecond: number,
+  level: number,
+): void {
   const meanGap = sampleRate / perSecond;
   const ringLength = Math.round(sampleRate * 0.002);
-  for (let at = Math.floor(-Math.log(1 - rng.next()) * meanGap); at < buffer.length; at += 1 + Math.floor(-Math.log(1 - rng.next()) * meanGap)) {
+  for (
+    let at = Math.floor(-Math.log(1 - rng.next()) * meanGap);
+    at < buffer.length;
+    at += 1 + Math.floor(-Math.log(1 - rng.next()) * meanGap)
+  ) {
     let ring = level * (0.3 + 0.7 * rng.next()) * (rng.chance(0.5) ? 1 : -1);
     const end = Math.min(buffer.length, at + ringLength);
     for (let i = at; i < end; i++) {

@@ -52,7 +52,7 @@ export function renderTone(length: number, sampleRate: number, spec: ToneSpec): 
   const out = new Float32Array(length);
   const endHz = spec.endHz ?? spec.startHz;
   const glideBlocks = Math.max(1, Math.round(((spec.glideSeconds ?? length / sampleRate) * sampleRate) / PITCH_BLOCK));
-  const glideRatio = Math.pow(endHz / spec.startHz, 1 / glideBlocks);
+  const glideRatio = (endHz / spec.startHz) ** (1 / glideBlocks);
   const vibratoDepth = (spec.vibratoSemitones ?? 0) / 12;
   const vibratoStep = (spec.vibratoHz ?? 0) / sampleRate;
   const pulseWidth = spec.pulseWidth ?? 0.5;
@@ -62,7 +62,7 @@ export function renderTone(length: number, sampleRate: number, spec: ToneSpec): 
   let phase = spec.phase ?? 0;
   for (let start = 0, block = 0; start < length; start += PITCH_BLOCK, block++) {
     const end = Math.min(length, start + PITCH_BLOCK);
-    const vibrato = vibratoDepth === 0 ? 1 : Math.pow(2, vibratoDepth * sineCycle(start * vibratoStep));
+    const vibrato = vibratoDepth === 0 ? 1 : 2 ** (vibratoDepth * sineCycle(start * vibratoStep));
     const dt = Math.min(0.5, (hz * vibrato) / sampleRate);
     if (waveform === 'sine') {
       for (let i = start; i < end; i++) {

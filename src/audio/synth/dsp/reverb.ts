@@ -24,19 +24,35 @@ function delayOf(ms: number, size: number, sampleRate: number): number {
 }
 
 /** Adds the reverberated `send` to left and right at `wet` level. */
-export function addReverb(left: Float32Array, right: Float32Array, send: Float32Array, sampleRate: number, spec: ReverbSpec, wet: number): void {
+export function addReverb(
+  left: Float32Array,
+  right: Float32Array,
+  send: Float32Array,
+  sampleRate: number,
+  spec: ReverbSpec,
+  wet: number,
+): void {
   const length = send.length;
   const [d0, d1, d2, d3] = COMB_MS.map((ms) => delayOf(ms, spec.size, sampleRate)) as [number, number, number, number];
-  const feedback = (delay: number) => Math.pow(0.001, delay / sampleRate / spec.decaySeconds);
+  const feedback = (delay: number) => 0.001 ** (delay / sampleRate / spec.decaySeconds);
   const [f0, f1, f2, f3] = [feedback(d0), feedback(d1), feedback(d2), feedback(d3)];
   const [l0, l1, l2, l3] = [new Float32Array(d0), new Float32Array(d1), new Float32Array(d2), new Float32Array(d3)];
   const damping = spec.damping;
-  let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let c0 = 0,
+    c1 = 0,
+    c2 = 0,
+    c3 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0;
   const combed = new Float32Array(length);
   for (let i = 0; i < length; i++) {
     const x = send[i]!;
-    const o0 = l0[c0]!, o1 = l1[c1]!, o2 = l2[c2]!, o3 = l3[c3]!;
+    const o0 = l0[c0]!,
+      o1 = l1[c1]!,
+      o2 = l2[c2]!,
+      o3 = l3[c3]!;
     s0 = o0 + damping * (s0 - o0);
     s1 = o1 + damping * (s1 - o1);
     s2 = o2 + damping * (s2 - o2);
@@ -56,7 +72,14 @@ export function addReverb(left: Float32Array, right: Float32Array, send: Float32
   addAllpassed(right, combed, sampleRate, RIGHT_ALLPASS_MS, spec.size, gain);
 }
 
-function addAllpassed(target: Float32Array, input: Float32Array, sampleRate: number, delaysMs: readonly [number, number], size: number, gain: number): void {
+function addAllpassed(
+  target: Float32Array,
+  input: Float32Array,
+  sampleRate: number,
+  delaysMs: readonly [number, number],
+  size: number,
+  gain: number,
+): void {
   const da = delayOf(delaysMs[0], size, sampleRate);
   const db = delayOf(delaysMs[1], size, sampleRate);
   const la = new Float32Array(da);

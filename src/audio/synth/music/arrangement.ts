@@ -41,7 +41,12 @@ export function arrangeDrums(plan: SongPlan, rng: Random, buses: Buses, bars: nu
         // Lo-fi drums are played loosely: small timing and loudness differences per hit.
         const looseness = lofi ? rng.range(-0.008, 0.008) : 0;
         const accent = hit.step % 4 === 0 ? 1 : rng.range(0.7, 0.9);
-        place(buses, plan.sampleRate, sound, { seconds: Math.max(0, stepTime(plan, bar, hit.step) + looseness), gain: level * accent, pan, send });
+        place(buses, plan.sampleRate, sound, {
+          seconds: Math.max(0, stepTime(plan, bar, hit.step) + looseness),
+          gain: level * accent,
+          pan,
+          send,
+        });
       }
     }
   }
@@ -69,7 +74,12 @@ export function arrangeChords(plan: SongPlan, rng: Random, buses: Buses, bars: n
       for (let s = 0; s < 16; s++) {
         const midi = notes[s % notes.length]! + (Math.floor(s / notes.length) % 2) * 12;
         const note = renderNote('arp', midiToHz(midi), step * 0.8, plan.sampleRate, rng);
-        place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, s), gain: 0.3, pan: s % 2 === 0 ? -0.45 : 0.45, send: 0.2 });
+        place(buses, plan.sampleRate, note, {
+          seconds: stepTime(plan, bar, s),
+          gain: 0.3,
+          pan: s % 2 === 0 ? -0.45 : 0.45,
+          send: 0.2,
+        });
       }
       continue;
     }
@@ -117,7 +127,14 @@ export function arrangeBass(plan: SongPlan, rng: Random, buses: Buses, bars: num
   }
 }
 
-export const LEAD_RHYTHMS = ['x.x.x...x.x.x...', 'x...x.x.x...x...', 'x..x..x...x.x...', 'x.......x.x.x.x.', '..x.x.x...x.x...', 'x.....x.....x...'];
+export const LEAD_RHYTHMS = [
+  'x.x.x...x.x.x...',
+  'x...x.x.x...x...',
+  'x..x..x...x.x...',
+  'x.......x.x.x.x.',
+  '..x.x.x...x.x...',
+  'x.....x.....x...',
+];
 
 /** A two-bar motif of scale steps, replayed each two bars with strong beats moved onto chord tones. */
 export function arrangeLead(plan: SongPlan, rng: Random, buses: Buses, bars: number): void {
@@ -136,7 +153,11 @@ export function arrangeLead(plan: SongPlan, rng: Random, buses: Buses, bars: num
     const chord = plan.progression[bar % plan.progression.length]!;
     const chordPitchClasses = chord.map((tone) => (plan.tonic + tone) % 12);
     patternHits(rhythms[bar % 2]!).forEach((hit, index) => {
-      let midi = lowest - ((lowest - plan.tonic) % 12) + 12 + scaleSemitone(plan.mode, motif[(index + (bar % 2) * 8) % motif.length]!);
+      let midi =
+        lowest -
+        ((lowest - plan.tonic) % 12) +
+        12 +
+        scaleSemitone(plan.mode, motif[(index + (bar % 2) * 8) % motif.length]!);
       if (hit.step % 4 === 0) midi = nearestChordTone(midi, chordPitchClasses);
       const note = renderNote(voiceKind, midiToHz(midi), Math.min(hit.steps, 4) * step * 0.85, plan.sampleRate, rng);
       place(buses, plan.sampleRate, note, { seconds: stepTime(plan, bar, hit.step), gain: 0.45, pan: 0.15, send: 0.4 });

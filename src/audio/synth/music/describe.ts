@@ -37,7 +37,8 @@ const DRUM_WORDS: Readonly<Record<DrumFlavor, string>> = { punchy: 'punchy', sof
 
 function moodsFor(plan: SongPlan): readonly string[] {
   const major = plan.mode === 'major';
-  if (plan.style.category === 'LOFI') return major ? ['Dreamy', 'Warm', 'Mellow', 'Cozy'] : ['Melancholic', 'Rainy Day', 'Late Night', 'Nostalgic'];
+  if (plan.style.category === 'LOFI')
+    return major ? ['Dreamy', 'Warm', 'Mellow', 'Cozy'] : ['Melancholic', 'Rainy Day', 'Late Night', 'Nostalgic'];
   if (plan.bpm >= 115) return major ? ['Upbeat', 'Happy', 'Energetic'] : ['Driving', 'Dark', 'Intense'];
   return major ? ['Bright', 'Hopeful', 'Warm'] : ['Moody', 'Melancholic', 'Mysterious'];
 }
@@ -48,11 +49,16 @@ export function describeSong(plan: SongPlan, rng: Random, audio: SoundDraft['aud
   const lofi = plan.style.category === 'LOFI';
   const chords = plan.progression.map((chord) => chordSymbol(plan.tonic, plan.mode, chord)).join('–');
   const parts = [CHORD_WORDS[plan.style.chords].text, BASS_WORDS[plan.style.bass]];
-  if (plan.style.drums) parts.push(joinWords(DRUM_WORDS[plan.style.drums.flavor], plan.swing > 0.05 && 'swung', 'drums'));
+  if (plan.style.drums)
+    parts.push(joinWords(DRUM_WORDS[plan.style.drums.flavor], plan.swing > 0.05 && 'swung', 'drums'));
   if (plan.lead && plan.style.lead) parts.push(LEAD_WORDS[plan.style.lead].text);
   if (lofi) parts.push('vinyl crackle and tape wobble');
-  const partsText = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}` : parts.join('');
-  const styleText = lofi && !plan.style.label.toLowerCase().includes('lofi') && plan.style.label !== 'Chillhop' ? `lofi ${plan.style.label.toLowerCase()}` : plan.style.label.toLowerCase();
+  const partsText =
+    parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}` : parts.join('');
+  const styleText =
+    lofi && !plan.style.label.toLowerCase().includes('lofi') && plan.style.label !== 'Chillhop'
+      ? `lofi ${plan.style.label.toLowerCase()}`
+      : plan.style.label.toLowerCase();
   const tempoWord = plan.bpm < 85 ? 'slow' : plan.bpm >= 125 ? 'fast' : 'mid-tempo';
   const seconds = Math.round(loopSeconds(plan));
   return {
@@ -66,7 +72,9 @@ export function describeSong(plan: SongPlan, rng: Random, audio: SoundDraft['aud
     ],
     refinements: [plan.swing > 0 ? `${Math.round(plan.swing * 100)}% Swing` : 'Straight Time'],
     subtitle: `${plan.bpm} BPM in ${key}`,
-    description: capitalize(`${withArticle(`${mood.toLowerCase()} ${plan.bars}-bar ${styleText} loop`)} at ${plan.bpm} BPM in ${key} (${seconds} s), playing ${chords} with ${partsText}.`),
+    description: capitalize(
+      `${withArticle(`${mood.toLowerCase()} ${plan.bars}-bar ${styleText} loop`)} at ${plan.bpm} BPM in ${key} (${seconds} s), playing ${chords} with ${partsText}.`,
+    ),
     tags: cleanTags([
       lofi ? 'lofi' : 'music',
       lofi && 'lo-fi',

@@ -36,7 +36,10 @@ export function buildDrumKit(rng: Random, sampleRate: number, flavor: DrumFlavor
   stateVariableFilter(snare, sampleRate, 'bandpass', 0.7, soft ? rng.range(1800, 2800) : rng.range(3000, 5000));
   applyPercussive(snare, sampleRate, soft ? 0.006 : 0.001, snareSeconds);
   if (flavor !== 'chip') {
-    const head = renderTone(samplesFor(0.08, sampleRate), sampleRate, { waveform: 'sine', startHz: rng.range(180, 230) });
+    const head = renderTone(samplesFor(0.08, sampleRate), sampleRate, {
+      waveform: 'sine',
+      startHz: rng.range(180, 230),
+    });
     applyPercussive(head, sampleRate, 0.001, 0.08);
     mixInto(snare, head, 0, soft ? 0.3 : 0.5);
   }

@@ -13,16 +13,32 @@ import type { BassVoice, ChordVoice, LeadVoice } from './styles.ts';
 export type Voice = ChordVoice | BassVoice | LeadVoice;
 
 const RELEASE: Readonly<Record<Voice, number>> = {
-  pad: 0.5, ep: 0.25, stab: 0.05, pluck: 0.1, arp: 0.02,
-  sub: 0.06, saw: 0.05, triangle: 0.03, upright: 0.08,
-  square: 0.03, bell: 0.3,
+  pad: 0.5,
+  ep: 0.25,
+  stab: 0.05,
+  pluck: 0.1,
+  arp: 0.02,
+  sub: 0.06,
+  saw: 0.05,
+  triangle: 0.03,
+  upright: 0.08,
+  square: 0.03,
+  bell: 0.3,
 };
 
 /** Evens out the voices' loudness (to about -10 dB RMS), so arrangements set levels, not timbres. */
 const VOICE_GAIN: Readonly<Record<Voice, number>> = {
-  pad: 0.75, ep: 1, stab: 2.4, pluck: 3, arp: 0.7,
-  sub: 0.56, saw: 1, triangle: 0.7, upright: 5,
-  square: 0.5, bell: 1.1,
+  pad: 0.75,
+  ep: 1,
+  stab: 2.4,
+  pluck: 3,
+  arp: 0.7,
+  sub: 0.56,
+  saw: 1,
+  triangle: 0.7,
+  upright: 5,
+  square: 0.5,
+  bell: 1.1,
 };
 
 export function renderNote(voice: Voice, hz: number, seconds: number, sampleRate: number, rng: Random): Float32Array {
@@ -57,7 +73,13 @@ export function renderNote(voice: Voice, hz: number, seconds: number, sampleRate
       break;
     case 'arp':
     case 'square':
-      note = renderTone(length, sampleRate, { waveform: 'square', startHz: hz, pulseWidth: voice === 'arp' ? 0.25 : 0.5, vibratoHz: voice === 'square' ? 5.5 : 0, vibratoSemitones: 0.15 });
+      note = renderTone(length, sampleRate, {
+        waveform: 'square',
+        startHz: hz,
+        pulseWidth: voice === 'arp' ? 0.25 : 0.5,
+        vibratoHz: voice === 'square' ? 5.5 : 0,
+        vibratoSemitones: 0.15,
+      });
       onePoleLowpass(note, sampleRate, 5000);
       applyAdsr(note, sampleRate, { attack: 0.003, decay: 0.1, sustain: voice === 'arp' ? 0.5 : 0.75, release });
       break;
@@ -67,7 +89,12 @@ export function renderNote(voice: Voice, hz: number, seconds: number, sampleRate
       applyAdsr(note, sampleRate, { attack: 0.005, decay: 0.15, sustain: 0.6, release });
       break;
     case 'triangle':
-      note = renderTone(length, sampleRate, { waveform: 'triangle', startHz: hz, vibratoHz: 5, vibratoSemitones: hz > 200 ? 0.12 : 0 });
+      note = renderTone(length, sampleRate, {
+        waveform: 'triangle',
+        startHz: hz,
+        vibratoHz: 5,
+        vibratoSemitones: hz > 200 ? 0.12 : 0,
+      });
       applyAdsr(note, sampleRate, { attack: 0.004, decay: 0.1, sustain: 0.8, release });
       break;
     case 'sub':

@@ -30,7 +30,13 @@ export function pickLofiSpec(rng: Random): LofiSpec {
  * the delay reads around the loop's end, so the result still loops seamlessly. `inputGain`
  * brings the mix to unit peak on the way in, saving a pass.
  */
-export function applyLofiCharacter(channels: Float32Array[], sampleRate: number, rng: Random, spec: LofiSpec, inputGain: number): void {
+export function applyLofiCharacter(
+  channels: Float32Array[],
+  sampleRate: number,
+  rng: Random,
+  spec: LofiSpec,
+  inputGain: number,
+): void {
   const length = channels[0]?.length ?? 0;
   const loopSeconds = length / sampleRate;
   const wowCycles = Math.max(1, Math.round(loopSeconds * rng.range(0.4, 0.8)));
@@ -41,7 +47,8 @@ export function applyLofiCharacter(channels: Float32Array[], sampleRate: number,
   const delays = new Float32Array(Math.ceil(length / DELAY_BLOCK) + 1);
   for (let block = 0; block < delays.length; block++) {
     const position = (block * DELAY_BLOCK) / length;
-    delays[block] = baseDelay + wowDepth * sineCycle(position * wowCycles) + flutterDepth * sineCycle(position * flutterCycles);
+    delays[block] =
+      baseDelay + wowDepth * sineCycle(position * wowCycles) + flutterDepth * sineCycle(position * flutterCycles);
   }
   const hissOffset = Math.round(sampleRate * 0.5);
   // White is fine for hiss here: the low-pass below gives it the dull colour of tape.
@@ -54,7 +61,9 @@ export function applyLofiCharacter(channels: Float32Array[], sampleRate: number,
       const index = Math.floor(read);
       const fraction = read - index;
       const next = index + 1 === length ? 0 : index + 1;
-      channel[i] = (dry[index]! + (dry[next]! - dry[index]!) * fraction) * inputGain + hiss[i + side * hissOffset]! * spec.hissLevel;
+      channel[i] =
+        (dry[index]! + (dry[next]! - dry[index]!) * fraction) * inputGain +
+        hiss[i + side * hissOffset]! * spec.hissLevel;
     }
     stateVariableFilter(channel, sampleRate, 'lowpass', 0.7, spec.cutoffHz);
     onePoleHighpass(channel, sampleRate, 40);

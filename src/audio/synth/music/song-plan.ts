@@ -29,7 +29,12 @@ export function planSong(rng: Random, category: 'MUSIC' | 'LOFI', sampleRate: nu
   const mode: Mode = rng.chance(style.majorChance) ? 'major' : 'minor';
   const degrees = rng.pick(PROGRESSIONS[mode][style.sevenths ? 'sevenths' : 'triads']);
   // Mostly short loops: long ones are a minority, as every second costs time downstream.
-  let bars = rng.weighted([[2, 7], [4, 3], [8, 0.5], [16, 0.2]] as const);
+  let bars = rng.weighted([
+    [2, 7],
+    [4, 3],
+    [8, 0.5],
+    [16, 0.2],
+  ] as const);
   const { min, max } = CATEGORY_DURATION[category];
   while (bars > 2 && barSecondsAt(bpm) * bars > max) bars /= 2;
   // A two-bar loop at a fast tempo can fall under the category's minimum: double it.

@@ -12,7 +12,7 @@ const SCALES: Readonly<Record<Mode, readonly number[]>> = {
 };
 
 export function midiToHz(midi: number): number {
-  return 440 * Math.pow(2, (midi - 69) / 12);
+  return 440 * 2 ** ((midi - 69) / 12);
 }
 
 /** Semitones above the tonic of any scale step; steps past 6 or below 0 change octave. */
@@ -65,13 +65,39 @@ export function keyTag(tonic: number, mode: Mode): string {
 }
 
 /** Progressions as 0-based scale degrees, one chord per bar. */
-export const PROGRESSIONS: Readonly<Record<Mode, Readonly<Record<'triads' | 'sevenths', readonly (readonly number[])[]>>>> = {
+export const PROGRESSIONS: Readonly<
+  Record<Mode, Readonly<Record<'triads' | 'sevenths', readonly (readonly number[])[]>>>
+> = {
   major: {
-    triads: [[0, 4, 5, 3], [0, 5, 3, 4], [5, 3, 0, 4], [0, 3, 4, 3], [0, 3, 5, 4]],
-    sevenths: [[1, 4, 0, 5], [0, 5, 1, 4], [3, 2, 1, 0], [3, 4, 2, 5], [0, 3, 1, 4]],
+    triads: [
+      [0, 4, 5, 3],
+      [0, 5, 3, 4],
+      [5, 3, 0, 4],
+      [0, 3, 4, 3],
+      [0, 3, 5, 4],
+    ],
+    sevenths: [
+      [1, 4, 0, 5],
+      [0, 5, 1, 4],
+      [3, 2, 1, 0],
+      [3, 4, 2, 5],
+      [0, 3, 1, 4],
+    ],
   },
   minor: {
-    triads: [[0, 5, 2, 6], [0, 6, 5, 6], [0, 3, 6, 2], [0, 5, 3, 4], [5, 6, 0, 0]],
-    sevenths: [[0, 3, 6, 2], [0, 5, 3, 4], [3, 6, 2, 5], [0, 3, 0, 4], [5, 4, 0, 0]],
+    triads: [
+      [0, 5, 2, 6],
+      [0, 6, 5, 6],
+      [0, 3, 6, 2],
+      [0, 5, 3, 4],
+      [5, 6, 0, 0],
+    ],
+    sevenths: [
+      [0, 3, 6, 2],
+      [0, 5, 3, 4],
+      [3, 6, 2, 5],
+      [0, 3, 0, 4],
+      [5, 4, 0, 0],
+    ],
   },
 };

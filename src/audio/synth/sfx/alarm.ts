@@ -4,7 +4,14 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import {
-  cleanTags, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags, secondsWord,
+  cleanTags,
+  formatHz,
+  formatHzFine,
+  formatMs,
+  formatSeconds,
+  joinWords,
+  lengthTags,
+  secondsWord,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -21,7 +28,13 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
     // A slow vibrato several semitones deep is what a wailing siren is.
     const hz = rng.range(550, 900);
     const cycleHz = rng.range(0.4, 1.5);
-    out = renderTone(length, sampleRate, { waveform: 'saw', startHz: hz, vibratoHz: cycleHz, vibratoSemitones: rng.range(4, 7), phase: 0 });
+    out = renderTone(length, sampleRate, {
+      waveform: 'saw',
+      startHz: hz,
+      vibratoHz: cycleHz,
+      vibratoSemitones: rng.range(4, 7),
+      phase: 0,
+    });
     stateVariableFilter(out, sampleRate, 'lowpass', 0.8, 3000);
     title = 'Alarm Siren';
     details = [
@@ -35,7 +48,11 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
     out = new Float32Array(length);
     const period = 1 / beepsPerSecond;
     for (let t = 0; t + period / 2 <= seconds; t += period) {
-      const beep = renderTone(samplesFor(period / 2, sampleRate), sampleRate, { waveform: 'square', startHz: hz, pulseWidth: 0.5 });
+      const beep = renderTone(samplesFor(period / 2, sampleRate), sampleRate, {
+        waveform: 'square',
+        startHz: hz,
+        pulseWidth: 0.5,
+      });
       applyAdsr(beep, sampleRate, { attack: 0.002, decay: 0.01, sustain: 1, release: 0.004 });
       mixInto(out, beep, Math.round(t * sampleRate), 0.8);
     }
@@ -52,7 +69,11 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
     const half = rng.range(0.3, 0.6);
     out = new Float32Array(length);
     for (let t = 0, high = true; t < seconds; t += half, high = !high) {
-      const tone = renderTone(samplesFor(Math.min(half, seconds - t), sampleRate), sampleRate, { waveform: 'square', startHz: high ? highHz : lowHz, pulseWidth: 0.5 });
+      const tone = renderTone(samplesFor(Math.min(half, seconds - t), sampleRate), sampleRate, {
+        waveform: 'square',
+        startHz: high ? highHz : lowHz,
+        pulseWidth: 0.5,
+      });
       applyAdsr(tone, sampleRate, { attack: 0.005, decay: 0.02, sustain: 1, release: 0.005 });
       mixInto(out, tone, Math.round(t * sampleRate), 0.8);
     }
@@ -62,12 +83,25 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
     description = `A two-tone emergency alarm alternating between ${formatHz(highHz)} and ${formatHz(lowHz)} every ${formatSeconds(half)}.`;
   }
   applyAdsr(out, sampleRate, { attack: 0.01, decay: 0.01, sustain: 1, release: 0.05 });
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-5, -2),
+    leadingSilenceSeconds: rng.range(0, 0.03),
+  });
   return {
     title,
     details: [...details, secondsWord(seconds)],
     description,
-    tags: cleanTags(['alarm', 'warning', 'alert', 'emergency', kind, kind === 'siren' && 'wail', kind === 'two-tone' && 'siren', kind === 'beeping' && 'beep', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'alarm',
+      'warning',
+      'alert',
+      'emergency',
+      kind,
+      kind === 'siren' && 'wail',
+      kind === 'two-tone' && 'siren',
+      kind === 'beeping' && 'beep',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

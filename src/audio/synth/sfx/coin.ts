@@ -15,18 +15,48 @@ interface PickupKind {
 }
 
 const KINDS: readonly PickupKind[] = [
-  { noun: 'Coin', words: ['coin', 'money', 'collect'], intervals: [[0, 5], [0, 7], [0, 12]] },
-  { noun: 'Pickup', words: ['pickup', 'item', 'collect'], intervals: [[0, 4], [0, 7], [0, 4, 7]] },
-  { noun: 'Gem', words: ['gem', 'jewel', 'sparkle', 'collect'], intervals: [[0, 4, 7, 12], [0, 7, 12], [0, 5, 9]] },
+  {
+    noun: 'Coin',
+    words: ['coin', 'money', 'collect'],
+    intervals: [
+      [0, 5],
+      [0, 7],
+      [0, 12],
+    ],
+  },
+  {
+    noun: 'Pickup',
+    words: ['pickup', 'item', 'collect'],
+    intervals: [
+      [0, 4],
+      [0, 7],
+      [0, 4, 7],
+    ],
+  },
+  {
+    noun: 'Gem',
+    words: ['gem', 'jewel', 'sparkle', 'collect'],
+    intervals: [
+      [0, 4, 7, 12],
+      [0, 7, 12],
+      [0, 5, 9],
+    ],
+  },
 ];
 
 /** What a musician calls each arpeggio (keyed by its intervals). */
 const ARPEGGIO_WORDS: Readonly<Record<string, string>> = {
-  '0,5': 'Fourth', '0,7': 'Fifth', '0,12': 'Octave', '0,4': 'Major Third', '0,4,7': 'Major Triad',
-  '0,4,7,12': 'Major Arpeggio', '0,7,12': 'Fifth and Octave', '0,5,9': 'Fourth and Sixth',
+  '0,5': 'Fourth',
+  '0,7': 'Fifth',
+  '0,12': 'Octave',
+  '0,4': 'Major Third',
+  '0,4,7': 'Major Triad',
+  '0,4,7,12': 'Major Arpeggio',
+  '0,7,12': 'Fifth and Octave',
+  '0,5,9': 'Fourth and Sixth',
 };
 
-const midiHz = (midi: number): number => 440 * Math.pow(2, (midi - 69) / 12);
+const midiHz = (midi: number): number => 440 * 2 ** ((midi - 69) / 12);
 
 export function generateCoin({ rng, sampleRate }: SynthContext): SoundDraft {
   const kind = rng.pick(KINDS);
@@ -43,7 +73,12 @@ export function generateCoin({ rng, sampleRate }: SynthContext): SoundDraft {
     let note: Float32Array;
     if (retro) {
       note = renderTone(length, sampleRate, { waveform: 'square', startHz: hz, pulseWidth: 0.5 });
-      applyAdsr(note, sampleRate, { attack: 0.001, decay: last ? tailSeconds : 0.05, sustain: last ? 0 : 0.8, release: last ? tailSeconds / 2 : 0.005 });
+      applyAdsr(note, sampleRate, {
+        attack: 0.001,
+        decay: last ? tailSeconds : 0.05,
+        sustain: last ? 0 : 0.8,
+        release: last ? tailSeconds / 2 : 0.005,
+      });
     } else {
       note = renderFm(length, sampleRate, { carrierHz: hz, ratio: 4, index: 1.5, indexSeconds: 0.05 });
       applyPercussive(note, sampleRate, 0.001, last ? tailSeconds : stepSeconds * 3);
@@ -51,7 +86,10 @@ export function generateCoin({ rng, sampleRate }: SynthContext): SoundDraft {
     mixInto(out, note, Math.round(step * stepSeconds * sampleRate), 0.7);
   });
   stateVariableFilter(out, sampleRate, 'lowpass', 0.7, retro ? 7000 : 12000);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-5, -2),
+    leadingSilenceSeconds: rng.range(0, 0.03),
+  });
   const noteCount = intervals.length === 2 ? 'two-note' : `${intervals.length}-note`;
   return {
     title: joinWords(retro ? 'Retro' : 'Sparkly', kind.noun, 'Pickup' === kind.noun ? 'Chime' : 'Collect'),
@@ -61,7 +99,18 @@ export function generateCoin({ rng, sampleRate }: SynthContext): SoundDraft {
       `${durationAdjective(tailSeconds)} Ring`,
     ],
     description: `A ${retro ? '8-bit square-wave' : 'bell-like sparkling'} ${noteCount} upward arpeggio from ${formatHz(midiHz(rootMidi))}, like collecting a ${kind.noun.toLowerCase()} in a game.`,
-    tags: cleanTags([...kind.words, 'pickup', 'game', 'reward', 'arpeggio', 'bonus', retro ? '8-bit' : 'bell', retro && 'retro', retro && 'chiptune', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      ...kind.words,
+      'pickup',
+      'game',
+      'reward',
+      'arpeggio',
+      'bonus',
+      retro ? '8-bit' : 'bell',
+      retro && 'retro',
+      retro && 'chiptune',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

@@ -30,14 +30,27 @@ export function generateDoorCreak({ rng, sampleRate }: SynthContext): SoundDraft
   }
   const out = new Float32Array(length);
   const bodyHz = rng.range(500, 1100);
-  for (const [ratio, q, gain] of [[1, 12, 1], [2.3, 15, 0.6], [4.1, 10, 0.3]] as const) {
+  for (const [ratio, q, gain] of [
+    [1, 12, 1],
+    [2.3, 15, 0.6],
+    [4.1, 10, 0.3],
+  ] as const) {
     const resonance = Float32Array.from(jolts);
     stateVariableFilter(resonance, sampleRate, 'bandpass', q, bodyHz * ratio);
     mixInto(out, resonance, 0, gain);
   }
   stateVariableFilter(out, sampleRate, 'highpass', 0.7, 150);
-  applyBreakpoints(out, sampleRate, [[0, 0], [seconds * 0.15, 1], [seconds * 0.7, 0.8], [seconds, 0]]);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), fadeOutSeconds: 0.05, leadingSilenceSeconds: rng.range(0, 0.05) });
+  applyBreakpoints(out, sampleRate, [
+    [0, 0],
+    [seconds * 0.15, 1],
+    [seconds * 0.7, 0.8],
+    [seconds, 0],
+  ]);
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-5, -2),
+    fadeOutSeconds: 0.05,
+    leadingSilenceSeconds: rng.range(0, 0.05),
+  });
   const speed = seconds > 2.2 ? 'slow' : 'quick';
   return {
     title: 'Door Creak',
@@ -48,7 +61,20 @@ export function generateDoorCreak({ rng, sampleRate }: SynthContext): SoundDraft
     ],
     refinements: [`${Math.round(startRate)} to ${Math.round(endRate)} Jolts a Second`],
     description: `A wooden door ${speed === 'slow' ? 'slowly' : 'quickly'} creaking open on an old hinge, ${squeaky ? 'rising to a squeak' : 'with a low groan'}, over ${formatSeconds(seconds)}.`,
-    tags: cleanTags(['door', 'creak', 'creaky', 'hinge', 'wood', 'open', 'horror', 'spooky', 'old', speed, squeaky ? 'squeak' : 'groan', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'door',
+      'creak',
+      'creaky',
+      'hinge',
+      'wood',
+      'open',
+      'horror',
+      'spooky',
+      'old',
+      speed,
+      squeaky ? 'squeak' : 'groan',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

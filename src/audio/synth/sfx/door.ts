@@ -6,7 +6,15 @@ import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import { addReverb } from '../dsp/reverb.ts';
 import {
-  capitalize, cleanTags, countWord, durationAdjective, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags,
+  capitalize,
+  cleanTags,
+  countWord,
+  durationAdjective,
+  formatHzFine,
+  formatMs,
+  formatSeconds,
+  joinWords,
+  lengthTags,
 } from '../naming.ts';
 import type { Random } from '../random.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
@@ -16,7 +24,12 @@ function woodHit(rng: Random, sampleRate: number, panelHz: number, seconds: numb
   const panel = whiteNoise(samplesFor(seconds, sampleRate), rng);
   stateVariableFilter(panel, sampleRate, 'bandpass', 3, panelHz);
   applyPercussive(panel, sampleRate, 0.001, seconds);
-  const frame = renderTone(panel.length, sampleRate, { waveform: 'sine', startHz: panelHz * 0.5, endHz: panelHz * 0.35, glideSeconds: 0.05 });
+  const frame = renderTone(panel.length, sampleRate, {
+    waveform: 'sine',
+    startHz: panelHz * 0.5,
+    endHz: panelHz * 0.35,
+    glideSeconds: 0.05,
+  });
   applyPercussive(frame, sampleRate, 0.001, seconds * 0.7);
   mixInto(panel, frame, 0, weight);
   return panel;
@@ -33,7 +46,12 @@ export function generateDoor({ rng, sampleRate }: SynthContext): SoundDraft {
   const dry = new Float32Array(samplesFor(rapGap * (raps - 1) + hitSeconds + roomSeconds, sampleRate));
   for (let rap = 0; rap < raps; rap++) {
     const accent = rap === raps - 1 && raps > 2 ? 1 : rng.range(0.75, 0.95);
-    mixInto(dry, woodHit(rng, sampleRate, panelHz * rng.range(0.95, 1.05), hitSeconds, slam ? 2 : 1), Math.round(rap * rapGap * sampleRate), accent);
+    mixInto(
+      dry,
+      woodHit(rng, sampleRate, panelHz * rng.range(0.95, 1.05), hitSeconds, slam ? 2 : 1),
+      Math.round(rap * rapGap * sampleRate),
+      accent,
+    );
   }
   if (slam) {
     // The latch: a couple of small bright clicks just after the hit.
@@ -46,8 +64,20 @@ export function generateDoor({ rng, sampleRate }: SynthContext): SoundDraft {
   }
   const left = Float32Array.from(dry);
   const right = Float32Array.from(dry);
-  addReverb(left, right, dry, sampleRate, { decaySeconds: roomSeconds, damping: 0.4, size: rng.range(0.5, 1) }, slam ? 0.6 : 0.35);
-  const audio = finishAudio([left, right], sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: 0.0005, leadingSilenceSeconds: rng.range(0, 0.05), fadeOutSeconds: 0.05 });
+  addReverb(
+    left,
+    right,
+    dry,
+    sampleRate,
+    { decaySeconds: roomSeconds, damping: 0.4, size: rng.range(0.5, 1) },
+    slam ? 0.6 : 0.35,
+  );
+  const audio = finishAudio([left, right], sampleRate, {
+    peakDb: rng.range(-3, -1),
+    fadeInSeconds: 0.0005,
+    leadingSilenceSeconds: rng.range(0, 0.05),
+    fadeOutSeconds: 0.05,
+  });
   const seconds = durationOf(audio);
   if (slam) {
     return {
@@ -59,7 +89,19 @@ export function generateDoor({ rng, sampleRate }: SynthContext): SoundDraft {
       ],
       refinements: [`${formatMs(hitSeconds)} Hit`],
       description: `A ${panelHz < 190 ? 'heavy' : 'wooden'} door slammed shut with a rattling latch, ringing in a room for ${formatSeconds(roomSeconds)}.`,
-      tags: cleanTags(['door', 'slam', 'bang', 'shut', 'close', 'impact', 'wood', 'room', 'reverb', panelHz < 190 && 'heavy', ...lengthTags(seconds)]),
+      tags: cleanTags([
+        'door',
+        'slam',
+        'bang',
+        'shut',
+        'close',
+        'impact',
+        'wood',
+        'room',
+        'reverb',
+        panelHz < 190 && 'heavy',
+        ...lengthTags(seconds),
+      ]),
       audio,
     };
   }

@@ -20,7 +20,12 @@ export function generateExplosion({ rng, sampleRate }: SynthContext): SoundDraft
   const debris = !distant && rng.chance(0.6);
   const length = samplesFor(seconds, sampleRate);
 
-  const boom = renderTone(length, sampleRate, { waveform: 'sine', startHz: boomHz * 2.5, endHz: boomHz, glideSeconds: 0.25 });
+  const boom = renderTone(length, sampleRate, {
+    waveform: 'sine',
+    startHz: boomHz * 2.5,
+    endHz: boomHz,
+    glideSeconds: 0.25,
+  });
   applyPercussive(boom, sampleRate, 0.004, seconds * (big ? 0.9 : 0.6));
 
   const channels = [0, 1].map(() => {
@@ -37,7 +42,11 @@ export function generateExplosion({ rng, sampleRate }: SynthContext): SoundDraft
     mixInto(blast, boom, 0, big ? 1.4 : 1);
     return blast;
   });
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-2, -1), fadeOutSeconds: 0.05, leadingSilenceSeconds: rng.chance(0.5) ? rng.range(0, 0.05) : 0 });
+  const audio = finishAudio(channels, sampleRate, {
+    peakDb: rng.range(-2, -1),
+    fadeOutSeconds: 0.05,
+    leadingSilenceSeconds: rng.chance(0.5) ? rng.range(0, 0.05) : 0,
+  });
   const size = distant ? 'distant' : big ? 'big' : 'small';
   return {
     title: distant ? 'Distant Explosion' : big ? 'Big Explosion' : 'Explosion',
@@ -50,7 +59,20 @@ export function generateExplosion({ rng, sampleRate }: SynthContext): SoundDraft
     description:
       `A ${size} explosion: a ${distant ? 'muffled' : 'sharp'} blast over a low boom near ${Math.round(boomHz)} Hz` +
       `${debris ? ', with crackling debris,' : ''} rumbling away over ${formatSeconds(seconds)}.`,
-    tags: cleanTags(['explosion', 'boom', 'blast', 'bomb', 'rumble', 'action', 'war', size, distant && 'muffled', debris && 'debris', 'stereo', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'explosion',
+      'boom',
+      'blast',
+      'bomb',
+      'rumble',
+      'action',
+      'war',
+      size,
+      distant && 'muffled',
+      debris && 'debris',
+      'stereo',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

@@ -41,7 +41,16 @@ export function generateFootsteps({ rng, sampleRate }: SynthContext): SoundDraft
     ],
     refinements: [`Peaking at ${peakDb.toFixed(1)} dB`],
     description: `${capitalize(countWord(steps))} footsteps ${gait} on ${surface.name}, one every ${formatSeconds(paceSeconds)}.`,
-    tags: cleanTags(['footsteps', 'steps', 'footstep', 'foley', gait, surface.name, surface.grainy && 'crunchy', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'footsteps',
+      'steps',
+      'footstep',
+      'foley',
+      gait,
+      surface.name,
+      surface.grainy && 'crunchy',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }
@@ -50,7 +59,10 @@ function footfall(rng: Random, sampleRate: number, surface: (typeof SURFACES)[nu
   const seconds = surface.seconds * rng.range(0.8, 1.2);
   const toeDelay = rng.range(0.03, 0.07);
   const out = new Float32Array(samplesFor(seconds * 2 + toeDelay, sampleRate));
-  for (const [delay, gain] of [[0, 1], [toeDelay, 0.6]] as const) {
+  for (const [delay, gain] of [
+    [0, 1],
+    [toeDelay, 0.6],
+  ] as const) {
     const burst = whiteNoise(samplesFor(seconds, sampleRate), rng);
     if (surface.grainy) {
       // Crunch: hold a random gain for ~1.5 ms at a time so the noise breaks into grains.

@@ -10,8 +10,20 @@ import type { SoundDraft, SynthContext } from '../sound.ts';
 
 /** Thuds and punches: a falling low sine for the body plus a short noise burst for the contact. */
 const KINDS = {
-  thud: { bodyHz: [55, 110], bodySeconds: [0.25, 0.7], contactHz: [300, 900], contactLevel: 0.35, contactSeconds: [0.03, 0.08] },
-  punch: { bodyHz: [110, 190], bodySeconds: [0.15, 0.35], contactHz: [1200, 3500], contactLevel: 0.8, contactSeconds: [0.02, 0.05] },
+  thud: {
+    bodyHz: [55, 110],
+    bodySeconds: [0.25, 0.7],
+    contactHz: [300, 900],
+    contactLevel: 0.35,
+    contactSeconds: [0.03, 0.08],
+  },
+  punch: {
+    bodyHz: [110, 190],
+    bodySeconds: [0.15, 0.35],
+    contactHz: [1200, 3500],
+    contactLevel: 0.8,
+    contactSeconds: [0.02, 0.05],
+  },
 } as const;
 
 export function generateImpact({ rng, sampleRate }: SynthContext): SoundDraft {
@@ -25,7 +37,12 @@ export function generateImpact({ rng, sampleRate }: SynthContext): SoundDraft {
   const roomy = rng.chance(0.3);
   const length = samplesFor(bodySeconds + (roomy ? 0.6 : 0), sampleRate);
 
-  const body = renderTone(samplesFor(bodySeconds, sampleRate), sampleRate, { waveform: 'sine', startHz: bodyHz * 2, endHz: bodyHz, glideSeconds: 0.06 });
+  const body = renderTone(samplesFor(bodySeconds, sampleRate), sampleRate, {
+    waveform: 'sine',
+    startHz: bodyHz * 2,
+    endHz: bodyHz,
+    glideSeconds: 0.06,
+  });
   applyPercussive(body, sampleRate, 0.002, bodySeconds);
   const contact = whiteNoise(samplesFor(contactSeconds, sampleRate), rng);
   stateVariableFilter(contact, sampleRate, kindName === 'thud' ? 'lowpass' : 'bandpass', 0.9, contactHz);
@@ -40,7 +57,11 @@ export function generateImpact({ rng, sampleRate }: SynthContext): SoundDraft {
     addReverb(left, right, out, sampleRate, { decaySeconds: 0.5, damping: 0.5, size: 0.6 }, 0.5);
     channels = [left, right];
   }
-  const audio = finishAudio(channels, sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: 0.0005, leadingSilenceSeconds: rng.range(0, 0.05) });
+  const audio = finishAudio(channels, sampleRate, {
+    peakDb: rng.range(-3, -1),
+    fadeInSeconds: 0.0005,
+    leadingSilenceSeconds: rng.range(0, 0.05),
+  });
   return describe(audio, { kind: kindName, heavy, roomy, bodyHz, bodySeconds, contactHz });
 }
 
@@ -61,7 +82,8 @@ function describe(audio: SoundDraft['audio'], facts: ImpactFacts): SoundDraft {
     kind === 'thud'
       ? `A ${weight} dull thud with a low body around ${formatHz(bodyHz)} that dies away in ${formatSeconds(bodySeconds)}${room}.`
       : `A ${weight} punchy hit with a sharp smack and a ${formatHz(bodyHz)} body${room}.`;
-  const words = kind === 'thud' ? ['thud', 'thump', 'drop', 'low', 'dull', 'fall'] : ['punch', 'hit', 'smack', 'fight', 'whack'];
+  const words =
+    kind === 'thud' ? ['thud', 'thump', 'drop', 'low', 'dull', 'fall'] : ['punch', 'hit', 'smack', 'fight', 'whack'];
   return {
     title: kind === 'thud' ? 'Thud' : 'Punch Hit',
     details: [
@@ -71,7 +93,14 @@ function describe(audio: SoundDraft['audio'], facts: ImpactFacts): SoundDraft {
     ],
     refinements: [`${formatHzFine(contactHz)} Contact`],
     description,
-    tags: cleanTags(['impact', ...words, weight, roomy ? 'room' : 'dry', roomy && 'reverb', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'impact',
+      ...words,
+      weight,
+      roomy ? 'room' : 'dry',
+      roomy && 'reverb',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

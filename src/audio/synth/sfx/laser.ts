@@ -5,7 +5,16 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone, type Waveform } from '../dsp/oscillators.ts';
 import {
-  capitalize, cleanTags, countWord, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags, lengthWord,
+  capitalize,
+  cleanTags,
+  countWord,
+  formatHz,
+  formatHzFine,
+  formatMs,
+  formatSeconds,
+  joinWords,
+  lengthTags,
+  lengthWord,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -46,7 +55,7 @@ export function generateLaser({ rng, sampleRate }: SynthContext): SoundDraft {
     });
     if (variant.hiss > 0) {
       const hiss = whiteNoise(shotLength, rng);
-      stateVariableFilter(hiss, sampleRate, 'lowpass', 0.7, (t) => startHz * Math.pow(endHz / startHz, t / shotSeconds));
+      stateVariableFilter(hiss, sampleRate, 'lowpass', 0.7, (t) => startHz * (endHz / startHz) ** (t / shotSeconds));
       mixInto(tone, hiss, 0, variant.hiss);
     }
     applyPercussive(tone, sampleRate, 0.002, shotSeconds);
@@ -62,7 +71,10 @@ export function generateLaser({ rng, sampleRate }: SynthContext): SoundDraft {
   const seconds = durationOf(audio);
   const pitch = startHz > 2500 ? 'High' : startHz < 1400 ? 'Low' : '';
   const shotsWord = shots > 1 && `${capitalize(countWord(shots))}-Shot`;
-  const what = shots > 1 ? `${countWord(shots)} rapid laser shots, each sweeping` : `a ${timbre.word} laser ${variant.noun.toLowerCase()} sweeping`;
+  const what =
+    shots > 1
+      ? `${countWord(shots)} rapid laser shots, each sweeping`
+      : `a ${timbre.word} laser ${variant.noun.toLowerCase()} sweeping`;
   return {
     title: joinWords('Laser', variant.noun),
     details: [
@@ -74,7 +86,18 @@ export function generateLaser({ rng, sampleRate }: SynthContext): SoundDraft {
     description: capitalize(
       `${what} down from ${formatHz(startHz)} to ${formatHz(endHz)} in ${formatSeconds(shotSeconds)}${wobble ? ' with a fast wobble' : ''}.`,
     ),
-    tags: cleanTags(['laser', ...variant.words, 'sci-fi', 'space', 'game', 'pitch-down', timbre.tag, ...lengthTags(seconds), pitch.toLowerCase(), wobble && 'wobble']),
+    tags: cleanTags([
+      'laser',
+      ...variant.words,
+      'sci-fi',
+      'space',
+      'game',
+      'pitch-down',
+      timbre.tag,
+      ...lengthTags(seconds),
+      pitch.toLowerCase(),
+      wobble && 'wobble',
+    ]),
     audio,
   };
 }

@@ -5,7 +5,14 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import {
-  cleanTags, durationAdjective, formatHz, formatHzFine, formatSeconds, joinWords, lengthTags, noteNameOfHz,
+  cleanTags,
+  durationAdjective,
+  formatHz,
+  formatHzFine,
+  formatSeconds,
+  joinWords,
+  lengthTags,
+  noteNameOfHz,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -31,7 +38,11 @@ export function generateMetalHit({ rng, sampleRate }: SynthContext): SoundDraft 
     if (hz > sampleRate * 0.4) return;
     // Higher modes die away sooner, which is what makes the ring mellow as it fades.
     const seconds = ringSeconds / (1 + mode * 0.8);
-    const partial = renderTone(samplesFor(seconds, sampleRate), sampleRate, { waveform: 'sine', startHz: hz, phase: rng.next() });
+    const partial = renderTone(samplesFor(seconds, sampleRate), sampleRate, {
+      waveform: 'sine',
+      startHz: hz,
+      phase: rng.next(),
+    });
     applyPercussive(partial, sampleRate, 0.001, seconds);
     mixInto(out, partial, 0, 1 / (1 + mode * 0.6));
   });
@@ -39,7 +50,11 @@ export function generateMetalHit({ rng, sampleRate }: SynthContext): SoundDraft 
   stateVariableFilter(strike, sampleRate, 'highpass', 0.7, 2000);
   applyPercussive(strike, sampleRate, 0.0003, 0.02);
   mixInto(out, strike, 0, 0.6);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-3, -1), fadeInSeconds: 0.0005, leadingSilenceSeconds: rng.range(0, 0.04) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-3, -1),
+    fadeInSeconds: 0.0005,
+    leadingSilenceSeconds: rng.range(0, 0.04),
+  });
   const ringing = ringSeconds > 1.4;
   return {
     title: joinWords('Metal', object.noun, 'Hit'),
@@ -48,7 +63,17 @@ export function generateMetalHit({ rng, sampleRate }: SynthContext): SoundDraft 
       `${durationAdjective(ringSeconds)} Ring`,
     ],
     description: `A metal ${object.word} struck once, ringing at ${formatHz(baseHz)} with bright overtones for ${formatSeconds(ringSeconds)}.`,
-    tags: cleanTags(['metal', 'metallic', 'clang', 'hit', 'impact', 'ring', object.word, ringing && 'ringing', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'metal',
+      'metallic',
+      'clang',
+      'hit',
+      'impact',
+      'ring',
+      object.word,
+      ringing && 'ringing',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

@@ -4,8 +4,17 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { renderTone } from '../dsp/oscillators.ts';
 import {
-  capitalize, cleanTags, countWord, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags,
-  midiNoteName, secondsWord,
+  capitalize,
+  cleanTags,
+  countWord,
+  formatHz,
+  formatHzFine,
+  formatMs,
+  formatSeconds,
+  joinWords,
+  lengthTags,
+  midiNoteName,
+  secondsWord,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -28,14 +37,17 @@ function arpeggioPowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
     const midi = rootMidi + 12 * Math.floor(degree / 7) + MAJOR_STEPS[degree % 7]!;
     const note = renderTone(samplesFor(stepSeconds * (i === notes - 1 ? 3 : 1.2), sampleRate), sampleRate, {
       waveform,
-      startHz: 440 * Math.pow(2, (midi - 69) / 12),
+      startHz: 440 * 2 ** ((midi - 69) / 12),
       pulseWidth: 0.3,
     });
     applyAdsr(note, sampleRate, { attack: 0.002, decay: 0.04, sustain: 0.7, release: 0.02 });
     mixInto(out, note, Math.round(i * stepSeconds * sampleRate), 0.6);
   }
   stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 7000);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-4, -2), leadingSilenceSeconds: rng.range(0, 0.02) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-4, -2),
+    leadingSilenceSeconds: rng.range(0, 0.02),
+  });
   const noteCount = `${capitalize(countWord(notes))}-Note`;
   return {
     title: 'Power-Up Arpeggio',
@@ -45,7 +57,18 @@ function arpeggioPowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
       `${formatMs(stepSeconds)} Steps`,
     ],
     description: `A ${waveform === 'square' ? 'retro 8-bit' : 'soft'} power-up: ${notes} notes climbing a major scale in ${formatSeconds(stepSeconds * notes)}.`,
-    tags: cleanTags(['power-up', 'powerup', 'level-up', 'bonus', 'game', 'rising', 'arpeggio', waveform === 'square' && '8-bit', waveform === 'square' && 'retro', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'power-up',
+      'powerup',
+      'level-up',
+      'bonus',
+      'game',
+      'rising',
+      'arpeggio',
+      waveform === 'square' && '8-bit',
+      waveform === 'square' && 'retro',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }
@@ -64,7 +87,10 @@ function glidePowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
   });
   applyAdsr(out, sampleRate, { attack: 0.01, decay: 0.2, sustain: 0.8, release: seconds * 0.3 });
   stateVariableFilter(out, sampleRate, 'lowpass', 0.8, 6000);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-4, -2), leadingSilenceSeconds: rng.range(0, 0.02) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-4, -2),
+    leadingSilenceSeconds: rng.range(0, 0.02),
+  });
   return {
     title: 'Power-Up Rise',
     details: [
@@ -73,7 +99,18 @@ function glidePowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
       secondsWord(seconds),
     ],
     description: `A warbling ${waveform === 'sine' ? 'magical' : 'retro'} tone rising from ${formatHz(startHz)} to ${formatHz(endHz)} over ${formatSeconds(seconds)}.`,
-    tags: cleanTags(['power-up', 'powerup', 'level-up', 'bonus', 'game', 'rising', 'sweep', waveform === 'sine' ? 'magic' : 'retro', waveform === 'square' && '8-bit', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'power-up',
+      'powerup',
+      'level-up',
+      'bonus',
+      'game',
+      'rising',
+      'sweep',
+      waveform === 'sine' ? 'magic' : 'retro',
+      waveform === 'square' && '8-bit',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

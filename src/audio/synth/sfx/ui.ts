@@ -5,7 +5,15 @@ import { mixInto, samplesFor } from '../dsp/mix.ts';
 import { whiteNoise } from '../dsp/noise.ts';
 import { renderTone, type Waveform } from '../dsp/oscillators.ts';
 import {
-  capitalize, cleanTags, countWord, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags,
+  capitalize,
+  cleanTags,
+  countWord,
+  formatHz,
+  formatHzFine,
+  formatMs,
+  formatSeconds,
+  joinWords,
+  lengthTags,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -19,7 +27,11 @@ export function generateClick({ rng, sampleRate }: SynthContext): SoundDraft {
   stateVariableFilter(out, sampleRate, 'bandpass', rng.range(1.5, 4), toneHz);
   mixInto(out, renderTone(out.length, sampleRate, { waveform: 'sine', startHz: toneHz * 0.7 }), 0, 0.4);
   applyPercussive(out, sampleRate, 0.0005, soft ? rng.range(0.02, 0.05) : rng.range(0.006, 0.02));
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-6, -2), fadeOutSeconds: 0.005, leadingSilenceSeconds: rng.range(0, 0.03) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-6, -2),
+    fadeOutSeconds: 0.005,
+    leadingSilenceSeconds: rng.range(0, 0.03),
+  });
   const feel = soft ? 'soft' : 'crisp';
   return {
     title: 'UI Click',
@@ -43,7 +55,11 @@ const BEEP_WAVES: readonly { waveform: Waveform; word: string }[] = [
 export function generateBeep({ rng, sampleRate }: SynthContext): SoundDraft {
   const wave = rng.pick(BEEP_WAVES);
   const hz = rng.logRange(440, 2000);
-  const beeps = rng.weighted([[1, 5], [2, 3], [3, 1]] as const);
+  const beeps = rng.weighted([
+    [1, 5],
+    [2, 3],
+    [3, 1],
+  ] as const);
   const beepSeconds = rng.range(0.06, beeps === 1 ? 0.5 : 0.15);
   const gapSeconds = beepSeconds + rng.range(0.04, 0.12);
   const out = new Float32Array(samplesFor(gapSeconds * (beeps - 1) + beepSeconds, sampleRate));
@@ -53,7 +69,10 @@ export function generateBeep({ rng, sampleRate }: SynthContext): SoundDraft {
     mixInto(out, tone, Math.round(i * gapSeconds * sampleRate));
   }
   if (wave.waveform === 'square') stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 5000);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-6, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-6, -2),
+    leadingSilenceSeconds: rng.range(0, 0.03),
+  });
   const count = beeps === 1 ? '' : beeps === 2 ? 'Double' : 'Triple';
   const pitch = hz > 1200 ? 'high' : hz < 700 ? 'low' : 'mid';
   return {
@@ -68,7 +87,17 @@ export function generateBeep({ rng, sampleRate }: SynthContext): SoundDraft {
       beeps === 1
         ? `A ${wave.word} ${pitch}-pitched beep at ${formatHz(hz)}, ${formatSeconds(beepSeconds)} long.`
         : `${capitalize(countWord(beeps))} ${wave.word} ${pitch}-pitched beeps at ${formatHz(hz)}, ${formatSeconds(beepSeconds)} each.`,
-    tags: cleanTags(['beep', 'ui', 'tone', 'interface', 'electronic', wave.word, pitch, beeps > 1 && count, ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'beep',
+      'ui',
+      'tone',
+      'interface',
+      'electronic',
+      wave.word,
+      pitch,
+      beeps > 1 && count,
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }
@@ -87,7 +116,10 @@ export function generateBlip({ rng, sampleRate }: SynthContext): SoundDraft {
   });
   applyAdsr(out, sampleRate, { attack: 0.002, decay: seconds / 2, sustain: 0.5, release: seconds / 3 });
   if (waveform === 'square') stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 6000);
-  const audio = finishAudio([out], sampleRate, { peakDb: rng.range(-5, -2), leadingSilenceSeconds: rng.range(0, 0.03) });
+  const audio = finishAudio([out], sampleRate, {
+    peakDb: rng.range(-5, -2),
+    leadingSilenceSeconds: rng.range(0, 0.03),
+  });
   const direction = rising ? 'up' : 'down';
   return {
     title: joinWords('Blip', rising ? 'Up' : 'Down'),
@@ -97,7 +129,16 @@ export function generateBlip({ rng, sampleRate }: SynthContext): SoundDraft {
       formatMs(seconds),
     ],
     description: `A quick ${waveform === 'square' ? 'retro 8-bit' : 'soft'} blip gliding ${direction} from ${formatHz(rising ? baseHz : baseHz * ratio)} to ${formatHz(rising ? baseHz * ratio : baseHz)}.`,
-    tags: cleanTags(['blip', 'ui', 'game', 'interface', waveform === 'square' ? '8-bit' : 'soft', waveform === 'square' && 'retro', rising ? 'rising' : 'falling', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'blip',
+      'ui',
+      'game',
+      'interface',
+      waveform === 'square' ? '8-bit' : 'soft',
+      waveform === 'square' && 'retro',
+      rising ? 'rising' : 'falling',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }

@@ -4,7 +4,15 @@ import { durationOf, finishAudio } from '../dsp/finish.ts';
 import { samplesFor } from '../dsp/mix.ts';
 import { pinkNoise, whiteNoise } from '../dsp/noise.ts';
 import {
-  capitalize, cleanTags, formatHz, formatHzFine, formatMs, formatSeconds, joinWords, lengthTags, secondsWord,
+  capitalize,
+  cleanTags,
+  formatHz,
+  formatHzFine,
+  formatMs,
+  formatSeconds,
+  joinWords,
+  lengthTags,
+  secondsWord,
 } from '../naming.ts';
 import type { SoundDraft, SynthContext } from '../sound.ts';
 
@@ -22,9 +30,14 @@ export function generateWhoosh({ rng, sampleRate }: SynthContext): SoundDraft {
   const peakSeconds = seconds * peakAt;
   stateVariableFilter(source, sampleRate, 'bandpass', q, (t) => {
     const distance = t < peakSeconds ? 1 - t / peakSeconds : (t - peakSeconds) / (seconds - peakSeconds);
-    return highHz * Math.pow(lowHz / highHz, distance);
+    return highHz * (lowHz / highHz) ** distance;
   });
-  applyBreakpoints(source, sampleRate, [[0, 0], [peakSeconds * 0.6, 0.5], [peakSeconds, 1], [seconds, 0]]);
+  applyBreakpoints(source, sampleRate, [
+    [0, 0],
+    [peakSeconds * 0.6, 0.5],
+    [peakSeconds, 1],
+    [seconds, 0],
+  ]);
 
   let channels = [source];
   let pass = '';
@@ -59,9 +72,22 @@ export function generateWhoosh({ rng, sampleRate }: SynthContext): SoundDraft {
     ],
     refinements: [`from ${formatHzFine(lowHz)}`, `Peak at ${formatMs(peakSeconds)}`],
     description:
-      `A ${speed ? speed + ' ' : ''}${airy ? 'airy' : 'deep'} ${noun.toLowerCase()} of filtered air sweeping up to ${formatHz(highHz)} and back down` +
+      `A ${speed ? `${speed} ` : ''}${airy ? 'airy' : 'deep'} ${noun.toLowerCase()} of filtered air sweeping up to ${formatHz(highHz)} and back down` +
       ` over ${formatSeconds(seconds)}${passBy ? ', moving across the stereo field' : ''}.`,
-    tags: cleanTags(['whoosh', 'swoosh', noun.toLowerCase(), 'transition', 'air', 'movement', 'swipe', speed, airy ? 'airy' : 'deep', passBy && 'pass-by', passBy && 'stereo', ...lengthTags(durationOf(audio))]),
+    tags: cleanTags([
+      'whoosh',
+      'swoosh',
+      noun.toLowerCase(),
+      'transition',
+      'air',
+      'movement',
+      'swipe',
+      speed,
+      airy ? 'airy' : 'deep',
+      passBy && 'pass-by',
+      passBy && 'stereo',
+      ...lengthTags(durationOf(audio)),
+    ]),
     audio,
   };
 }
