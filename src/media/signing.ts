@@ -39,6 +39,9 @@ export interface MediaQuery {
   bit_depth?: string;
 }
 
+/** Signatures kept for the URLs of the current second (MediaSigner.signature). */
+const SIGNATURES_KEPT = 50_000;
+
 /** A signature: the 32 bytes of HMAC-SHA256 in base64url, unpadded. */
 const SIGNATURE_LENGTH = 43;
 
@@ -52,6 +55,8 @@ const SIGNATURE_LENGTH = 43;
  */
 export class MediaSigner {
   private readonly keys: SigningKey[];
+  private readonly signedThisSecond = new Map<string, string>();
+  private signedFor = 0;
 
   constructor(
     secrets: string[],
@@ -85,7 +90,10 @@ export class MediaSigner {
     // The file name's extension is the format's, so a saved file opens as what it is.
     const path = `/media/${encodeURIComponent(soundId)}.${extensionOf(choice)}`;
     const unsigned = unsignedQueryOf(disposition, renditionParams(choice, accountId), expiresAt, kid);
-    return { url: `${this.baseUrl()}${path}?${unsigned}&sig=${signatureOf(key, `${path}?${unsigned}`)}`, expiresAt };
+    return {
+      url: `${this.baseUrl()}${path}?${unsigned}&sig=${this.signature(key, expiresAt, `${path}?${unsigned}`)}`,
+      expiresAt,
+    };
   }
 
   /** The stream and the download URL of one sound (the catalog's own file), with one expiry. */
@@ -96,7 +104,10 @@ export class MediaSigner {
     const path = `/media/${encodeURIComponent(soundId)}.mp3`;
     const signed = (disposition: Disposition) => {
       const unsigned = unsignedQueryOf(disposition, '', expiresAt, kid);
-      return { url: `${base}${path}?${unsigned}&sig=${signatureOf(key, `${path}?${unsigned}`)}`, expiresAt };
+      return {
+        url: `${base}${path}?${unsigned}&sig=${this.signature(key, expiresAt, `${path}?${unsigned}`)}`,
+        expiresAt,
+      };
     };
     return { stream: signed('stream'), download: signed('download') };
   }
@@ -136,7 +147,7 @@ export class MediaSigner {
     const { kid, key } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
     const unsigned = unsignedPackQueryOf(ids, renditionParams(choice, accountId), expiresAt, kid);
-    const sig = signatureOf(key, `${PACK_PATH}?${unsigned}`);
+    const sig = this.signature(key, expiresAt, `${PACK_PATH}?${unsigned}`);
     return { url: `${this.baseUrl()}${PACK_PATH}?${unsigned}&sig=${sig}`, expiresAt };
   }
 
@@ -162,6 +173,25 @@ export class MediaSigner {
       return INVALID;
     }
     return this.judge(sig, expected, exp, { ids: list, ...named, canonicalQuery: `${unsigned}&sig=${sig}` });
+  }
+
+  /**
+   * The signature of a URL this signer writes. Expiries are whole seconds, so within one second a
+   * sound's URL is the same string every time it is handed out: it is signed once, and what was
+   * signed in an earlier second is let go. Bounded, so a second of many different URLs only signs
+   * again.
+   */
+  private signature(key: KeyObject, expiresAt: number, signed: string): string {
+    if (expiresAt !== this.signedFor || this.signedThisSecond.size >= SIGNATURES_KEPT) {
+      this.signedThisSecond.clear();
+      this.signedFor = expiresAt;
+    }
+    let signature = this.signedThisSecond.get(signed);
+    if (signature === undefined) {
+      signature = signatureOf(key, signed);
+      this.signedThisSecond.set(signed, signature);
+    }
+    return signature;
   }
 
   /** The verdict on a signature of the right length: compared in constant time, then the expiry. */
