@@ -18,7 +18,7 @@ export const findSimilarSoundsTool = defineTool({
   inputSchema: z.strictObject({
     id: soundId,
     limit: z.int().min(similar.min).max(similar.max).default(similar.default)
-      .describe(`How many sounds, ${similar.min} to ${similar.max}, default ${similar.default}.`),
+      .describe('How many sounds.'),
     detail: detailArgument,
   }),
   annotations: readOnly({ idempotent: true }),

@@ -17,7 +17,7 @@ export const getWaveformTool = defineTool({
     + 'where it is loud, quiet or silent. The text sketches it in one line.',
   inputSchema: z.strictObject({
     id: soundId,
-    points: z.int().min(min).max(max).default(fallback).describe(`Columns wanted, ${min} to ${max}, default ${fallback}.`),
+    points: z.int().min(min).max(max).default(fallback).describe('Columns wanted.'),
   }),
   outputSchema: z.object({ id: z.string(), points: z.number(), peaks: z.array(z.array(z.number())) }),
   annotations: readOnly({ idempotent: true }),

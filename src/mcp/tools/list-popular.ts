@@ -15,9 +15,9 @@ export const listPopularTool = defineTool({
   description: 'The most downloaded sounds, most first (numDownloads in full detail): a good start when no sound is '
     + 'asked for. Fields as search_sounds.',
   inputSchema: z.strictObject({
-    limit: z.int().min(popular.min).max(popular.max).default(popular.default).describe(`How many sounds, ${popular.min} to ${popular.max}, default ${popular.default}.`),
+    limit: z.int().min(popular.min).max(popular.max).default(popular.default).describe('How many sounds.'),
     cursor: z.string().max(300).refine((text) => decodeRankCursor(text) !== undefined, 'not a cursor list_popular gave out; start again with "" or without it').optional()
-      .describe('The next page: the last answer\'s pagination.next_cursor (null at the end). No sound is listed twice in a walk.'),
+      .describe('The last answer\'s pagination.next_cursor, for the next page.'),
     detail: detailArgument,
   }),
   annotations: readOnly({ idempotent: true }),

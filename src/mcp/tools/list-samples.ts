@@ -32,9 +32,9 @@ export const listSamplesTool = defineTool({
     q: z.string().max(200).optional()
       .describe('Keywords; every word must occur in the name or description.'),
     tags: listArgument('Tags; a sample with any of them matches.'),
-    limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe(`How many samples, ${samples.min} to ${samples.max}, default ${samples.default}.`),
+    limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe('How many samples.'),
     cursor: z.string().max(300).refine((text) => decodeSampleCursor(text) !== undefined, 'not a cursor list_samples gave out; start again with "" or without it').optional()
-      .describe('The next page: the last answer\'s pagination.next_cursor (null at the end).'),
+      .describe('The last answer\'s pagination.next_cursor, for the next page.'),
     detail: detailArgument,
   }),
   annotations: readOnly({ idempotent: true }),

@@ -36,7 +36,7 @@ const inputSchema = z.strictObject({
   cursor: z.string().max(64).refine((text) => sameCursor.safeParse(text).success, 'not a cursor search_sounds gave out; start again with "" or without it').optional()
     .describe('Walk all matches once: "" first, then each pagination.next_cursor until null.'),
   limit: z.int().min(LIST_LIMITS.search.min).max(LIST_LIMITS.search.max).default(LIST_LIMITS.search.default)
-    .describe(`Sounds per page, ${LIST_LIMITS.search.min} to ${LIST_LIMITS.search.max}, default ${LIST_LIMITS.search.default}.`),
+    .describe('Sounds per page.'),
   detail: detailArgument,
 }).superRefine((args, context) => {
   if (args.min_duration !== undefined && args.max_duration !== undefined && args.min_duration > args.max_duration) {
