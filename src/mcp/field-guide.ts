@@ -3,14 +3,8 @@
  * carry this so a model can pick, trim and level sounds without reading the API document.
  */
 export const SOUND_FIELD_GUIDE = [
-  'Fields of each sound: duration is in seconds.',
-  'timing.onset_ms is the silence before the sound starts: trim that many milliseconds from the start so it plays exactly on cue.',
-  'timing.peak_ms is when it is loudest (align impacts to a beat or a visual hit with it).',
-  'timing.tail_ms is when it has decayed 40 dB below its peak: the natural point to cut or fade out, and how long it rings.',
-  'loudness.integrated_lufs is the overall loudness (EBU R128): to match levels, apply a gain of (target LUFS - integrated_lufs) dB; -16 to -14 LUFS suits games and web, -23 broadcast.',
-  'loudness.true_peak_db is the highest true peak in dBTP: the headroom to full scale is -true_peak_db dB (1 dB less to the usual -1 dBTP ceiling), so do not raise the gain more than that without a limiter.',
-  'Null timing or loudness fields mean the file is digital silence.',
-  'stream_url is a signed link to listen (one hour, no header needed).',
+  'timing.onset_ms: silence before the sound (trim it); tail_ms: decayed 40 dB (cut there).',
+  'To match levels, gain = target LUFS (-16 games, -23 broadcast) - integrated_lufs, at most -1 - true_peak_db.',
 ].join(' ');
 
 /** The header every tool call needs and what each call costs, for the server's instructions. */

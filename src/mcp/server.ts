@@ -28,7 +28,7 @@ export function buildMcpServer(context: ToolContext): McpServer {
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
+      ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
       annotations: tool.annotations,
     }, async (args, extra) => {
       const decision = context.quota.decisionFor(extra.requestId);
@@ -50,7 +50,8 @@ async function callTool(tool: SoundTool, args: unknown, context: CallContext): P
   try {
     const answer = await tool.run(args as Parameters<SoundTool['run']>[0], context);
     // Read through the output schema, which drops any field it does not list: the SDK only checks it.
-    return successResult({ ...answer, structured: tool.outputSchema.parse(answer.structured) });
+    const structured = tool.outputSchema ? tool.outputSchema.parse(answer.structured) : answer.structured;
+    return successResult({ ...answer, structured });
   } catch (error) {
     // Domain messages are written for users; anything else stays in the log, as on REST.
     if (error instanceof DomainError) return errorResult(error.message);

@@ -1,15 +1,18 @@
 import type { PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody } from '../shapes/schemas.ts';
+import type { ConciseSound } from './sound-shapes.ts';
 
 /**
  * Compact text for models that read `content` rather than `structuredContent`: one line per
  * sound with what an agent chooses by (name, id, duration, category, tags, level, onset).
  */
 
-type AnySound = SoundSummaryBody | SoundBody | PopularSoundBody | SimilarSoundBody;
+type AnySound = SoundSummaryBody | SoundBody | PopularSoundBody | SimilarSoundBody | ConciseSound;
 
 export function soundLine(sound: AnySound): string {
   const parts = [`${sound.name} [id ${sound.id}]`, `${round(sound.duration, 2)} s`];
   if ('category' in sound) parts.push(sound.category ?? 'no category');
+  // A concise sound has no tags: its short description stands for them.
+  if (!('tags' in sound)) return `- ${[...parts, ...(sound.description ? [sound.description] : [])].join(' · ')}`;
   parts.push(sound.tags.length > 0 ? `tags: ${sound.tags.join(', ')}` : 'no tags');
   if ('loudness' in sound) {
     const lufs = sound.loudness.integrated_lufs;

@@ -43,7 +43,11 @@ export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   title: string;
   description: string;
   inputSchema: I;
-  outputSchema: O;
+  /**
+   * The structured answer's shape, when it is fixed. Tools answering with sounds leave it out: their
+   * shape follows `detail`, and an agent reads the answer's text, not a schema, to choose.
+   */
+  outputSchema?: O;
   annotations: ToolAnnotations;
   run(args: z.output<I>, context: CallContext): Promise<R>;
 }
@@ -58,11 +62,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: S
 }
 
 /** Every tool only reads the catalog (a download is counted, but nothing a user owns changes). */
-export function readOnly(options: { title: string; idempotent: boolean }): ToolAnnotations {
+export function readOnly(options: { idempotent: boolean }): ToolAnnotations {
+  // No title here: the tool's own title says it, and every agent pays for each byte of tools/list.
   return {
-    title: options.title,
+    // destructiveHint is left out: it means nothing when readOnlyHint is true.
     readOnlyHint: true,
-    destructiveHint: false,
     idempotentHint: options.idempotent,
     openWorldHint: false,
   };

@@ -7,7 +7,7 @@ import { renditionPriceText } from '../../media/rendition-work.ts';
 /** Input pieces several tools share, described for an agent. */
 
 export const soundId = z.string().trim().min(1).max(200)
-  .describe('The sound id, exactly as a search or list result gives it in its `id` field.');
+  .describe('The sound id, as results give it.');
 
 /**
  * A list given either as a JSON array of strings or as one comma-separated string: agents write
@@ -17,7 +17,7 @@ export function listArgument(itemDescription: string) {
   return z.union([z.array(z.string().max(100)).max(20), z.string().max(500)], {
     error: 'expected an array of at most 20 strings or one comma-separated string of at most 500 characters',
   }).optional()
-    .describe(`${itemDescription} Either an array of strings (["laser", "retro"]) or one comma-separated string ("laser,retro"); case does not matter.`);
+    .describe(`${itemDescription} An array or a comma-separated string, any case.`);
 }
 
 export function toListArgument(value: string | string[] | undefined): string[] {
@@ -34,7 +34,7 @@ export const categoryArgument = z.preprocess(
     error: `expected one of ${CATEGORIES.join(', ')} (any case), or an array of them`,
   }),
 ).optional()
-  .describe('SFX (sound effects), MUSIC, LOFI or AMBIENT; one name or an array of names, any of which matches.');
+  .describe('SFX, MUSIC, LOFI or AMBIENT, or an array of them (any matches).');
 
 export function toCategories(value: z.output<typeof categoryArgument>): Array<(typeof CATEGORIES)[number]> {
   if (value === undefined) return [];
@@ -44,11 +44,9 @@ export function toCategories(value: z.output<typeof categoryArgument>): Array<(t
 /** The rendition arguments of get_stream_url and get_download_url (the REST endpoints' `loudness` and `trim`). */
 export const renditionArguments = {
   loudness: z.number().min(RENDITION_LOUDNESS.min).max(RENDITION_LOUDNESS.max).optional()
-    .describe(`Deliver the sound at this integrated loudness in LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}; `
-      + '-16 suits podcasts and streaming, -23 broadcast; rounded to a whole LU), true peak at or under -1 dBTP, so sounds fit together without mixing. '
-      + `Making a rendition not stored yet costs the daily quota ${renditionPriceText()}, when its URL is fetched; `
-      + 'a stored one costs nothing.'),
-  trim: z.boolean().optional().describe('true cuts the silence before the sound starts (timing.onset_ms) and after it dies away (timing.tail_ms).'),
+    .describe('Level to this integrated LUFS (-16 streaming, -23 broadcast), true peak at most -1 dBTP. '
+      + 'A new rendition costs quota (get_quota).'),
+  trim: z.boolean().optional().describe('true cuts the silence before onset_ms and after tail_ms.'),
 };
 
 /**

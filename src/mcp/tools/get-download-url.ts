@@ -6,20 +6,19 @@ import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { renditionChoiceOf } from '../../shapes/params.ts';
 import { formatArguments, refineFormat, renditionArguments, soundId } from './arguments.ts';
+import { briefFormatArguments } from './format-descriptions.ts';
 import { requireSound } from './require-sound.ts';
 
 export const getDownloadUrlTool = defineTool({
   name: 'get_download_url',
   title: 'Get a download URL',
-  description: 'A signed URL to download one sound as a file (MP3 unless `format` says otherwise; served as an attachment), valid for expires_in '
-    + 'seconds (one hour) and usable without any header. Each call counts one download toward the sound\'s '
-    + 'popularity, so call it once per sound actually wanted; use get_stream_url just to listen. '
-    + 'Optionally loudness-normalized (loudness), trimmed of silence (trim), and in the format a game or app imports (format: wav, flac, ogg, opus; sample_rate, channels, bit_depth), ready to use. '
-    + 'Every sound is CC0: commercial use is allowed and no attribution is required.',
-  inputSchema: z.strictObject({ id: soundId, ...renditionArguments, ...formatArguments }).superRefine(refineFormat),
+  description: 'A signed URL to download one sound (MP3 unless format says otherwise), valid one hour without any header. '
+    + 'Each call counts one download toward popularity: once per sound wanted; get_stream_url just to listen. '
+    + 'Optionally levelled (loudness), trimmed (trim) or in the format a game imports. CC0: any use, no attribution.',
+  inputSchema: z.strictObject({ id: soundId, ...renditionArguments, ...briefFormatArguments(formatArguments) }).superRefine(refineFormat),
   outputSchema: downloadResultSchema,
   // Not idempotent: every call adds a download to the sound's count, like the REST endpoint.
-  annotations: readOnly({ title: 'Get a download URL', idempotent: false }),
+  annotations: readOnly({ idempotent: false }),
   async run({ id, ...rendition }, { services, owner }) {
     const sound = await requireSound(services, id);
     if (!(await services.meter.countDownload(sound.id))) throw notFound(`Sound ${id} not found`);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.ts';
-import { renditionPriceText } from '../../media/rendition-work.ts';
 import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
 import { packResultSchema } from '../../packs/schemas.ts';
 import { renditionChoiceOf } from '../../shapes/params.ts';
@@ -8,28 +7,25 @@ import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { formatArguments, refineFormat, renditionArguments } from './arguments.ts';
+import { briefFormatArguments } from './format-descriptions.ts';
 
 export const getPackUrlTool = defineTool({
   name: 'get_pack_url',
   title: 'Get a download URL for a pack of sounds',
-  description: `A signed URL (valid one hour, no header needed) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP: one file per `
-    + 'sound named <name-slug>-<id>.<ext> (mp3 unless `format` says otherwise), manifest.json and manifest.csv (each file\'s id, name, format, sample rate, channels, duration, '
-    + 'loudness, true peak, timing, category, tags and SHA-256) and LICENSE.txt (CC0 1.0). Costs one request of the daily quota per '
-    + 'sound (this call is the first); each fetch of the URL pays for the renditions it makes, before making them '
-    + `(stored ones cost nothing): ${renditionPriceText()}. At most ${PACK_FETCHES_PER_ACCOUNT} fetches per account at once. `
-    + 'Counts one download '
-    + 'per sound. loudness, trim and the format arguments (format: wav, flac, ogg, opus; sample_rate, channels, bit_depth) apply to '
-    + 'every file, as get_download_url takes them. Use it instead of get_download_url once per sound when an agent wants several.',
+  description: `A signed URL (one hour, no header) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP, with manifest.json, `
+    + 'manifest.csv and LICENSE.txt (CC0). Costs one request per sound and counts one download each; a fetch pays for '
+    + `renditions it makes; at most ${PACK_FETCHES_PER_ACCOUNT} at once per account. Other arguments as get_download_url.`,
   inputSchema: z.strictObject({
     ids: z.array(z.string().trim().min(1).max(200)).min(1).max(PACK_MAX_SOUNDS)
       .refine((ids) => new Set(ids).size === ids.length, 'each sound once: the list repeats an id')
-      .describe(`The sound ids, 1 to ${PACK_MAX_SOUNDS}, each once, exactly as search results give them.`),
+      .describe(`The sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`),
     ...renditionArguments,
-    ...formatArguments,
+    ...briefFormatArguments(formatArguments),
   }).superRefine(refineFormat),
-  outputSchema: packResultSchema,
+  // The REST shape's fields, without its descriptions: the text answer says what they mean.
+  outputSchema: z.looseObject({ download_url: z.string(), expires_at: z.string(), sounds: z.number(), estimated_bytes: z.number() }),
   // Not idempotent: every call spends quota and counts downloads.
-  annotations: readOnly({ title: 'Get a download URL for a pack of sounds', idempotent: false }),
+  annotations: readOnly({ idempotent: false }),
   async run({ ids, ...rendition }, { services, owner }) {
     let pack;
     try {

@@ -1,23 +1,23 @@
 import { z } from 'zod';
+import { RENDITION_PRICE } from '../../media/rendition-work.ts';
 import { defineTool, readOnly } from '../tool.ts';
 
 export const getQuotaTool = defineTool({
   name: 'get_quota',
   title: 'Get my quota',
-  description: 'How much of today\'s request quota this API key\'s account has left, before starting a long task: plan, daily limit, '
-    + 'requests remaining, when the count resets (midnight UTC), and how many of the plan\'s keys are in use. '
-    + 'Costs nothing. Every other tool result also carries the quota as of that call in its _meta.',
+  description: 'Requests left today for this account (resets midnight UTC), plan and keys in use. Free; every result\'s _meta '
+    + `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 minutes, more at high rates.`,
   inputSchema: z.strictObject({}),
   outputSchema: z.object({
     plan: z.string(),
-    limit: z.int().describe('Requests per day.'),
-    remaining: z.int().describe('Requests left today.'),
-    reset: z.int().describe('Unix time of the next reset (midnight UTC).'),
-    reset_at: z.string().describe('The same time, ISO 8601.'),
-    keys_in_use: z.int().describe('Active API keys of the account.'),
-    max_keys: z.int().describe('Keys the plan allows.'),
+    limit: z.number(),
+    remaining: z.number(),
+    reset: z.number(),
+    reset_at: z.string(),
+    keys_in_use: z.number(),
+    max_keys: z.number(),
   }),
-  annotations: readOnly({ title: 'Get my quota', idempotent: true }),
+  annotations: readOnly({ idempotent: true }),
   async run(_args, { services, owner, decision }) {
     const { account } = owner;
     // This call's own decision, counted at cost 0 by request-quota.ts: it states the quota and spends none.

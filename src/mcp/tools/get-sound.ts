@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { soundSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { soundLinks } from '../sound-links.ts';
@@ -11,11 +10,9 @@ import { requireSound } from './require-sound.ts';
 export const getSoundTool = defineTool({
   name: 'get_sound',
   title: 'Get one sound',
-  description: 'Full metadata of one sound by id: name, description, tags, category, license, duration, timing, loudness '
-    + `and a streaming URL. ${SOUND_FIELD_GUIDE}`,
+  description: `One sound in full: tags, license, timing, loudness, stream_url (signed, one hour). ${SOUND_FIELD_GUIDE}`,
   inputSchema: z.strictObject({ id: soundId }),
-  outputSchema: soundSchema,
-  annotations: readOnly({ title: 'Get one sound', idempotent: true }),
+  annotations: readOnly({ idempotent: true }),
   async run({ id }, { services }) {
     const sound = toSound(await requireSound(services, id), services.signer);
     return { structured: sound, text: soundDetailText(sound), links: soundLinks([sound]) };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { resamplePeaks, WAVEFORM_POINT_LIMITS, type Peak } from '../../catalog/waveform.ts';
 import { notFound } from '../../errors.ts';
-import { waveformSchema } from '../../shapes/schemas.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { soundId } from './arguments.ts';
@@ -14,15 +13,14 @@ const LEVELS = '▁▂▃▄▅▆▇█';
 export const getWaveformTool = defineTool({
   name: 'get_waveform',
   title: 'Get waveform data',
-  description: 'The waveform of one sound as [min, max] sample values per column (-1..1), left to right across the sound, '
-    + 'as GET /api/v1/sounds/{id}/waveform gives it: to draw it, or to see where a sound is loud, quiet or silent. '
-    + 'The text answer sketches the shape in one line.',
+  description: 'The waveform of one sound as [min, max] sample values (-1..1) per column, left to right: to draw it or see '
+    + 'where it is loud, quiet or silent. The text sketches it in one line.',
   inputSchema: z.strictObject({
     id: soundId,
-    points: z.int().min(min).max(max).default(fallback).describe(`Columns wanted, ${min} to ${max}, default ${fallback}.`),
+    points: z.int().min(min).max(max).default(fallback).describe('Columns wanted.'),
   }),
-  outputSchema: waveformSchema,
-  annotations: readOnly({ title: 'Get waveform data', idempotent: true }),
+  outputSchema: z.object({ id: z.string(), points: z.number(), peaks: z.array(z.array(z.number())) }),
+  annotations: readOnly({ idempotent: true }),
   async run({ id, points }, { services }) {
     const peaks = await services.catalog.waveform(id, points);
     if (!peaks) throw notFound(`Sound ${id} not found`);

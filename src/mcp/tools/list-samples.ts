@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
-import { cursorPaginationSchema, soundSummarySchema } from '../../shapes/schemas.ts';
 import { toCursorPagination, toSoundSummary } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
+import { detailArgument, toConciseSound } from '../sound-shapes.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { listArgument, toListArgument } from './arguments.ts';
@@ -26,20 +26,18 @@ function decodeSampleCursor(text: string): string | null | undefined {
 export const listSamplesTool = defineTool({
   name: 'list_samples',
   title: 'List the free sample sounds',
-  description: 'The public sample sounds (at most 12) that anyone may hear without a plan, in the same short form as '
-    + 'the public REST sample list: id, name, description, tags, duration and a streaming URL (no timing or loudness; '
-    + 'use get_sound for those).',
+  description: 'The public sample sounds (at most 12) anyone may hear without a plan; with detail "full", their tags and '
+    + 'stream_url (get_sound for timing and loudness).',
   inputSchema: z.strictObject({
     q: z.string().max(200).optional()
-      .describe('Keywords; every word must occur in the name or description (case-insensitive).'),
-    tags: listArgument('Tags; a sample carrying any of them matches (OR).'),
-    limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe(`How many samples, ${samples.min} to ${samples.max}, default ${samples.default}.`),
+      .describe('Keywords; every word must occur in the name or description.'),
+    tags: listArgument('Tags; a sample with any of them matches.'),
+    limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe('How many samples.'),
     cursor: z.string().max(300).refine((text) => decodeSampleCursor(text) !== undefined, 'not a cursor list_samples gave out; start again with "" or without it').optional()
-      .describe('The next page: each answer\'s pagination.next_cursor (null at the end; without cursor, or "", the first page). '
-        + 'Samples are listed by id, so every sample present throughout is listed exactly once.'),
+      .describe('The last answer\'s pagination.next_cursor, for the next page.'),
+    detail: detailArgument,
   }),
-  outputSchema: z.object({ data: z.array(soundSummarySchema), pagination: cursorPaginationSchema }),
-  annotations: readOnly({ title: 'List the free sample sounds', idempotent: true }),
+  annotations: readOnly({ idempotent: true }),
   async run(args, { services }) {
     const after = args.cursor === undefined ? null : decodeSampleCursor(args.cursor)!;
     const filters = { words: toWords(args.q), tags: toListArgument(args.tags) };
@@ -50,9 +48,10 @@ export const listSamplesTool = defineTool({
     const more = rest.length > args.limit;
     const shown = rest.slice(0, args.limit);
     // No download_url: the samples' shape is the public one, whoever asks.
-    const data = shown.map((sound) => toSoundSummary(sound, services.signer));
+    const full = shown.map((sound) => toSoundSummary(sound, services.signer));
+    const data = args.detail === 'full' ? full : full.map(toConciseSound);
     const pagination = toCursorPagination(1, args.limit, page.total, more ? encodeSampleCursor(shown[shown.length - 1]!.id) : null);
     const next = pagination.next_cursor === null ? '' : `\nNext page: cursor "${pagination.next_cursor}".`;
-    return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample') + next, links: soundLinks(data) };
+    return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample') + next, links: args.detail === 'full' ? soundLinks(full) : [] };
   },
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { payerOf } from '../../metering/meter.ts';
-import { loudnessSchema, soundSchema } from '../../shapes/schemas.ts';
 import { toSound } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundDetailText } from '../sound-text.ts';
@@ -26,23 +25,11 @@ const PREVIEW = { loudness: PREVIEW_LUFS, trim: true, maxSeconds: PREVIEW_SECOND
 export const previewSoundTool = defineTool({
   name: 'preview_sound',
   title: 'Hear a sound',
-  description: `A short audio preview of one sound for clients that accept audio content: an MP3 of at most ${PREVIEW_SECONDS} s, `
-    + `starting where the sound starts (leading silence cut), faded out if cut short, and loudness-normalized to ${PREVIEW_LUFS} LUFS `
-    + '(true peak at or under -1 dBTP), so previews of different sounds compare like with like. '
-    + 'The answer also gives the sound\'s full metadata (its original loudness and duration) and what the preview measures. '
-    + `A preview nobody asked for before costs ${RENDITION_PRICE} requests of the daily quota (it is made then); `
-    + 'one made before costs only the call. '
-    + 'Use it to judge a sound by ear before get_download_url.',
+  description: `Hear one sound: an MP3 audio item of at most ${PREVIEW_SECONDS} s from its onset, at ${PREVIEW_LUFS} LUFS so previews `
+    + 'compare like with like, with the sound in full. '
+    + `A preview not made before costs ${RENDITION_PRICE} requests, then only the call. Judge by ear before get_download_url.`,
   inputSchema: z.strictObject({ id: soundId }),
-  outputSchema: z.object({
-    sound: soundSchema,
-    preview: z.object({
-      mime_type: z.literal('audio/mpeg'),
-      duration: z.number().describe('Seconds of the preview.'),
-      loudness: loudnessSchema,
-    }),
-  }),
-  annotations: readOnly({ title: 'Hear a sound', idempotent: true }),
+  annotations: readOnly({ idempotent: true }),
   async run({ id }, { services, owner }) {
     const stored = await requireSound(services, id);
     // A preview is a rendition like any other: one not stored yet costs the caller's account its

@@ -144,7 +144,7 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
 
   it('tool results that name sounds link to their resources after the text, and the links read', async () => {
     const linksOf = (content: Array<{ type: string }>) => content.filter((item): item is ResourceLink => item.type === 'resource_link');
-    const search = await callTool(client, 'search_sounds', { q: 'filler', limit: 5 });
+    const search = await callTool(client, 'search_sounds', { q: 'filler', limit: 5, detail: 'full' });
     assert.equal(search.content[0]?.type, 'text');
     const searchIds = (search.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id);
     assert.equal(searchIds.length, 5);
@@ -158,10 +158,10 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
       assert.notEqual(result.isError, true, tool);
       assert.deepEqual(linksOf(result.content).map((link) => link.uri), [`sound://${shortId}`], tool);
     }
-    const popular = await callTool(client, 'list_popular', { limit: 3 });
+    const popular = await callTool(client, 'list_popular', { limit: 3, detail: 'full' });
     assert.deepEqual(linksOf(popular.content).map((link) => link.uri),
       (popular.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => `sound://${sound.id}`));
-    const similar = await callTool(client, 'find_similar_sounds', { id: shortId });
+    const similar = await callTool(client, 'find_similar_sounds', { id: shortId, detail: 'full' });
     assert.equal(linksOf(similar.content).length, (similar.structuredContent as { data: unknown[] }).data.length);
 
     const [link] = linksOf((await callTool(client, 'get_sound', { id: shortId })).content);

@@ -32,7 +32,7 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
   };
 
   it('list_popular matches GET /api/v1/sounds/popular walked from the top (cursor=), most downloaded first', async () => {
-    const result = await callTool(client, 'list_popular', { limit: 2 });
+    const result = await callTool(client, 'list_popular', { limit: 2, detail: 'full' });
     const rest = await restBody('/api/v1/sounds/popular?limit=2&cursor=', true);
     assert.deepEqual(result.structuredContent, { data: rest.data, pagination: rest.pagination });
     const { next_cursor: _cursor, ...asDocumented } = rest.pagination as { next_cursor: string };
@@ -43,13 +43,13 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
   });
 
   it('list_popular defaults to 30 like REST', async () => {
-    const result = await callTool(client, 'list_popular');
+    const result = await callTool(client, 'list_popular', { detail: 'full' });
     const rest = await restBody('/api/v1/sounds/popular?cursor=', true);
     assert.deepEqual(result.structuredContent, { data: rest.data, pagination: rest.pagination });
   });
 
   it('list_samples matches the public sample list (without its sign-up invitation), and says where a walk would go on', async () => {
-    const result = await callTool(client, 'list_samples');
+    const result = await callTool(client, 'list_samples', { detail: 'full' });
     const rest = await restBody('/api/v1/sounds/sample', false);
     assert.deepEqual(result.structuredContent, { data: rest.data, pagination: { ...(rest.pagination as object), next_cursor: null } });
     assert.equal(rest.data.length, 2);
@@ -57,9 +57,9 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
   });
 
   it('list_samples filters by keyword and by any of its tags (OR), as REST does', async () => {
-    const byTags = await callTool(client, 'list_samples', { tags: ['bird', 'storm'] });
+    const byTags = await callTool(client, 'list_samples', { tags: ['bird', 'storm'], detail: 'full' });
     assert.equal((byTags.structuredContent as { data: unknown[] }).data.length, 2);
-    const byWord = await callTool(client, 'list_samples', { q: 'thunder', limit: 5 });
+    const byWord = await callTool(client, 'list_samples', { q: 'thunder', limit: 5, detail: 'full' });
     const rest = await restBody('/api/v1/sounds/sample?q=thunder&limit=5', false);
     assert.deepEqual(byWord.structuredContent, { data: rest.data, pagination: { ...(rest.pagination as object), next_cursor: null } });
   });
@@ -95,7 +95,7 @@ describe('mcp.lists.walks: list_popular and list_samples walk by cursor', () => 
   });
 
   const listPopular = async (args: Record<string, unknown>) => {
-    const result = await callTool(client, 'list_popular', args);
+    const result = await callTool(client, 'list_popular', { detail: 'full', ...args });
     assert.notEqual(result.isError, true, textOf(result));
     return result.structuredContent as unknown as ListAnswer;
   };
@@ -164,7 +164,7 @@ describe('mcp.lists.walks: list_popular and list_samples walk by cursor', () => 
     let cursor = '';
     let pages = 0;
     for (;;) {
-      const result = await callTool(client, 'list_samples', { limit: 2, cursor });
+      const result = await callTool(client, 'list_samples', { limit: 2, cursor, detail: 'full' });
       assert.notEqual(result.isError, true, textOf(result));
       const answer = result.structuredContent as unknown as ListAnswer;
       assert.ok(answer.data.length <= 2);

@@ -32,7 +32,8 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
   });
 
   const search = async (args: Record<string, unknown>) => {
-    const result = await callTool(client, 'search_sounds', args);
+    // The REST shapes: concise answers are checked in budget.test.ts.
+    const result = await callTool(client, 'search_sounds', { detail: 'full', ...args });
     assert.notEqual(result.isError, true, textOf(result));
     return { result, structured: result.structuredContent as unknown as SearchResult };
   };
