@@ -32,13 +32,19 @@ export function refuseBatch(body: unknown): JsonRpcError | JsonRpcError[] | null
   const requestIds = body.filter(isJSONRPCRequest).map((request) => request.id);
   const nothingRun = 'Nothing in the batch was run or counted.';
   if (body.length > MAX_BATCH_MESSAGES) {
-    return refuseEach(requestIds, `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages, this one `
-      + `${body.length}. ${nothingRun}`);
+    return refuseEach(
+      requestIds,
+      `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages, this one ` +
+        `${body.length}. ${nothingRun}`,
+    );
   }
   const repeated = firstRepeat(requestIds);
   if (repeated !== undefined) {
-    return refuseEach(requestIds, `Invalid Request: the batch gives the id ${JSON.stringify(repeated)} to more `
-      + `than one request; give each request its own id. ${nothingRun}`);
+    return refuseEach(
+      requestIds,
+      `Invalid Request: the batch gives the id ${JSON.stringify(repeated)} to more ` +
+        `than one request; give each request its own id. ${nothingRun}`,
+    );
   }
   return null;
 }

@@ -14,7 +14,10 @@ import type { ApiServices } from '../services.ts';
 export async function authenticateMcpCaller(request: FastifyRequest, services: ApiServices): Promise<void> {
   const header = request.headers['x-api-key'];
   try {
-    request.owner = await services.accounts.authenticate(Array.isArray(header) ? header[0] : header, request.server.unknownApiKeys.guardFor(request));
+    request.owner = await services.accounts.authenticate(
+      Array.isArray(header) ? header[0] : header,
+      request.server.unknownApiKeys.guardFor(request),
+    );
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'forbidden') {
       throw new HttpError(403, { error: error.message, upgrade_url: upgradeUrl(services.baseUrl()) });

@@ -27,8 +27,15 @@ export function registerMcp(app: FastifyInstance, services: McpServices): void {
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
     onRequest,
-    handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send(
-      jsonRpcError(SERVER_ERROR, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.'),
-    ),
+    handler: async (_request, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(
+          jsonRpcError(
+            SERVER_ERROR,
+            'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.',
+          ),
+        ),
   });
 }

@@ -23,7 +23,11 @@ export function answerBodyErrorsInJsonRpc(error: FastifyError, _request: Fastify
   const status = error.statusCode ?? 500;
   if (!error.code?.startsWith('FST_ERR_CTP_') || status >= 500) throw error;
   const invalidJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
-  return reply.code(status).send(jsonRpcError(invalidJson ? PARSE_ERROR : SERVER_ERROR, `${invalidJson ? 'Parse error: ' : ''}${error.message}`));
+  return reply
+    .code(status)
+    .send(
+      jsonRpcError(invalidJson ? PARSE_ERROR : SERVER_ERROR, `${invalidJson ? 'Parse error: ' : ''}${error.message}`),
+    );
 }
 
 /**

@@ -1,12 +1,23 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, InitializeRequestSchema, isJSONRPCRequest, ListPromptsRequestSchema, type JSONRPCRequest,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, PingRequestSchema, ReadResourceRequestSchema,
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  ListPromptsRequestSchema,
+  type JSONRPCRequest,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 interface RequestSchema {
-  safeParse(value: unknown): { success: true } | { success: false; error: { issues: Array<{ message: string; path: PropertyKey[] }> } };
+  safeParse(
+    value: unknown,
+  ): { success: true } | { success: false; error: { issues: Array<{ message: string; path: PropertyKey[] }> } };
 }
 
 /**
@@ -39,15 +50,22 @@ export function refuseInvalidParams(transport: Transport, log: FastifyBaseLogger
     const problem = isJSONRPCRequest(message) ? problemOf(message) : null;
     if (problem === null) return deliver(message, extra);
     const { id, method } = message as JSONRPCRequest;
-    transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${problem}` } })
+    transport
+      .send({
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${problem}` },
+      })
       .catch((error: unknown) => log.warn({ err: error }, 'answering invalid MCP params failed'));
   };
 }
 
 function problemOf(request: JSONRPCRequest): string | null {
   const parsed = REQUEST_SCHEMAS.get(request.method)?.safeParse(request);
-  if (parsed && !parsed.success) return parsed.error.issues.map((issue) => `${issue.message} at ${issue.path.map(String).join('.')}`).join('; ');
+  if (parsed && !parsed.success)
+    return parsed.error.issues.map((issue) => `${issue.message} at ${issue.path.map(String).join('.')}`).join('; ');
   // The SDK's resources/read reads the uri with new URL(), which throws on anything else.
-  if (request.method === 'resources/read' && !URL.canParse(String(request.params?.uri))) return 'expected a URI like sound://{id} at params.uri';
+  if (request.method === 'resources/read' && !URL.canParse(String(request.params?.uri)))
+    return 'expected a URI like sound://{id} at params.uri';
   return null;
 }

@@ -1,6 +1,9 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  isJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCRequest, type RequestId,
+  isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCRequest,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { KeyOwner } from '../accounts/store.ts';
@@ -85,9 +88,11 @@ export class RequestQuota {
 
   /** Records the decision for a counted request; the error to answer instead of running it, or null. */
   private async decide(request: JSONRPCRequest, log: FastifyBaseLogger): Promise<JSONRPCErrorResponse | null> {
-    const refuse = (code: number, message: string) => (
-      { jsonrpc: '2.0' as const, id: request.id, error: { code, message } }
-    );
+    const refuse = (code: number, message: string) => ({
+      jsonrpc: '2.0' as const,
+      id: request.id,
+      error: { code, message },
+    });
     const cost = costOf(request);
     if (cost === null) return null;
     if (this.decisions.has(request.id)) {

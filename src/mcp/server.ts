@@ -6,7 +6,13 @@ import { SERVER_INSTRUCTIONS } from './field-guide.ts';
 import { soundPrompts } from './prompts/index.ts';
 import { registerSoundResources } from './resources/sound-resource.ts';
 import type { CallContext, SoundTool, ToolContext } from './tool.ts';
-import { errorResult, INTERNAL_ERROR_MESSAGE, quotaExceededResult, successResult, withRateLimit } from './tool-result.ts';
+import {
+  errorResult,
+  INTERNAL_ERROR_MESSAGE,
+  quotaExceededResult,
+  successResult,
+  withRateLimit,
+} from './tool-result.ts';
 import { soundTools } from './tools/index.ts';
 
 const SERVER_INFO = { name: 'sound-catalog', title: 'Sound Catalog', version: '1.0.0' };
@@ -24,23 +30,31 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 export function buildMcpServer(context: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator });
   for (const tool of soundTools) {
-    server.registerTool(tool.name, {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
-      annotations: tool.annotations,
-    }, async (args, extra) => {
-      const decision = context.quota.decisionFor(extra.requestId);
-      return withRateLimit(await callTool(tool, args, { ...context, decision }), decision);
-    });
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
+        annotations: tool.annotations,
+      },
+      async (args, extra) => {
+        const decision = context.quota.decisionFor(extra.requestId);
+        return withRateLimit(await callTool(tool, args, { ...context, decision }), decision);
+      },
+    );
   }
   registerSoundResources(server, context);
   for (const prompt of soundPrompts) {
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema }, (args) => ({
-      description: prompt.description,
-      messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }],
-    }));
+    server.registerPrompt(
+      prompt.name,
+      { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema },
+      (args) => ({
+        description: prompt.description,
+        messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }],
+      }),
+    );
   }
   return server;
 }

@@ -8,7 +8,9 @@ import { z } from 'zod';
 /** The longest description a concise sound carries. */
 export const SHORT_DESCRIPTION_CHARS = 80;
 
-export const detailArgument = z.enum(['concise', 'full']).default('concise')
+export const detailArgument = z
+  .enum(['concise', 'full'])
+  .default('concise')
   .describe('concise (default): id, name, duration, category, description cut short; full: as get_sound.');
 
 interface DescribedSound {

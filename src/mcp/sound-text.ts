@@ -1,4 +1,10 @@
-import type { PaginationBody, PopularSoundBody, SimilarSoundBody, SoundBody, SoundSummaryBody } from '../shapes/schemas.ts';
+import type {
+  PaginationBody,
+  PopularSoundBody,
+  SimilarSoundBody,
+  SoundBody,
+  SoundSummaryBody,
+} from '../shapes/schemas.ts';
 import type { ConciseSound } from './sound-shapes.ts';
 
 /**
@@ -32,8 +38,9 @@ export function soundListText(sounds: AnySound[], pagination: PaginationBody, no
       ? `No ${noun}s match. Try fewer or shorter keywords, fewer tags, or a wider duration range.`
       : `No ${noun}s on page ${pagination.page}; there are ${pagination.totalPages} pages.`;
   }
-  const header = `${pagination.total} ${noun}${pagination.total === 1 ? '' : 's'} in all; `
-    + `page ${pagination.page} of ${pagination.totalPages}, ${sounds.length} shown (${pagination.limit} per page):`;
+  const header =
+    `${pagination.total} ${noun}${pagination.total === 1 ? '' : 's'} in all; ` +
+    `page ${pagination.page} of ${pagination.totalPages}, ${sounds.length} shown (${pagination.limit} per page):`;
   return [header, ...sounds.map(soundLine)].join('\n');
 }
 

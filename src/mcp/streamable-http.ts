@@ -16,8 +16,10 @@ import { refuseInvalidParams } from './request-params.ts';
  * progress, and plain JSON is what curl and simple clients read most easily.
  */
 export async function serveMcpPost(
-  request: FastifyRequest, reply: FastifyReply, services: McpServices,
-): Promise<FastifyReply | void> {
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: McpServices,
+): Promise<FastifyReply | undefined> {
   const refusal = refuseBatch(request.body);
   if (refusal !== null) return reply.code(400).send(refusal);
   const owner = callerOf(request);

@@ -27,8 +27,10 @@ export function quotaExceededResult(decision: QuotaDecision): CallToolResult {
 /** The one wording of a spent quota, for tool results and for resource reads' JSON-RPC errors alike. */
 export function quotaExceededMessage(decision: QuotaDecision): string {
   const resetsAt = new Date(decision.reset * 1000).toISOString();
-  return `Daily quota of ${decision.limit} requests exceeded. It resets at ${resetsAt} (Unix time ${decision.reset}, `
-    + 'midnight UTC); tool calls and resource reads fail until then. Do not retry before that time.';
+  return (
+    `Daily quota of ${decision.limit} requests exceeded. It resets at ${resetsAt} (Unix time ${decision.reset}, ` +
+    'midnight UTC); tool calls and resource reads fail until then. Do not retry before that time.'
+  );
 }
 
 /**
@@ -36,5 +38,11 @@ export function quotaExceededMessage(decision: QuotaDecision): string {
  * without a separate call (as REST answers carry X-RateLimit-*).
  */
 export function withRateLimit(result: CallToolResult, decision: QuotaDecision): CallToolResult {
-  return { ...result, _meta: { ...result._meta, rate_limit: { limit: decision.limit, remaining: decision.remaining, reset: decision.reset } } };
+  return {
+    ...result,
+    _meta: {
+      ...result._meta,
+      rate_limit: { limit: decision.limit, remaining: decision.remaining, reset: decision.reset },
+    },
+  };
 }

@@ -38,7 +38,11 @@ export interface ToolAnswer<O> {
  * thrown as DomainError (not_found, invalid) and become `isError` results there. `R` is the
  * answer `run` gives.
  */
-export interface SoundTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject, R = ToolAnswer<z.output<O>>> {
+export interface SoundTool<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  R = ToolAnswer<z.output<O>>,
+> {
   name: string;
   title: string;
   description: string;

@@ -67,7 +67,10 @@ describe('mcp.http-auth: /mcp checks the key at the HTTP level, with the REST an
   it('GET and DELETE are authenticated too, then answer 405 with a JSON-RPC error (stateless server)', async () => {
     assert.equal((await fetch(`${server.url}/mcp`)).status, 401);
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${server.url}/mcp`, { method, headers: { 'x-api-key': proKey, accept: 'text/event-stream' } });
+      const response = await fetch(`${server.url}/mcp`, {
+        method,
+        headers: { 'x-api-key': proKey, accept: 'text/event-stream' },
+      });
       assert.equal(response.status, 405, method);
       assert.equal(response.headers.get('allow'), 'POST');
       const body = (await response.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } };

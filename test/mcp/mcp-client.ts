@@ -14,7 +14,11 @@ export async function connectMcp(server: TestServer, key: string): Promise<Clien
 }
 
 /** Calls a tool and returns its result in the shape every tool answers with. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 

@@ -18,10 +18,17 @@ export function tone(seconds: number, amplitude: number, frequency = 440): PcmAu
 }
 
 /** Encodes the audio as the catalog's MP3 and puts it in through the real writer, measured for real. */
-export async function addRealSound(services: Services, audio: PcmAudio, name: string, tags: string[] = []): Promise<{ id: string; mp3: Uint8Array }> {
+export async function addRealSound(
+  services: Services,
+  audio: PcmAudio,
+  name: string,
+  tags: string[] = [],
+): Promise<{ id: string; mp3: Uint8Array }> {
   const { mp3, measurements } = await encodeAndMeasure(audio);
   const { id } = await services.catalogWriter.put({
-    contentHash: contentHashOf(mp3), mp3, measurements,
+    contentHash: contentHashOf(mp3),
+    mp3,
+    measurements,
     metadata: { name, description: null, tags, category: 'SFX', license: 'CC0', sample: false },
   });
   return { id, mp3 };

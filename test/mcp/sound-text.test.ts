@@ -27,6 +27,9 @@ describe('mcp.sound-text: the text rendering stays readable at the edges', () =>
   });
 
   it('a page past the end says how many pages there are', () => {
-    assert.equal(soundListText([], { page: 5, limit: 20, total: 30, totalPages: 2 }), 'No sounds on page 5; there are 2 pages.');
+    assert.equal(
+      soundListText([], { page: 5, limit: 20, total: 30, totalPages: 2 }),
+      'No sounds on page 5; there are 2 pages.',
+    );
   });
 });

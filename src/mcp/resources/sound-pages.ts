@@ -11,10 +11,19 @@ export const RESOURCE_PAGE_SIZE = 50;
  * walking the pages while the catalog grows neither skips nor repeats a sound. The cursor is
  * opaque to clients (base64url of `page:N`); anything else is refused as invalid params.
  */
-export async function listSoundResources(cursor: unknown, services: Pick<ApiServices, 'catalog'>): Promise<ListResourcesResult> {
+export async function listSoundResources(
+  cursor: unknown,
+  services: Pick<ApiServices, 'catalog'>,
+): Promise<ListResourcesResult> {
   const page = cursor === undefined ? 1 : pageOf(cursor);
   const found = await services.catalog.search({
-    words: [], categories: [], tags: [], sort: 'created_at', order: 'asc', page, limit: RESOURCE_PAGE_SIZE,
+    words: [],
+    categories: [],
+    tags: [],
+    sort: 'created_at',
+    order: 'asc',
+    page,
+    limit: RESOURCE_PAGE_SIZE,
   });
   const resources = found.items.map(soundResource);
   const more = page * RESOURCE_PAGE_SIZE < found.total && page < MAX_SEARCH_PAGE;
@@ -31,7 +40,10 @@ function pageOf(cursor: unknown): number {
   const page = match ? Number(match[1]) : NaN;
   // Only cursors this server hands out: page 2 and on, each encoded exactly as cursorOf does.
   if (!(page >= 2 && page <= MAX_SEARCH_PAGE) || cursorOf(page) !== cursor) {
-    throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of an earlier resources/list answer unchanged, or no cursor for the first page.');
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'Invalid cursor: pass the nextCursor of an earlier resources/list answer unchanged, or no cursor for the first page.',
+    );
   }
   return page;
 }

@@ -1,6 +1,10 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  ErrorCode, ListResourcesRequestSchema, McpError, type ReadResourceResult, type RequestId,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  type ReadResourceResult,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { withoutApiKeys } from '../../api-key-format.ts';
@@ -31,17 +35,24 @@ export const MAX_BLOB_SECONDS = 30;
  * search requests do.
  */
 export function registerSoundResources(server: McpServer, context: ToolContext): void {
-  server.registerResource('sound', new ResourceTemplate(SOUND_URI_TEMPLATE, { list: undefined }), {
-    title: 'A sound of the catalog',
-    description: `One sound's metadata as JSON (as GET /api/v1/sounds/{id}), and its MP3 (audio/mpeg) when it lasts at most ${MAX_BLOB_SECONDS} s.`,
-    mimeType: 'application/json',
-  }, (uri, variables, extra) => guarded(context, () => readSound(uri, String(variables.id), extra.requestId, context)));
+  server.registerResource(
+    'sound',
+    new ResourceTemplate(SOUND_URI_TEMPLATE, { list: undefined }),
+    {
+      title: 'A sound of the catalog',
+      description: `One sound's metadata as JSON (as GET /api/v1/sounds/{id}), and its MP3 (audio/mpeg) when it lasts at most ${MAX_BLOB_SECONDS} s.`,
+      mimeType: 'application/json',
+    },
+    (uri, variables, extra) => guarded(context, () => readSound(uri, String(variables.id), extra.requestId, context)),
+  );
   // The SDK's resources/list ignores cursors; this one pages through the catalog. Replacing a
   // handler is how the SDK's Server is meant to be extended (setRequestHandler replaces).
-  server.server.setRequestHandler(ListSoundsRequestSchema, (request, extra) => guarded(context, async () => {
-    refuseOverQuota(context.quota.decisionFor(extra.requestId));
-    return listSoundResources(request.params?.cursor, context.services);
-  }));
+  server.server.setRequestHandler(ListSoundsRequestSchema, (request, extra) =>
+    guarded(context, async () => {
+      refuseOverQuota(context.quota.decisionFor(extra.requestId));
+      return listSoundResources(request.params?.cursor, context.services);
+    }),
+  );
 }
 
 /** A read or a page of the list past the quota: a JSON-RPC error, as a REST 429 with its `limit` and `reset`. */
@@ -53,7 +64,10 @@ function refuseOverQuota(decision: QuotaDecision): void {
 }
 
 async function readSound(
-  uri: URL, id: string, requestId: RequestId, context: ToolContext,
+  uri: URL,
+  id: string,
+  requestId: RequestId,
+  context: ToolContext,
 ): Promise<ReadResourceResult> {
   refuseOverQuota(context.quota.decisionFor(requestId));
   const { catalog, signer, files } = context.services;
@@ -61,7 +75,9 @@ async function readSound(
   if (!stored) throw new McpError(ErrorCode.InvalidParams, withoutApiKeys(`Sound ${id} not found`));
   const json = { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(toSound(stored, signer)) };
   if (stored.duration > MAX_BLOB_SECONDS) return { contents: [json] };
-  return { contents: [json, { uri: uri.href, mimeType: 'audio/mpeg', blob: await storedMp3Base64(files, stored.fileKey) }] };
+  return {
+    contents: [json, { uri: uri.href, mimeType: 'audio/mpeg', blob: await storedMp3Base64(files, stored.fileKey) }],
+  };
 }
 
 /** MCP errors go out as they are; anything else is logged and answered without internals, as on REST. */

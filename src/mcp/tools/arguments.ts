@@ -2,21 +2,21 @@ import { z } from 'zod';
 import { CATEGORIES, toList } from '../../catalog/sound.ts';
 import { formatFields, refineFormat } from '../../media/format-params.ts';
 import { RENDITION_LOUDNESS } from '../../media/rendition-choice.ts';
-import { renditionPriceText } from '../../media/rendition-work.ts';
 
 /** Input pieces several tools share, described for an agent. */
 
-export const soundId = z.string().trim().min(1).max(200)
-  .describe('The sound id, as results give it.');
+export const soundId = z.string().trim().min(1).max(200).describe('The sound id, as results give it.');
 
 /**
  * A list given either as a JSON array of strings or as one comma-separated string: agents write
  * both, and the REST API takes the comma form. `toListArgument` reads either the REST way.
  */
 export function listArgument(itemDescription: string) {
-  return z.union([z.array(z.string().max(100)).max(20), z.string().max(500)], {
-    error: 'expected an array of at most 20 strings or one comma-separated string of at most 500 characters',
-  }).optional()
+  return z
+    .union([z.array(z.string().max(100)).max(20), z.string().max(500)], {
+      error: 'expected an array of at most 20 strings or one comma-separated string of at most 500 characters',
+    })
+    .optional()
     .describe(`${itemDescription} An array or a comma-separated string, any case.`);
 }
 
@@ -28,12 +28,14 @@ const categoryName = z.enum(CATEGORIES);
 const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 
 /** One category or several (any of them matches); lower case is accepted like on REST. */
-export const categoryArgument = z.preprocess(
-  (value) => (Array.isArray(value) ? value.map(upperCase) : upperCase(value)),
-  z.union([categoryName, z.array(categoryName).min(1).max(CATEGORIES.length)], {
-    error: `expected one of ${CATEGORIES.join(', ')} (any case), or an array of them`,
-  }),
-).optional()
+export const categoryArgument = z
+  .preprocess(
+    (value) => (Array.isArray(value) ? value.map(upperCase) : upperCase(value)),
+    z.union([categoryName, z.array(categoryName).min(1).max(CATEGORIES.length)], {
+      error: `expected one of ${CATEGORIES.join(', ')} (any case), or an array of them`,
+    }),
+  )
+  .optional()
   .describe('SFX, MUSIC, LOFI or AMBIENT, or an array of them (any matches).');
 
 export function toCategories(value: z.output<typeof categoryArgument>): Array<(typeof CATEGORIES)[number]> {
@@ -43,9 +45,15 @@ export function toCategories(value: z.output<typeof categoryArgument>): Array<(t
 
 /** The rendition arguments of get_stream_url and get_download_url (the REST endpoints' `loudness` and `trim`). */
 export const renditionArguments = {
-  loudness: z.number().min(RENDITION_LOUDNESS.min).max(RENDITION_LOUDNESS.max).optional()
-    .describe('Level to this integrated LUFS (-16 streaming, -23 broadcast), true peak at most -1 dBTP. '
-      + 'A new rendition costs quota (get_quota).'),
+  loudness: z
+    .number()
+    .min(RENDITION_LOUDNESS.min)
+    .max(RENDITION_LOUDNESS.max)
+    .optional()
+    .describe(
+      'Level to this integrated LUFS (-16 streaming, -23 broadcast), true peak at most -1 dBTP. ' +
+        'A new rendition costs quota (get_quota).',
+    ),
   trim: z.boolean().optional().describe('true cuts the silence before onset_ms and after tail_ms.'),
 };
 

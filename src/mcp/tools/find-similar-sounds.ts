@@ -13,12 +13,12 @@ const { similar } = LIST_LIMITS;
 export const findSimilarSoundsTool = defineTool({
   name: 'find_similar_sounds',
   title: 'Find sounds that sound alike',
-  description: 'Sounds that sound like a given one (timbre, spectrum, envelope, loudness), most similar first, with a similarity '
-    + 'from 1 down (about 0.37 unrelated); never the sound itself. For alternatives to a sound the user liked.',
+  description:
+    'Sounds that sound like a given one (timbre, spectrum, envelope, loudness), most similar first, with a similarity ' +
+    'from 1 down (about 0.37 unrelated); never the sound itself. For alternatives to a sound the user liked.',
   inputSchema: z.strictObject({
     id: soundId,
-    limit: z.int().min(similar.min).max(similar.max).default(similar.default)
-      .describe('How many sounds.'),
+    limit: z.int().min(similar.min).max(similar.max).default(similar.default).describe('How many sounds.'),
     detail: detailArgument,
   }),
   annotations: readOnly({ idempotent: true }),
@@ -27,11 +27,13 @@ export const findSimilarSoundsTool = defineTool({
     if (!neighbours) throw notFound(`Sound ${id} not found`);
     const full = neighbours.map(({ sound, similarity }) => toSimilarSound(sound, similarity, services.signer));
     // The similarity is what this list is about: a concise sound keeps it.
-    const data = detail === 'full' ? full : full.map((sound) => ({ ...toConciseSound(sound), similarity: sound.similarity }));
+    const data =
+      detail === 'full' ? full : full.map((sound) => ({ ...toConciseSound(sound), similarity: sound.similarity }));
     const pagination = toPagination(1, limit, data.length);
-    const text = data.length === 0
-      ? `No similar sounds are known for ${id}: its audio has not been described yet.`
-      : soundListText(data, pagination, 'similar sound');
+    const text =
+      data.length === 0
+        ? `No similar sounds are known for ${id}: its audio has not been described yet.`
+        : soundListText(data, pagination, 'similar sound');
     return { structured: { data, pagination }, text, links: detail === 'full' ? soundLinks(full) : [] };
   },
 });

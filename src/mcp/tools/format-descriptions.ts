@@ -6,12 +6,16 @@ import type { z } from 'zod';
  */
 const BRIEF = {
   format: 'File format, default mp3 (others are renditions).',
-  sample_rate: 'Hz; default the sound\'s own (opus: 48000).',
-  channels: '1 (mono) or 2; default the sound\'s own.',
+  sample_rate: "Hz; default the sound's own (opus: 48000).",
+  channels: "1 (mono) or 2; default the sound's own.",
   bit_depth: '16 (default) or 24, for wav and flac.',
 } as const;
 
 export function briefFormatArguments<S extends Record<keyof typeof BRIEF, z.ZodType>>(shape: S): S {
-  return Object.fromEntries(Object.entries(shape).map(([name, schema]) =>
-    [name, schema.describe(BRIEF[name as keyof typeof BRIEF] ?? schema.description)])) as S;
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => [
+      name,
+      schema.describe(BRIEF[name as keyof typeof BRIEF] ?? schema.description),
+    ]),
+  ) as S;
 }

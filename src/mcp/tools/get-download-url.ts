@@ -12,10 +12,13 @@ import { requireSound } from './require-sound.ts';
 export const getDownloadUrlTool = defineTool({
   name: 'get_download_url',
   title: 'Get a download URL',
-  description: 'A signed URL to download one sound (MP3 unless format says otherwise), valid one hour without any header. '
-    + 'Each call counts one download toward popularity: once per sound wanted; get_stream_url just to listen. '
-    + 'Optionally levelled (loudness), trimmed (trim) or in the format a game imports. CC0: any use, no attribution.',
-  inputSchema: z.strictObject({ id: soundId, ...renditionArguments, ...briefFormatArguments(formatArguments) }).superRefine(refineFormat),
+  description:
+    'A signed URL to download one sound (MP3 unless format says otherwise), valid one hour without any header. ' +
+    'Each call counts one download toward popularity: once per sound wanted; get_stream_url just to listen. ' +
+    'Optionally levelled (loudness), trimmed (trim) or in the format a game imports. CC0: any use, no attribution.',
+  inputSchema: z
+    .strictObject({ id: soundId, ...renditionArguments, ...briefFormatArguments(formatArguments) })
+    .superRefine(refineFormat),
   outputSchema: downloadResultSchema,
   // Not idempotent: every call adds a download to the sound's count, like the REST endpoint.
   annotations: readOnly({ idempotent: false }),
@@ -25,7 +28,12 @@ export const getDownloadUrlTool = defineTool({
     const download = {
       id: sound.id,
       name: sound.name,
-      download_url: services.signer.sign(sound.id, 'download', renditionChoiceOf({ ...rendition, trim: rendition.trim === true ? 'true' : undefined }), owner.account.id).url,
+      download_url: services.signer.sign(
+        sound.id,
+        'download',
+        renditionChoiceOf({ ...rendition, trim: rendition.trim === true ? 'true' : undefined }),
+        owner.account.id,
+      ).url,
       expires_in: SIGNED_URL_TTL_SECONDS,
     };
     return {

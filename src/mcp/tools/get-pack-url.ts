@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.ts';
 import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
-import { packResultSchema } from '../../packs/schemas.ts';
 import { renditionChoiceOf } from '../../shapes/params.ts';
 import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { soundLinks } from '../sound-links.ts';
@@ -12,39 +11,60 @@ import { briefFormatArguments } from './format-descriptions.ts';
 export const getPackUrlTool = defineTool({
   name: 'get_pack_url',
   title: 'Get a download URL for a pack of sounds',
-  description: `A signed URL (one hour, no header) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP, with manifest.json, `
-    + 'manifest.csv and LICENSE.txt (CC0). Costs one request per sound and counts one download each; a fetch pays for '
-    + `renditions it makes; at most ${PACK_FETCHES_PER_ACCOUNT} at once per account. Other arguments as get_download_url.`,
-  inputSchema: z.strictObject({
-    ids: z.array(z.string().trim().min(1).max(200)).min(1).max(PACK_MAX_SOUNDS)
-      .refine((ids) => new Set(ids).size === ids.length, 'each sound once: the list repeats an id')
-      .describe(`The sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`),
-    ...renditionArguments,
-    ...briefFormatArguments(formatArguments),
-  }).superRefine(refineFormat),
+  description:
+    `A signed URL (one hour, no header) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP, with manifest.json, ` +
+    'manifest.csv and LICENSE.txt (CC0). Costs one request per sound and counts one download each; a fetch pays for ' +
+    `renditions it makes; at most ${PACK_FETCHES_PER_ACCOUNT} at once per account. Other arguments as get_download_url.`,
+  inputSchema: z
+    .strictObject({
+      ids: z
+        .array(z.string().trim().min(1).max(200))
+        .min(1)
+        .max(PACK_MAX_SOUNDS)
+        .refine((ids) => new Set(ids).size === ids.length, 'each sound once: the list repeats an id')
+        .describe(`The sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`),
+      ...renditionArguments,
+      ...briefFormatArguments(formatArguments),
+    })
+    .superRefine(refineFormat),
   // The REST shape's fields, without its descriptions: the text answer says what they mean.
-  outputSchema: z.looseObject({ download_url: z.string(), expires_at: z.string(), sounds: z.number(), estimated_bytes: z.number() }),
+  outputSchema: z.looseObject({
+    download_url: z.string(),
+    expires_at: z.string(),
+    sounds: z.number(),
+    estimated_bytes: z.number(),
+  }),
   // Not idempotent: every call spends quota and counts downloads.
   annotations: readOnly({ idempotent: false }),
   async run({ ids, ...rendition }, { services, owner }) {
-    let pack;
+    let pack: Awaited<ReturnType<typeof services.packs.prepare>>;
     try {
       pack = await services.packs.prepare(
         { accountId: owner.account.id, keyId: owner.keyId, dailyQuota: owner.account.plan.dailyQuota },
-        ids, renditionChoiceOf({ ...rendition, trim: rendition.trim === true ? 'true' : undefined }),
+        ids,
+        renditionChoiceOf({ ...rendition, trim: rendition.trim === true ? 'true' : undefined }),
       );
     } catch (error) {
-      if (error instanceof PackQuotaError) throw new DomainError('limit', `${error.message}. Ask for fewer sounds, or wait for the reset at ${new Date(error.decision.reset * 1000).toISOString()}.`);
+      if (error instanceof PackQuotaError)
+        throw new DomainError(
+          'limit',
+          `${error.message}. Ask for fewer sounds, or wait for the reset at ${new Date(error.decision.reset * 1000).toISOString()}.`,
+        );
       throw error;
     }
     const structured = {
-      download_url: pack.downloadUrl, expires_at: new Date(pack.expiresAt * 1000).toISOString(), sounds: pack.sounds, estimated_bytes: pack.estimatedBytes,
+      download_url: pack.downloadUrl,
+      expires_at: new Date(pack.expiresAt * 1000).toISOString(),
+      sounds: pack.sounds,
+      estimated_bytes: pack.estimatedBytes,
     };
-    const renditionsCost = pack.renditionsCost > 0 ? `, and ${pack.renditionsCost} more for its renditions when fetched now` : '';
+    const renditionsCost =
+      pack.renditionsCost > 0 ? `, and ${pack.renditionsCost} more for its renditions when fetched now` : '';
     return {
       structured,
-      text: `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), `
-        + `download before ${structured.expires_at}: ${structured.download_url}`,
+      text:
+        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), ` +
+        `download before ${structured.expires_at}: ${structured.download_url}`,
       links: soundLinks(pack.items),
     };
   },

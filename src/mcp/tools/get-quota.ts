@@ -5,8 +5,9 @@ import { defineTool, readOnly } from '../tool.ts';
 export const getQuotaTool = defineTool({
   name: 'get_quota',
   title: 'Get my quota',
-  description: 'Requests left today for this account (resets midnight UTC), plan and keys in use. Free; every result\'s _meta '
-    + `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 minutes, more at high rates.`,
+  description:
+    "Requests left today for this account (resets midnight UTC), plan and keys in use. Free; every result's _meta " +
+    `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 minutes, more at high rates.`,
   inputSchema: z.strictObject({}),
   outputSchema: z.object({
     plan: z.string(),
@@ -31,8 +32,9 @@ export const getQuotaTool = defineTool({
       keys_in_use: keys.length,
       max_keys: account.plan.maxKeys,
     };
-    const text = `Plan ${structured.plan}: ${structured.remaining} of ${structured.limit} requests left today; resets at `
-      + `${structured.reset_at}. API keys in use: ${structured.keys_in_use} of ${structured.max_keys}.`;
+    const text =
+      `Plan ${structured.plan}: ${structured.remaining} of ${structured.limit} requests left today; resets at ` +
+      `${structured.reset_at}. API keys in use: ${structured.keys_in_use} of ${structured.max_keys}.`;
     return { structured, text };
   },
 });

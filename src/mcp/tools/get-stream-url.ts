@@ -10,14 +10,30 @@ import { requireSound } from './require-sound.ts';
 export const getStreamUrlTool = defineTool({
   name: 'get_stream_url',
   title: 'Get a streaming URL',
-  description: 'A signed URL to listen to one sound, valid one hour without any header (e.g. in an <audio> element); '
-    + 'no download is counted. Optionally levelled, trimmed or in another format. To keep the file, get_download_url.',
-  inputSchema: z.strictObject({ id: soundId, ...renditionArguments, ...briefFormatArguments(formatArguments) }).superRefine(refineFormat),
+  description:
+    'A signed URL to listen to one sound, valid one hour without any header (e.g. in an <audio> element); ' +
+    'no download is counted. Optionally levelled, trimmed or in another format. To keep the file, get_download_url.',
+  inputSchema: z
+    .strictObject({ id: soundId, ...renditionArguments, ...briefFormatArguments(formatArguments) })
+    .superRefine(refineFormat),
   outputSchema: streamResultSchema,
   annotations: readOnly({ idempotent: true }),
   async run({ id, ...rendition }, { services, owner }) {
     const sound = await requireSound(services, id);
-    const stream = { id: sound.id, name: sound.name, stream_url: services.signer.sign(sound.id, 'stream', renditionChoiceOf({ ...rendition, trim: rendition.trim === true ? 'true' : undefined }), owner.account.id).url };
-    return { structured: stream, text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}`, links: soundLinks([sound]) };
+    const stream = {
+      id: sound.id,
+      name: sound.name,
+      stream_url: services.signer.sign(
+        sound.id,
+        'stream',
+        renditionChoiceOf({ ...rendition, trim: rendition.trim === true ? 'true' : undefined }),
+        owner.account.id,
+      ).url,
+    };
+    return {
+      structured: stream,
+      text: `Listen to ${sound.name} [id ${sound.id}] for the next hour: ${stream.stream_url}`,
+      links: soundLinks([sound]),
+    };
   },
 });

@@ -13,8 +13,9 @@ const LEVELS = '▁▂▃▄▅▆▇█';
 export const getWaveformTool = defineTool({
   name: 'get_waveform',
   title: 'Get waveform data',
-  description: 'The waveform of one sound as [min, max] sample values (-1..1) per column, left to right: to draw it or see '
-    + 'where it is loud, quiet or silent. The text sketches it in one line.',
+  description:
+    'The waveform of one sound as [min, max] sample values (-1..1) per column, left to right: to draw it or see ' +
+    'where it is loud, quiet or silent. The text sketches it in one line.',
   inputSchema: z.strictObject({
     id: soundId,
     points: z.int().min(min).max(max).default(fallback).describe('Columns wanted.'),
@@ -25,9 +26,10 @@ export const getWaveformTool = defineTool({
     const peaks = await services.catalog.waveform(id, points);
     if (!peaks) throw notFound(`Sound ${id} not found`);
     const waveform = { id, points: peaks.length, peaks };
-    const text = peaks.length === 0
-      ? `No waveform was measured for ${id}.`
-      : `Waveform of ${id}: ${peaks.length} [min, max] columns in the structured result. Shape: ${sketch(peaks)}`;
+    const text =
+      peaks.length === 0
+        ? `No waveform was measured for ${id}.`
+        : `Waveform of ${id}: ${peaks.length} [min, max] columns in the structured result. Shape: ${sketch(peaks)}`;
     return { structured: waveform, text, links: soundLinks([{ id }]) };
   },
 });

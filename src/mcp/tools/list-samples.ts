@@ -26,15 +26,22 @@ function decodeSampleCursor(text: string): string | null | undefined {
 export const listSamplesTool = defineTool({
   name: 'list_samples',
   title: 'List the free sample sounds',
-  description: 'The public sample sounds (at most 12) anyone may hear without a plan; with detail "full", their tags and '
-    + 'stream_url (get_sound for timing and loudness).',
+  description:
+    'The public sample sounds (at most 12) anyone may hear without a plan; with detail "full", their tags and ' +
+    'stream_url (get_sound for timing and loudness).',
   inputSchema: z.strictObject({
-    q: z.string().max(200).optional()
-      .describe('Keywords; every word must occur in the name or description.'),
+    q: z.string().max(200).optional().describe('Keywords; every word must occur in the name or description.'),
     tags: listArgument('Tags; a sample with any of them matches.'),
     limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe('How many samples.'),
-    cursor: z.string().max(300).refine((text) => decodeSampleCursor(text) !== undefined, 'not a cursor list_samples gave out; start again with "" or without it').optional()
-      .describe('The last answer\'s pagination.next_cursor, for the next page.'),
+    cursor: z
+      .string()
+      .max(300)
+      .refine(
+        (text) => decodeSampleCursor(text) !== undefined,
+        'not a cursor list_samples gave out; start again with "" or without it',
+      )
+      .optional()
+      .describe("The last answer's pagination.next_cursor, for the next page."),
     detail: detailArgument,
   }),
   annotations: readOnly({ idempotent: true }),
@@ -43,15 +50,27 @@ export const listSamplesTool = defineTool({
     const filters = { words: toWords(args.q), tags: toListArgument(args.tags) };
     // Every matching sample, in id order, when walking on: samples are the few an operator chose,
     // and the index reads them all for the total either way.
-    const page = await services.catalog.samples({ ...filters, limit: after === null ? args.limit + 1 : Number.MAX_SAFE_INTEGER });
+    const page = await services.catalog.samples({
+      ...filters,
+      limit: after === null ? args.limit + 1 : Number.MAX_SAFE_INTEGER,
+    });
     const rest = after === null ? page.items : page.items.filter((sound) => sound.id > after);
     const more = rest.length > args.limit;
     const shown = rest.slice(0, args.limit);
     // No download_url: the samples' shape is the public one, whoever asks.
     const full = shown.map((sound) => toSoundSummary(sound, services.signer));
     const data = args.detail === 'full' ? full : full.map(toConciseSound);
-    const pagination = toCursorPagination(1, args.limit, page.total, more ? encodeSampleCursor(shown[shown.length - 1]!.id) : null);
+    const pagination = toCursorPagination(
+      1,
+      args.limit,
+      page.total,
+      more ? encodeSampleCursor(shown[shown.length - 1]!.id) : null,
+    );
     const next = pagination.next_cursor === null ? '' : `\nNext page: cursor "${pagination.next_cursor}".`;
-    return { structured: { data, pagination }, text: soundListText(data, pagination, 'sample') + next, links: args.detail === 'full' ? soundLinks(full) : [] };
+    return {
+      structured: { data, pagination },
+      text: soundListText(data, pagination, 'sample') + next,
+      links: args.detail === 'full' ? soundLinks(full) : [],
+    };
   },
 });

@@ -25,9 +25,10 @@ const PREVIEW = { loudness: PREVIEW_LUFS, trim: true, maxSeconds: PREVIEW_SECOND
 export const previewSoundTool = defineTool({
   name: 'preview_sound',
   title: 'Hear a sound',
-  description: `Hear one sound: an MP3 audio item of at most ${PREVIEW_SECONDS} s from its onset, at ${PREVIEW_LUFS} LUFS so previews `
-    + 'compare like with like, with the sound in full. '
-    + `A preview not made before costs ${RENDITION_PRICE} requests, then only the call. Judge by ear before get_download_url.`,
+  description:
+    `Hear one sound: an MP3 audio item of at most ${PREVIEW_SECONDS} s from its onset, at ${PREVIEW_LUFS} LUFS so previews ` +
+    'compare like with like, with the sound in full. ' +
+    `A preview not made before costs ${RENDITION_PRICE} requests, then only the call. Judge by ear before get_download_url.`,
   inputSchema: z.strictObject({ id: soundId }),
   annotations: readOnly({ idempotent: true }),
   async run({ id }, { services, owner }) {
@@ -37,21 +38,25 @@ export const previewSoundTool = defineTool({
     const pay = (price: number) => RenditionCharge.take(services.meter, services.clock, payerOf(owner), price);
     const { fileKey, facts } = await services.renditions.get(stored, PREVIEW, { pay }).catch((error: unknown) => {
       if (error instanceof RenditionQuotaError) {
-        throw limitReached(`a preview not made before costs ${error.price} requests of the daily quota, `
-          + 'more than is left today');
+        throw limitReached(
+          `a preview not made before costs ${error.price} requests of the daily quota, more than is left today`,
+        );
       }
       if (error instanceof RenditionTimeoutError) {
         throw limitReached(`${error.message}; nothing was charged (previews are made like renditions)`);
       }
-      throw error instanceof RenditionsBusyError ? limitReached(`${error.message} (previews are made like renditions)`) : error;
+      throw error instanceof RenditionsBusyError
+        ? limitReached(`${error.message} (previews are made like renditions)`)
+        : error;
     });
     const sound = toSound(stored, services.signer);
     const preview = { mime_type: 'audio/mpeg' as const, duration: facts.duration, loudness: facts.loudness };
     const lufs = facts.loudness.integrated_lufs;
     return {
       structured: { sound, preview },
-      text: `Preview: ${Number(facts.duration.toFixed(2))} s of MP3${lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`}, in the audio item.\n`
-        + soundDetailText(sound),
+      text:
+        `Preview: ${Number(facts.duration.toFixed(2))} s of MP3${lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`}, in the audio item.\n` +
+        soundDetailText(sound),
       audio: { type: 'audio', data: await storedMp3Base64(services.files, fileKey), mimeType: 'audio/mpeg' },
       links: soundLinks([sound]),
     };

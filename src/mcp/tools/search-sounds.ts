@@ -16,42 +16,75 @@ const sameCursor = cursorOf('sounds');
 /** The same bounds as REST search (GET /api/v1/sounds). */
 const { maxSeconds: MAX_SECONDS, maxOnsetMs: MAX_MILLISECONDS, lufs: LUFS_RANGE } = SEARCH_BOUNDS;
 
-const inputSchema = z.strictObject({
-  q: z.string().max(200).optional()
-    .describe('Keywords, all must match name, description or a tag: "laser", "door creak".'),
-  tags: listArgument('Tags a sound must all carry.'),
-  category: categoryArgument,
-  min_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Shortest duration, seconds.'),
-  max_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Longest duration, seconds.'),
-  max_onset_ms: z.number().min(0).max(MAX_MILLISECONDS).optional()
-    .describe('Only sounds starting within this many ms.'),
-  min_lufs: z.number().min(LUFS_RANGE.min).max(LUFS_RANGE.max).optional().describe('Quietest integrated loudness, LUFS.'),
-  max_lufs: z.number().min(LUFS_RANGE.min).max(LUFS_RANGE.max).optional().describe('Loudest integrated loudness, LUFS.'),
-  facets: z.array(z.enum(FACETS)).max(FACETS.length).optional()
-    .describe('Count matches per category and/or top tags.'),
-  sort: z.enum(SEARCH_SORTS).default('downloads')
-    .describe('Order of results; relevance ranks by q.'),
-  order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc.'),
-  page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page number, from 1.'),
-  cursor: z.string().max(64).refine((text) => sameCursor.safeParse(text).success, 'not a cursor search_sounds gave out; start again with "" or without it').optional()
-    .describe('Walk all matches once: "" first, then each pagination.next_cursor until null.'),
-  limit: z.int().min(LIST_LIMITS.search.min).max(LIST_LIMITS.search.max).default(LIST_LIMITS.search.default)
-    .describe('Sounds per page.'),
-  detail: detailArgument,
-}).superRefine((args, context) => {
-  if (args.min_duration !== undefined && args.max_duration !== undefined && args.min_duration > args.max_duration) {
-    context.addIssue({ code: 'custom', path: ['max_duration'], message: 'must not be smaller than min_duration' });
-  }
-  if (args.min_lufs !== undefined && args.max_lufs !== undefined && args.min_lufs > args.max_lufs) {
-    context.addIssue({ code: 'custom', path: ['max_lufs'], message: 'must not be smaller than min_lufs' });
-  }
-});
+const inputSchema = z
+  .strictObject({
+    q: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Keywords, all must match name, description or a tag: "laser", "door creak".'),
+    tags: listArgument('Tags a sound must all carry.'),
+    category: categoryArgument,
+    min_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Shortest duration, seconds.'),
+    max_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Longest duration, seconds.'),
+    max_onset_ms: z
+      .number()
+      .min(0)
+      .max(MAX_MILLISECONDS)
+      .optional()
+      .describe('Only sounds starting within this many ms.'),
+    min_lufs: z
+      .number()
+      .min(LUFS_RANGE.min)
+      .max(LUFS_RANGE.max)
+      .optional()
+      .describe('Quietest integrated loudness, LUFS.'),
+    max_lufs: z
+      .number()
+      .min(LUFS_RANGE.min)
+      .max(LUFS_RANGE.max)
+      .optional()
+      .describe('Loudest integrated loudness, LUFS.'),
+    facets: z
+      .array(z.enum(FACETS))
+      .max(FACETS.length)
+      .optional()
+      .describe('Count matches per category and/or top tags.'),
+    sort: z.enum(SEARCH_SORTS).default('downloads').describe('Order of results; relevance ranks by q.'),
+    order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc.'),
+    page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page number, from 1.'),
+    cursor: z
+      .string()
+      .max(64)
+      .refine(
+        (text) => sameCursor.safeParse(text).success,
+        'not a cursor search_sounds gave out; start again with "" or without it',
+      )
+      .optional()
+      .describe('Walk all matches once: "" first, then each pagination.next_cursor until null.'),
+    limit: z
+      .int()
+      .min(LIST_LIMITS.search.min)
+      .max(LIST_LIMITS.search.max)
+      .default(LIST_LIMITS.search.default)
+      .describe('Sounds per page.'),
+    detail: detailArgument,
+  })
+  .superRefine((args, context) => {
+    if (args.min_duration !== undefined && args.max_duration !== undefined && args.min_duration > args.max_duration) {
+      context.addIssue({ code: 'custom', path: ['max_duration'], message: 'must not be smaller than min_duration' });
+    }
+    if (args.min_lufs !== undefined && args.max_lufs !== undefined && args.min_lufs > args.max_lufs) {
+      context.addIssue({ code: 'custom', path: ['max_lufs'], message: 'must not be smaller than min_lufs' });
+    }
+  });
 
 export const searchSoundsTool = defineTool({
   name: 'search_sounds',
   title: 'Search sounds',
-  description: 'Search CC0 sound effects and music by keywords, tags, category, duration, onset and loudness; concise '
-    + `results unless detail is "full". ${SOUND_FIELD_GUIDE} Then get_stream_url to listen, get_download_url to fetch.`,
+  description:
+    'Search CC0 sound effects and music by keywords, tags, category, duration, onset and loudness; concise ' +
+    `results unless detail is "full". ${SOUND_FIELD_GUIDE} Then get_stream_url to listen, get_download_url to fetch.`,
   inputSchema,
   annotations: readOnly({ idempotent: true }),
   async run(args, { services }) {
@@ -75,7 +108,8 @@ export const searchSoundsTool = defineTool({
     });
     const full = page.items.map((sound) => toSound(sound, services.signer));
     const data = args.detail === 'full' ? full : full.map(toConciseSound);
-    const nextCursor = page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
+    const nextCursor =
+      page.nextAfter === undefined || page.nextAfter === null ? null : encodeCursor('sounds', page.nextAfter);
     // As REST search: only a walk's page has a next_cursor.
     const pagination = walking
       ? toCursorPagination(1, args.limit, page.total, nextCursor)
@@ -84,14 +118,22 @@ export const searchSoundsTool = defineTool({
     // Links cost bytes on every result: a concise page leaves them to the full one.
     const links = args.detail === 'full' ? soundLinks(full) : [];
     if (!page.facets) return { structured: { data, pagination }, text, links };
-    return { structured: { data, pagination, facets: { ...page.facets } }, text: `${text}\n${facetsText(page.facets)}`, links };
+    return {
+      structured: { data, pagination, facets: { ...page.facets } },
+      text: `${text}\n${facetsText(page.facets)}`,
+      links,
+    };
   },
 });
 
 function facetsText(facets: Facets): string {
   const lines = [];
   if (facets.category) {
-    lines.push(`by category: ${Object.entries(facets.category).map(([category, count]) => `${category} ${count}`).join(', ')}`);
+    lines.push(
+      `by category: ${Object.entries(facets.category)
+        .map(([category, count]) => `${category} ${count}`)
+        .join(', ')}`,
+    );
   }
   if (facets.tags) {
     lines.push(`top tags: ${facets.tags.map(({ tag, count }) => `${tag} ${count}`).join(', ') || 'none'}`);

@@ -25,9 +25,15 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
     server = await startServer();
     ({ key } = await server.account('pro'));
     ({ id: shortId, mp3: shortMp3 } = await addRealSound(server.services, tone(1.2, 0.3), 'Short Beep', ['beep']));
-    ({ id: longId } = await addSound(server.services, { name: 'Long Rain', duration: 95, tags: ['rain'], category: 'AMBIENT' }));
+    ({ id: longId } = await addSound(server.services, {
+      name: 'Long Rain',
+      duration: 95,
+      tags: ['rain'],
+      category: 'AMBIENT',
+    }));
     allIds.add(shortId).add(longId);
-    for (let n = 0; n < FILLER_SOUNDS; n++) allIds.add((await addSound(server.services, { name: `Filler ${n}`, tags: ['filler'] })).id);
+    for (let n = 0; n < FILLER_SOUNDS; n++)
+      allIds.add((await addSound(server.services, { name: `Filler ${n}`, tags: ['filler'] })).id);
     client = await connectMcp(server, key);
   });
   after(async () => {
@@ -43,7 +49,10 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
 
   it('resources/templates/list offers the sound://{id} template', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((template) => [template.uriTemplate, template.mimeType]), [['sound://{id}', 'application/json']]);
+    assert.deepEqual(
+      resourceTemplates.map((template) => [template.uriTemplate, template.mimeType]),
+      [['sound://{id}', 'application/json']],
+    );
     assert.match(resourceTemplates[0]!.description ?? '', /30 s/);
   });
 
@@ -74,15 +83,29 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
   });
 
   it('a cursor that this server did not give is a JSON-RPC invalid-params error, not a 500', async () => {
-    for (const cursor of ['nonsense', Buffer.from('page:0').toString('base64url'), Buffer.from('page:1').toString('base64url'), Buffer.from('page:2x').toString('base64url'), '']) {
-      await assert.rejects(client.listResources({ cursor }), (error: unknown) => {
-        assert.ok(error instanceof McpError);
-        assert.equal(error.code, ErrorCode.InvalidParams);
-        assert.match(error.message, /Invalid cursor/);
-        return true;
-      }, `cursor ${JSON.stringify(cursor)}`);
+    for (const cursor of [
+      'nonsense',
+      Buffer.from('page:0').toString('base64url'),
+      Buffer.from('page:1').toString('base64url'),
+      Buffer.from('page:2x').toString('base64url'),
+      '',
+    ]) {
+      await assert.rejects(
+        client.listResources({ cursor }),
+        (error: unknown) => {
+          assert.ok(error instanceof McpError);
+          assert.equal(error.code, ErrorCode.InvalidParams);
+          assert.match(error.message, /Invalid cursor/);
+          return true;
+        },
+        `cursor ${JSON.stringify(cursor)}`,
+      );
     }
-    const response = await postMcp(server, { jsonrpc: '2.0', id: 5, method: 'resources/list', params: { cursor: 42 } }, { 'x-api-key': key });
+    const response = await postMcp(
+      server,
+      { jsonrpc: '2.0', id: 5, method: 'resources/list', params: { cursor: 42 } },
+      { 'x-api-key': key },
+    );
     assert.equal(response.status, 200);
     const body = (await response.json()) as { error: { code: number } };
     assert.equal(body.error.code, ErrorCode.InvalidParams);
@@ -99,14 +122,17 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
     assert.equal(audio?.mimeType, 'audio/mpeg');
     assert.ok(audio && 'blob' in audio);
     const bytes = new Uint8Array(Buffer.from(audio.blob, 'base64'));
-    assert.deepEqual(bytes, shortMp3, 'the catalog\'s own file');
+    assert.deepEqual(bytes, shortMp3, "the catalog's own file");
     const decoded = await decodeAudio(bytes);
     assert.ok(Math.abs(decoded.channels[0]!.length / decoded.sampleRate - 1.2) < 0.01);
   });
 
   it('reading a sound longer than 30 s gives the JSON only', async () => {
     const { contents } = await client.readResource({ uri: `sound://${longId}` });
-    assert.deepEqual(contents.map((content) => content.mimeType), ['application/json']);
+    assert.deepEqual(
+      contents.map((content) => content.mimeType),
+      ['application/json'],
+    );
     assert.ok('text' in contents[0]!);
     assert.deepEqual(JSON.parse(contents[0].text as string), await restSound(longId));
   });
@@ -116,7 +142,10 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
       await assert.rejects(client.readResource({ uri }), (error: unknown) => {
         assert.ok(error instanceof McpError);
         assert.equal(error.code, ErrorCode.InvalidParams);
-        assert.match(error.message, uri.startsWith('sound:') ? new RegExp(`Sound ${uri.slice(8)} not found`) : /not found/);
+        assert.match(
+          error.message,
+          uri.startsWith('sound:') ? new RegExp(`Sound ${uri.slice(8)} not found`) : /not found/,
+        );
         return true;
       });
     }
@@ -143,24 +172,39 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
   });
 
   it('tool results that name sounds link to their resources after the text, and the links read', async () => {
-    const linksOf = (content: Array<{ type: string }>) => content.filter((item): item is ResourceLink => item.type === 'resource_link');
+    const linksOf = (content: Array<{ type: string }>) =>
+      content.filter((item): item is ResourceLink => item.type === 'resource_link');
     const search = await callTool(client, 'search_sounds', { q: 'filler', limit: 5, detail: 'full' });
     assert.equal(search.content[0]?.type, 'text');
     const searchIds = (search.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id);
     assert.equal(searchIds.length, 5);
-    assert.deepEqual(linksOf(search.content).map((link) => link.uri), searchIds.map((id) => `sound://${id}`));
-    assert.ok(linksOf(search.content).every((link) => link.name.startsWith('Filler ') && link.mimeType === 'application/json'));
+    assert.deepEqual(
+      linksOf(search.content).map((link) => link.uri),
+      searchIds.map((id) => `sound://${id}`),
+    );
+    assert.ok(
+      linksOf(search.content).every((link) => link.name.startsWith('Filler ') && link.mimeType === 'application/json'),
+    );
 
     for (const [tool, args] of [
-      ['get_sound', { id: shortId }], ['get_stream_url', { id: shortId }], ['get_download_url', { id: shortId }], ['get_waveform', { id: shortId }],
+      ['get_sound', { id: shortId }],
+      ['get_stream_url', { id: shortId }],
+      ['get_download_url', { id: shortId }],
+      ['get_waveform', { id: shortId }],
     ] as const) {
       const result = await callTool(client, tool, args);
       assert.notEqual(result.isError, true, tool);
-      assert.deepEqual(linksOf(result.content).map((link) => link.uri), [`sound://${shortId}`], tool);
+      assert.deepEqual(
+        linksOf(result.content).map((link) => link.uri),
+        [`sound://${shortId}`],
+        tool,
+      );
     }
     const popular = await callTool(client, 'list_popular', { limit: 3, detail: 'full' });
-    assert.deepEqual(linksOf(popular.content).map((link) => link.uri),
-      (popular.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => `sound://${sound.id}`));
+    assert.deepEqual(
+      linksOf(popular.content).map((link) => link.uri),
+      (popular.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => `sound://${sound.id}`),
+    );
     const similar = await callTool(client, 'find_similar_sounds', { id: shortId, detail: 'full' });
     assert.equal(linksOf(similar.content).length, (similar.structuredContent as { data: unknown[] }).data.length);
 
@@ -172,6 +216,9 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
   it('an error result carries no links', async () => {
     const result = await callTool(client, 'get_sound', { id: 'no-such-sound' });
     assert.equal(result.isError, true);
-    assert.deepEqual(result.content.map((item) => item.type), ['text']);
+    assert.deepEqual(
+      result.content.map((item) => item.type),
+      ['text'],
+    );
   });
 });

@@ -29,7 +29,9 @@ describe('mcp.downloads: get_download_url counts a download like REST, get_strea
 
   const downloadsOf = async (soundId: string) => {
     const result = await callTool(client, 'list_popular', {});
-    const sound = (result.structuredContent as unknown as PopularList).data.find((candidate) => candidate.id === soundId);
+    const sound = (result.structuredContent as unknown as PopularList).data.find(
+      (candidate) => candidate.id === soundId,
+    );
     assert.ok(sound);
     return sound.numDownloads;
   };
@@ -48,7 +50,10 @@ describe('mcp.downloads: get_download_url counts a download like REST, get_strea
     await callTool(client, 'get_download_url', { id });
     assert.equal(await downloadsOf(id), before + 2);
     const popular = (await callTool(client, 'list_popular', { limit: 1 })).structuredContent as unknown as PopularList;
-    assert.deepEqual(popular.data.map((sound) => sound.id), [id]);
+    assert.deepEqual(
+      popular.data.map((sound) => sound.id),
+      [id],
+    );
   });
 
   it('MCP and REST downloads add up on the same counter', async () => {

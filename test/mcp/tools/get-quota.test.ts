@@ -5,7 +5,7 @@ import { addSound } from '../../helpers/sounds.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { callTool, connectMcp } from '../mcp-client.ts';
 
-describe('quota at an agent\'s hand', () => {
+describe("quota at an agent's hand", () => {
   let server: TestServer;
   let client: Client;
   before(async () => {
@@ -20,12 +20,20 @@ describe('quota at an agent\'s hand', () => {
     await server.close();
   });
 
-  const rateLimit = (result: { _meta?: Record<string, unknown> }) => result._meta?.rate_limit as { limit: number; remaining: number; reset: number };
+  const rateLimit = (result: { _meta?: Record<string, unknown> }) =>
+    result._meta?.rate_limit as { limit: number; remaining: number; reset: number };
 
   test('mcp.get-quota: plan, limit, remaining, reset and keys in use; the call costs nothing', async () => {
     const first = await callTool(client, 'get_quota');
     assert.equal(first.isError, undefined);
-    const quota = first.structuredContent as { plan: string; limit: number; remaining: number; reset: number; keys_in_use: number; max_keys: number };
+    const quota = first.structuredContent as {
+      plan: string;
+      limit: number;
+      remaining: number;
+      reset: number;
+      keys_in_use: number;
+      max_keys: number;
+    };
     assert.equal(quota.plan, 'pro');
     assert.equal(quota.limit, 2500);
     assert.equal(quota.keys_in_use, 2);

@@ -37,9 +37,16 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
     assert.deepEqual(result.structuredContent, { data: rest.data, pagination: rest.pagination });
     const { next_cursor: _cursor, ...asDocumented } = rest.pagination as { next_cursor: string };
     const withoutCursor = await restBody('/api/v1/sounds/popular?limit=2', true);
-    assert.deepEqual(withoutCursor, { data: rest.data, pagination: asDocumented }, 'without a cursor, the API document\'s shape');
+    assert.deepEqual(
+      withoutCursor,
+      { data: rest.data, pagination: asDocumented },
+      "without a cursor, the API document's shape",
+    );
     assert.equal((rest.data[0] as { id: string }).id, popularId);
-    assert.match(textOf(result), /^3 sounds in all; page 1 of 2, 2 shown \(2 per page\):\n- Power Up .* · 1 download$/m);
+    assert.match(
+      textOf(result),
+      /^3 sounds in all; page 1 of 2, 2 shown \(2 per page\):\n- Power Up .* · 1 download$/m,
+    );
   });
 
   it('list_popular defaults to 30 like REST', async () => {
@@ -51,7 +58,10 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
   it('list_samples matches the public sample list (without its sign-up invitation), and says where a walk would go on', async () => {
     const result = await callTool(client, 'list_samples', { detail: 'full' });
     const rest = await restBody('/api/v1/sounds/sample', false);
-    assert.deepEqual(result.structuredContent, { data: rest.data, pagination: { ...(rest.pagination as object), next_cursor: null } });
+    assert.deepEqual(result.structuredContent, {
+      data: rest.data,
+      pagination: { ...(rest.pagination as object), next_cursor: null },
+    });
     assert.equal(rest.data.length, 2);
     assert.match(textOf(result), /^2 samples in all/);
   });
@@ -61,7 +71,10 @@ describe('mcp.lists: list_popular and list_samples give what their REST endpoint
     assert.equal((byTags.structuredContent as { data: unknown[] }).data.length, 2);
     const byWord = await callTool(client, 'list_samples', { q: 'thunder', limit: 5, detail: 'full' });
     const rest = await restBody('/api/v1/sounds/sample?q=thunder&limit=5', false);
-    assert.deepEqual(byWord.structuredContent, { data: rest.data, pagination: { ...(rest.pagination as object), next_cursor: null } });
+    assert.deepEqual(byWord.structuredContent, {
+      data: rest.data,
+      pagination: { ...(rest.pagination as object), next_cursor: null },
+    });
   });
 });
 
@@ -105,7 +118,8 @@ describe('mcp.lists.walks: list_popular and list_samples walk by cursor', () => 
     return (await response.json()) as ListAnswer;
   };
   /** The ranking as it stands: REST's list of every sound, most downloaded first. */
-  const ranking = async () => (await restPopular('limit=100')).data.map(({ id, numDownloads }) => ({ id, numDownloads: numDownloads! }));
+  const ranking = async () =>
+    (await restPopular('limit=100')).data.map(({ id, numDownloads }) => ({ id, numDownloads: numDownloads! }));
 
   it('list_popular: without a cursor, with an empty one and on REST, the same first page and a cursor to go on', async () => {
     const plain = await listPopular({ limit: 3 });
@@ -114,22 +128,42 @@ describe('mcp.lists.walks: list_popular and list_samples walk by cursor', () => 
     const { next_cursor: _cursor, ...asDocumented } = plain.pagination;
     assert.deepEqual(await restPopular('limit=3'), { data: plain.data, pagination: asDocumented });
     assert.equal(plain.data.length, 3);
-    assert.deepEqual(plain.pagination, { page: 1, limit: 3, total: 12, totalPages: 4, next_cursor: plain.pagination.next_cursor });
+    assert.deepEqual(plain.pagination, {
+      page: 1,
+      limit: 3,
+      total: 12,
+      totalPages: 4,
+      next_cursor: plain.pagination.next_cursor,
+    });
     assert.ok(plain.pagination.next_cursor);
-    assert.match(textOf(await callTool(client, 'list_popular', { limit: 3 })), /\nNext page: cursor "[A-Za-z0-9_-]+"\.$/);
+    assert.match(
+      textOf(await callTool(client, 'list_popular', { limit: 3 })),
+      /\nNext page: cursor "[A-Za-z0-9_-]+"\.$/,
+    );
   });
 
-  it('list_popular walks the ranking a page at a time, MCP and REST taking each other\'s cursors, while sounds are downloaded and added: each page the next of the ranking as it then is, none twice, every sound not downloaded meanwhile once', async () => {
+  it("list_popular walks the ranking a page at a time, MCP and REST taking each other's cursors, while sounds are downloaded and added: each page the next of the ranking as it then is, none twice, every sound not downloaded meanwhile once", async () => {
     const downloaded = new Set<string>();
     const seen: string[] = [];
     let cursor = '';
     for (let page = 0; ; page++) {
       const before = await ranking();
-      const answer = page % 2 === 0 ? await listPopular({ limit: 3, cursor }) : await restPopular(`limit=3&cursor=${cursor}`);
+      const answer =
+        page % 2 === 0 ? await listPopular({ limit: 3, cursor }) : await restPopular(`limit=3&cursor=${cursor}`);
       // The page is the ranking's next three below the last sound listed.
       const last = seen.length === 0 ? -1 : before.findIndex(({ id }) => id === seen[seen.length - 1]);
-      const expected = seen.length === 0 ? before.slice(0, 3) : before.slice(last + 1).filter(({ id }) => !seen.includes(id)).slice(0, 3);
-      assert.deepEqual(answer.data.map(({ id }) => id), expected.map(({ id }) => id), `page ${page + 1}`);
+      const expected =
+        seen.length === 0
+          ? before.slice(0, 3)
+          : before
+              .slice(last + 1)
+              .filter(({ id }) => !seen.includes(id))
+              .slice(0, 3);
+      assert.deepEqual(
+        answer.data.map(({ id }) => id),
+        expected.map(({ id }) => id),
+        `page ${page + 1}`,
+      );
       seen.push(...answer.data.map(({ id }) => id));
       if (answer.pagination.next_cursor === null) break;
       cursor = answer.pagination.next_cursor;
@@ -146,7 +180,11 @@ describe('mcp.lists.walks: list_popular and list_samples walk by cursor', () => 
     }
     assert.equal(new Set(seen).size, seen.length, 'no sound twice');
     for (const id of ids) if (!downloaded.has(id)) assert.ok(seen.includes(id), `${id} listed`);
-    assert.equal(seen.includes(ids.find((id) => downloaded.has(id) && !seen.slice(0, 3).includes(id))!), false, 'the sound that climbed past the walk is not listed by it');
+    assert.equal(
+      seen.includes(ids.find((id) => downloaded.has(id) && !seen.slice(0, 3).includes(id))!),
+      false,
+      'the sound that climbed past the walk is not listed by it',
+    );
   });
 
   it('list_popular refuses a cursor it did not give out; REST popular, which lists no 400, walks from the top', async () => {

@@ -43,35 +43,53 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
     const decoded: PcmAudio = await decodeAudio(new Uint8Array(Buffer.from(audio.data, 'base64')));
     return { decoded, measured: analyzeAudio(decoded) };
   };
-  const rms = (samples: Float32Array) => Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length));
+  const rms = (samples: Float32Array) =>
+    Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length));
 
   it('a long sound is cut to at most 10 s with a fade-out, at -16 LUFS within 1 LU and at most -1 dBTP', async () => {
     const result = await callTool(client, 'preview_sound', { id: longId });
     assert.notEqual(result.isError, true, textOf(result));
     const { decoded, measured } = await decodedPreview(result);
     assert.ok(measured.duration <= PREVIEW_SECONDS, `preview lasts ${measured.duration} s`);
-    assert.ok(measured.duration >= PREVIEW_SECONDS - 0.05, `preview lasts ${measured.duration} s, cut at ${PREVIEW_SECONDS}`);
-    assert.ok(Math.abs(measured.loudness.integrated_lufs! - PREVIEW_LUFS) <= 1, `integrated ${measured.loudness.integrated_lufs} LUFS`);
+    assert.ok(
+      measured.duration >= PREVIEW_SECONDS - 0.05,
+      `preview lasts ${measured.duration} s, cut at ${PREVIEW_SECONDS}`,
+    );
+    assert.ok(
+      Math.abs(measured.loudness.integrated_lufs! - PREVIEW_LUFS) <= 1,
+      `integrated ${measured.loudness.integrated_lufs} LUFS`,
+    );
     assert.ok(measured.loudness.true_peak_db! <= -1, `true peak ${measured.loudness.true_peak_db} dBTP`);
     // The fade: the last 50 ms are far quieter than the second before the fade began.
     const samples = decoded.channels[0]!;
     const rate = decoded.sampleRate;
     const end = rms(samples.subarray(samples.length - Math.round(0.05 * rate)));
-    const body = rms(samples.subarray(samples.length - Math.round(1.5 * rate), samples.length - Math.round(0.5 * rate)));
+    const body = rms(
+      samples.subarray(samples.length - Math.round(1.5 * rate), samples.length - Math.round(0.5 * rate)),
+    );
     assert.ok(end < body / 4, `fades out: last 50 ms at ${end}, before the fade ${body}`);
   });
 
   it('a short sound is kept whole and brought down to the same loudness', async () => {
     const { measured } = await decodedPreview(await callTool(client, 'preview_sound', { id: shortId }));
     assert.ok(Math.abs(measured.duration - 1.5) < 0.05, `preview lasts ${measured.duration} s`);
-    assert.ok(Math.abs(measured.loudness.integrated_lufs! - PREVIEW_LUFS) <= 1, `integrated ${measured.loudness.integrated_lufs} LUFS`);
+    assert.ok(
+      Math.abs(measured.loudness.integrated_lufs! - PREVIEW_LUFS) <= 1,
+      `integrated ${measured.loudness.integrated_lufs} LUFS`,
+    );
     assert.ok(measured.loudness.true_peak_db! <= -1);
   });
 
-  it('the answer also gives the sound\'s REST metadata and what the preview measures, text first, then audio, then the link', async () => {
+  it("the answer also gives the sound's REST metadata and what the preview measures, text first, then audio, then the link", async () => {
     const result = await callTool(client, 'preview_sound', { id: longId });
-    assert.deepEqual(result.content.map((item) => item.type), ['text', 'audio', 'resource_link']);
-    const { sound, preview } = result.structuredContent as { sound: unknown; preview: { mime_type: string; duration: number; loudness: { integrated_lufs: number } } };
+    assert.deepEqual(
+      result.content.map((item) => item.type),
+      ['text', 'audio', 'resource_link'],
+    );
+    const { sound, preview } = result.structuredContent as {
+      sound: unknown;
+      preview: { mime_type: string; duration: number; loudness: { integrated_lufs: number } };
+    };
     const rest = await server.get(`/api/v1/sounds/${longId}`, { key });
     assert.deepEqual(sound, ((await rest.json()) as { data: unknown }).data);
     assert.equal(preview.mime_type, 'audio/mpeg');
@@ -84,10 +102,12 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
 
   it('is made once and kept in the media store beside the other renditions, by content and parameters', async () => {
     // Through the store and the renditions' counts, so this holds on a folder and on S3 alike.
-    const keys = await Promise.all([longId, shortId].map(async (id) => {
-      const sound = (await server.services.catalog.findById(id))!;
-      return renditionKey(sound.contentHash, { loudness: PREVIEW_LUFS, trim: true, maxSeconds: PREVIEW_SECONDS });
-    }));
+    const keys = await Promise.all(
+      [longId, shortId].map(async (id) => {
+        const sound = (await server.services.catalog.findById(id))!;
+        return renditionKey(sound.contentHash, { loudness: PREVIEW_LUFS, trim: true, maxSeconds: PREVIEW_SECONDS });
+      }),
+    );
     for (const key of keys) assert.ok(await server.services.files.stat(key), `one preview per sound: ${key}`);
     const made = (await server.services.renditions.stats()).made;
     const again = await callTool(client, 'preview_sound', { id: longId });

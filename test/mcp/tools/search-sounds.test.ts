@@ -20,10 +20,19 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
   before(async () => {
     server = await startServer();
     ({ key } = await server.account('pro'));
-    ids.zap = (await addSound(server.services, { name: 'Laser Zap', duration: 0.4, tags: ['laser', 'sci-fi'], description: 'A short retro zap' })).id;
+    ids.zap = (
+      await addSound(server.services, {
+        name: 'Laser Zap',
+        duration: 0.4,
+        tags: ['laser', 'sci-fi'],
+        description: 'A short retro zap',
+      })
+    ).id;
     ids.beam = (await addSound(server.services, { name: 'Laser Beam Long', duration: 2.5, tags: ['laser'] })).id;
     ids.coin = (await addSound(server.services, { name: 'Coin Pickup', duration: 0.3, tags: ['coin', 'game'] })).id;
-    ids.rain = (await addSound(server.services, { name: 'Rain On Roof', duration: 30, tags: ['rain'], category: 'AMBIENT' })).id;
+    ids.rain = (
+      await addSound(server.services, { name: 'Rain On Roof', duration: 30, tags: ['rain'], category: 'AMBIENT' })
+    ).id;
     client = await connectMcp(server, key);
   });
   after(async () => {
@@ -45,7 +54,10 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
 
   it('finds "a short laser zap under 1 s" and nothing longer', async () => {
     const { structured } = await search({ q: 'laser', max_duration: 1 });
-    assert.deepEqual(structured.data.map((sound) => sound.name), ['Laser Zap']);
+    assert.deepEqual(
+      structured.data.map((sound) => sound.name),
+      ['Laser Zap'],
+    );
     assert.equal(structured.data[0]?.id, ids.zap);
   });
 
@@ -60,41 +72,71 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
     const asArray = await search({ tags: ['laser', 'SCI-FI'] });
     const asString = await search({ tags: 'laser, sci-fi' });
     assert.deepEqual(asArray.structured, asString.structured);
-    assert.deepEqual(asArray.structured.data.map((sound) => sound.id), [ids.zap]);
+    assert.deepEqual(
+      asArray.structured.data.map((sound) => sound.id),
+      [ids.zap],
+    );
     assert.deepEqual(asString.structured, await restSearch('tags=laser,sci-fi'));
   });
 
   it('filters by category (one or several, any case) and duration range', async () => {
     const ambient = await search({ category: 'ambient' });
-    assert.deepEqual(ambient.structured.data.map((sound) => sound.id), [ids.rain]);
+    assert.deepEqual(
+      ambient.structured.data.map((sound) => sound.id),
+      [ids.rain],
+    );
     const both = await search({ category: ['SFX', 'AMBIENT'], min_duration: 0.35, max_duration: 30 });
     assert.deepEqual(new Set(both.structured.data.map((sound) => sound.id)), new Set([ids.zap, ids.beam, ids.rain]));
   });
 
   it('sorts, orders and pages like REST', async () => {
     const shortestFirst = await search({ sort: 'duration', order: 'asc' });
-    assert.deepEqual(shortestFirst.structured.data.map((sound) => sound.name), ['Coin Pickup', 'Laser Zap', 'Laser Beam Long', 'Rain On Roof']);
+    assert.deepEqual(
+      shortestFirst.structured.data.map((sound) => sound.name),
+      ['Coin Pickup', 'Laser Zap', 'Laser Beam Long', 'Rain On Roof'],
+    );
     const second = await search({ sort: 'duration', order: 'asc', limit: 1, page: 2 });
-    assert.deepEqual(second.structured.data.map((sound) => sound.name), ['Laser Zap']);
+    assert.deepEqual(
+      second.structured.data.map((sound) => sound.name),
+      ['Laser Zap'],
+    );
     assert.deepEqual(second.structured.pagination, { page: 2, limit: 1, total: 4, totalPages: 4 });
     assert.deepEqual(second.structured, await restSearch('sort=duration&order=asc&limit=1&page=2'));
   });
 
   it('renders one compact line per sound for models that read text', async () => {
     const { result } = await search({ q: 'laser', max_duration: 1 });
-    assert.equal(textOf(result), '1 sound in all; page 1 of 1, 1 shown (20 per page):\n'
-      + `- Laser Zap [id ${ids.zap}] · 0.4 s · SFX · tags: laser, sci-fi · -18.2 LUFS · onset 12.5 ms`);
+    assert.equal(
+      textOf(result),
+      '1 sound in all; page 1 of 1, 1 shown (20 per page):\n' +
+        `- Laser Zap [id ${ids.zap}] · 0.4 s · SFX · tags: laser, sci-fi · -18.2 LUFS · onset 12.5 ms`,
+    );
   });
 
   it('takes the extension filters, relevance and facets, answering as REST does', async () => {
-    const relevance = await search({ q: 'laser', sort: 'relevance', min_lufs: -20, max_lufs: -18, max_onset_ms: 12.5, facets: ['category', 'tags'] });
-    assert.deepEqual(relevance.structured,
-      await restSearch('q=laser&sort=relevance&min_lufs=-20&max_lufs=-18&max_onset_ms=12.5&facets=category,tags'));
+    const relevance = await search({
+      q: 'laser',
+      sort: 'relevance',
+      min_lufs: -20,
+      max_lufs: -18,
+      max_onset_ms: 12.5,
+      facets: ['category', 'tags'],
+    });
+    assert.deepEqual(
+      relevance.structured,
+      await restSearch('q=laser&sort=relevance&min_lufs=-20&max_lufs=-18&max_onset_ms=12.5&facets=category,tags'),
+    );
     assert.deepEqual(relevance.structured.facets, {
       category: { SFX: 2, MUSIC: 0, LOFI: 0, AMBIENT: 0 },
-      tags: [{ tag: 'laser', count: 2 }, { tag: 'sci-fi', count: 1 }],
+      tags: [
+        { tag: 'laser', count: 2 },
+        { tag: 'sci-fi', count: 1 },
+      ],
     });
-    assert.match(textOf(relevance.result), /\nby category: SFX 2, MUSIC 0, LOFI 0, AMBIENT 0\ntop tags: laser 2, sci-fi 1$/);
+    assert.match(
+      textOf(relevance.result),
+      /\nby category: SFX 2, MUSIC 0, LOFI 0, AMBIENT 0\ntop tags: laser 2, sci-fi 1$/,
+    );
     const tight = await search({ max_onset_ms: 12 });
     assert.deepEqual(tight.structured, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
   });
@@ -112,7 +154,10 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
     assert.ok(next);
     const rest = await restSearch(`cursor=${next}&limit=2`);
     assert.deepEqual((await search({ cursor: next, limit: 2 })).structured, rest);
-    assert.deepEqual([...first.structured.data, ...rest.data].map((sound: { id: string }) => sound.id).sort(), Object.values(ids).sort());
+    assert.deepEqual(
+      [...first.structured.data, ...rest.data].map((sound: { id: string }) => sound.id).sort(),
+      Object.values(ids).sort(),
+    );
     assert.equal(rest.pagination.next_cursor, null);
     const forged = await callTool(client, 'search_sounds', { cursor: 'not-a-cursor' });
     assert.equal(forged.isError, true);

@@ -14,7 +14,12 @@ describe('mcp.sound-by-id: one sound, its stream and its download, as REST gives
   before(async () => {
     server = await startServer();
     ({ key } = await server.account('pro'));
-    ({ id } = await addSound(server.services, { name: 'Door Creak', duration: 1.8, tags: ['door', 'creak'], description: 'An old wooden door' }));
+    ({ id } = await addSound(server.services, {
+      name: 'Door Creak',
+      duration: 1.8,
+      tags: ['door', 'creak'],
+      description: 'An old wooden door',
+    }));
     client = await connectMcp(server, key);
   });
   after(async () => {
@@ -33,7 +38,10 @@ describe('mcp.sound-by-id: one sound, its stream and its download, as REST gives
     assert.notEqual(result.isError, true);
     assert.deepEqual(result.structuredContent, await restData(`/api/v1/sounds/${id}`));
     const text = textOf(result);
-    assert.match(text, new RegExp(`^- Door Creak \\[id ${id}\\] · 1\\.8 s · SFX · tags: door, creak · -18\\.2 LUFS · onset 12\\.5 ms`));
+    assert.match(
+      text,
+      new RegExp(`^- Door Creak \\[id ${id}\\] · 1\\.8 s · SFX · tags: door, creak · -18\\.2 LUFS · onset 12\\.5 ms`),
+    );
     assert.match(text, /An old wooden door/);
     assert.match(text, /timing: onset 12\.5 ms, peak 40\.3 ms, tail 900\.1 ms/);
     assert.match(text, /loudness: -18\.2 LUFS integrated, true peak -1\.1 dBTP/);
@@ -43,7 +51,7 @@ describe('mcp.sound-by-id: one sound, its stream and its download, as REST gives
     const result = await callTool(client, 'get_stream_url', { id });
     assert.deepEqual(result.structuredContent, await restData(`/api/v1/sounds/${id}/stream`));
     const url = (result.structuredContent as { stream_url: string }).stream_url;
-    assert.match(textOf(result), new RegExp(`Listen to Door Creak .*${escape(url)}`));
+    assert.match(textOf(result), new RegExp(`Listen to Door Creak .*${escapeText(url)}`));
     const media = await fetch(url);
     assert.equal(media.status, 200);
     assert.equal(media.headers.get('content-type'), 'audio/mpeg');
@@ -52,7 +60,10 @@ describe('mcp.sound-by-id: one sound, its stream and its download, as REST gives
   it('get_download_url returns the REST download result, and the URL downloads the file', async () => {
     const result = await callTool(client, 'get_download_url', { id });
     assert.deepEqual(result.structuredContent, await restData(`/api/v1/sounds/${id}/download`));
-    const { download_url: url, expires_in: expiresIn } = result.structuredContent as { download_url: string; expires_in: number };
+    const { download_url: url, expires_in: expiresIn } = result.structuredContent as {
+      download_url: string;
+      expires_in: number;
+    };
     assert.equal(expiresIn, 3600);
     assert.match(textOf(result), /Download Door Creak .*within 60 minutes/);
     const media = await fetch(url);
@@ -89,6 +100,6 @@ describe('mcp.sound-by-id: one sound, its stream and its download, as REST gives
   }
 });
 
-function escape(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

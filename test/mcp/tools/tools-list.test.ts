@@ -5,7 +5,19 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { connectMcp } from '../mcp-client.ts';
 
-const TOOL_NAMES = ['search_sounds', 'get_sound', 'preview_sound', 'get_stream_url', 'get_download_url', 'get_pack_url', 'list_popular', 'list_samples', 'find_similar_sounds', 'get_waveform', 'get_quota'];
+const TOOL_NAMES = [
+  'search_sounds',
+  'get_sound',
+  'preview_sound',
+  'get_stream_url',
+  'get_download_url',
+  'get_pack_url',
+  'list_popular',
+  'list_samples',
+  'find_similar_sounds',
+  'get_waveform',
+  'get_quota',
+];
 
 describe('mcp.tools-list: what an agent learns before calling anything', () => {
   let server: TestServer;
@@ -49,18 +61,43 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
 
   it('search_sounds takes q, tags, limit and max_duration as the API document says, plus the REST filters', () => {
     const { inputSchema } = tool('search_sounds');
-    assert.deepEqual(Object.keys(inputSchema.properties ?? {}).sort(),
-      ['category', 'cursor', 'facets', 'limit', 'max_duration', 'max_lufs', 'max_onset_ms', 'min_duration', 'min_lufs', 'order', 'page', 'q', 'sort', 'tags', 'detail'].sort());
+    assert.deepEqual(
+      Object.keys(inputSchema.properties ?? {}).sort(),
+      [
+        'category',
+        'cursor',
+        'facets',
+        'limit',
+        'max_duration',
+        'max_lufs',
+        'max_onset_ms',
+        'min_duration',
+        'min_lufs',
+        'order',
+        'page',
+        'q',
+        'sort',
+        'tags',
+        'detail',
+      ].sort(),
+    );
     assert.deepEqual(inputSchema.required ?? [], [], 'every argument is optional');
     const tags = inputSchema.properties?.tags as { anyOf: Array<{ type: string }> };
-    assert.deepEqual(tags.anyOf.map((option) => option.type).sort(), ['array', 'string'], 'tags: an array or a comma-separated string');
-    assert.equal((inputSchema.properties?.max_duration as { type: string }).type, 'number');
+    assert.deepEqual(
+      tags.anyOf.map((option) => option.type).sort(),
+      ['array', 'string'],
+      'tags: an array or a comma-separated string',
+    );
+    assert.equal((inputSchema.properties!.max_duration as { type: string }).type, 'number');
   });
 
   it('the id tools require an id and nothing else; the URL tools may ask for a rendition', () => {
     for (const name of ['get_sound', 'preview_sound', 'get_stream_url', 'get_download_url']) {
       const { inputSchema } = tool(name);
-      assert.deepEqual(Object.keys(inputSchema.properties ?? {}), name.endsWith('_url') ? ['id', 'loudness', 'trim', 'format', 'sample_rate', 'channels', 'bit_depth'] : ['id']);
+      assert.deepEqual(
+        Object.keys(inputSchema.properties ?? {}),
+        name.endsWith('_url') ? ['id', 'loudness', 'trim', 'format', 'sample_rate', 'channels', 'bit_depth'] : ['id'],
+      );
       assert.deepEqual(inputSchema.required, ['id']);
     }
   });
@@ -69,7 +106,11 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     for (const { name, annotations } of tools) {
       assert.equal(annotations?.readOnlyHint, true, `${name} is read-only`);
       assert.equal(annotations?.openWorldHint, false, `${name} is closed-world`);
-      assert.equal(annotations?.idempotentHint, name !== 'get_download_url' && name !== 'get_pack_url', `${name} idempotentHint`);
+      assert.equal(
+        annotations?.idempotentHint,
+        name !== 'get_download_url' && name !== 'get_pack_url',
+        `${name} idempotentHint`,
+      );
     }
   });
 
