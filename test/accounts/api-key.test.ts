@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { isWellFormedApiKey } from '../../src/accounts/api-key.ts';
+import { KEY_CHECKSUM_LENGTH, KEY_PREFIX, KEY_SECRET_LENGTH } from '../../src/api-key-format.ts';
+import { otherConnection } from '../helpers/backend.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+/** Keys as accounts/ issues them: their format, what the database keeps, and revocation, through HTTP. */
+describe('accounts: API keys', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  const status = async (key: string) => (await server.get('/api/v1/sounds?q=anything', { key })).status;
+
+  test('keys.format: a key is sc_, a base62 secret and its checksum, and it opens the API', async () => {
+    const { key } = await server.account('pro');
+    assert.match(key, new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${KEY_SECRET_LENGTH + KEY_CHECKSUM_LENGTH}}$`));
+    assert.ok(isWellFormedApiKey(key));
+    assert.equal(await status(key), 200);
+  });
+
+  test('keys.checksum: one character changed in the secret fails the checksum and the key is refused', async () => {
+    const { key } = await server.account('pro');
+    const at = KEY_PREFIX.length + 5;
+    const changed = key.slice(0, at) + (key[at] === 'a' ? 'b' : 'a') + key.slice(at + 1);
+    assert.equal(isWellFormedApiKey(changed), false);
+    assert.equal(await status(changed), 401);
+  });
+
+  test('keys.stored-hashed: the database keeps no key, only its hash and shown prefix', async () => {
+    const { key, account } = await server.account('pro');
+    const connection = await otherConnection(server.dataDir, { readonly: true });
+    try {
+      const rows = await connection.all<Record<string, unknown>>(
+        'SELECT * FROM api_keys WHERE account_id = ?',
+        account.id,
+      );
+      assert.equal(rows.length, 1);
+      const stored = JSON.stringify(rows);
+      assert.ok(!stored.includes(key.slice(KEY_PREFIX.length)), 'the secret is not stored');
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test('keys.revoked: a revoked key is refused from the next request on', async () => {
+    const { key, account } = await server.account('pro');
+    const [record] = await server.services.accounts.listKeys(account.id);
+    assert.equal(await status(key), 200);
+    await server.services.accounts.revokeKey(record!.prefix, account.id);
+    assert.equal(await status(key), 401);
+  });
+});
