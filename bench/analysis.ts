@@ -138,7 +138,9 @@ function streamOneHour(): { ms: number; rssGrowthMb: number; heapGrowthMb: numbe
 function report(rows: Row[], stream: ReturnType<typeof streamOneHour>): string {
   const version = spawnSync('ffmpeg', ['-version'], { encoding: 'utf8' }).stdout.split('\n')[0];
   const line = (r: Row) =>
-    `| ${r.file} | ${r.seconds.toFixed(1)} | ${r.oursMs.toFixed(0)} | ${(r.seconds / (r.oursMs / 1000)).toFixed(0)}x | ${r.ffmpegMs.toFixed(0)} | ${(r.seconds / (r.ffmpegMs / 1000)).toFixed(0)}x | ${(r.oursMs / r.ffmpegMs).toFixed(2)} |`;
+    `| ${r.file} | ${r.seconds.toFixed(1)} | ${r.oursMs.toFixed(0)} | ` +
+    `${(r.seconds / (r.oursMs / 1000)).toFixed(0)}x | ${r.ffmpegMs.toFixed(0)} | ` +
+    `${(r.seconds / (r.ffmpegMs / 1000)).toFixed(0)}x | ${(r.oursMs / r.ffmpegMs).toFixed(2)} |`;
   const total = rows.reduce(
     (t, r) => ({
       ...t,
@@ -151,12 +153,14 @@ function report(rows: Row[], stream: ReturnType<typeof streamOneHour>): string {
   return [
     '# Audio analysis speed',
     '',
-    `Run: \`node --import tsx bench/analysis.ts\` on ${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${version};`,
+    `Run: \`node --import tsx bench/analysis.ts\` on ` +
+      `${new Date().toISOString().slice(0, 10)}; Node ${process.version}; ${version};`,
     `load average at the end ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ')} (the machine is shared: compare the ratio, not the absolute times).`,
     '',
-    `- **ours**: read the WAV (float32 / 16 / 24-bit PCM) + \`analyzeAudio\` (loudness, true peak, timing, waveform), in process.`,
+    `- **ours**: read the WAV (float32 / 16 / 24-bit PCM) + ` +
+      `\`analyzeAudio\` (loudness, true peak, timing, waveform), in process.`,
     `- **ffmpeg**: \`ffmpeg -nostats -i FILE -af ebur128=peak=true -f null -\`, wall time of the whole command.`,
     `- Runs alternate ffmpeg / ours; each number is the median of ${REPEATS}. "x rt" = multiple of real time.`,
     '',
@@ -165,8 +169,10 @@ function report(rows: Row[], stream: ReturnType<typeof streamOneHour>): string {
     ...rows.map(line),
     line(total),
     '',
-    `Streaming an hour of stereo 48 kHz (programme-like) through \`createAnalyzer\` in 100 ms chunks: ${(stream.ms / 1000).toFixed(1)} s ` +
-      `(${(3600 / (stream.ms / 1000)).toFixed(0)}x real time); largest growth of RSS ${stream.rssGrowthMb.toFixed(0)} MB, of the JS heap ${stream.heapGrowthMb.toFixed(0)} MB ` +
+    `Streaming an hour of stereo 48 kHz (programme-like) through ` +
+      `\`createAnalyzer\` in 100 ms chunks: ${(stream.ms / 1000).toFixed(1)} s ` +
+      `(${(3600 / (stream.ms / 1000)).toFixed(0)}x real time); largest growth of RSS ` +
+      `${stream.rssGrowthMb.toFixed(0)} MB, of the JS heap ${stream.heapGrowthMb.toFixed(0)} MB ` +
       `(the signal itself would be ${((3600 * RATE * 2 * 4) / 2 ** 20).toFixed(0)} MB as float32).`,
     '',
     'Decoding an MP3 (another module) is not included: this measures analysis on PCM.',

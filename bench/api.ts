@@ -111,7 +111,9 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
       next: () => withKey(random.next() < 0.1 ? download(random) : neverAskedQuery(random, asked)),
     },
     {
-      name: `with extensions: ${DISTINCT_QUERIES.toLocaleString('en')} searches (Zipf; relevance, facets, onset, LUFS), 10% similar, 10% downloads`,
+      name:
+        `with extensions: ${DISTINCT_QUERIES.toLocaleString('en')} searches ` +
+        `(Zipf; relevance, facets, onset, LUFS), 10% similar, 10% downloads`,
       url: server.url,
       next: () => withKey(additionsRequest(random, extensions, ids)),
     },
@@ -150,8 +152,10 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
     const ratio = median(results.map((run, round) => run.rps / ceilings[round]!));
     const failures = results.reduce((sum, run) => sum + run.errors + run.non2xx, 0);
     table.push(
-      `| ${scenario.name} | ${size.toLocaleString('en')} | ${Math.round(median(results.map((run) => run.rps))).toLocaleString('en')} ` +
-        `| ${(ratio * 100).toFixed(1)}% | ${median(results.map((run) => run.p50))} | ${median(results.map((run) => run.p99))} | ${failures} |`,
+      `| ${scenario.name} | ${size.toLocaleString('en')} | ` +
+        `${Math.round(median(results.map((run) => run.rps))).toLocaleString('en')} ` +
+        `| ${(ratio * 100).toFixed(1)}% | ${median(results.map((run) => run.p50))} ` +
+        `| ${median(results.map((run) => run.p99))} | ${failures} |`,
     );
   }
   table.push(

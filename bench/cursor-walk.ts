@@ -8,8 +8,8 @@
  * - REST search by cursor, from the empty cursor until next_cursor is null (checks every sound came once);
  * - GET /api/v1/changes from the change that preceded those edits until a page comes back empty;
  * - GET /api/v1/sounds/popular by cursor, the download ranking (each page a bisection of it).
- * After a warm-up of a hundred pages of each, in each round a bare Fastify route (bench/hello-world.ts) is asked the same way, one request
- * after another, as many times as the search walk has pages: the walks' pages per second are
+ * After a warm-up of a hundred pages of each, in each round a bare Fastify route (bench/hello-world.ts) is asked the
+ * same way, one request after another, as many times as the search walk has pages: the walks' pages per second are
  * given as a share of its requests per second.
  */
 import { execFileSync } from 'node:child_process';
@@ -82,7 +82,8 @@ try {
       (cursor) => `${server.url}/api/v1/sounds/popular?limit=${LIMIT}&cursor=${cursor ?? ''}`,
       (body: any) => ({ count: body.data.length, next: body.pagination.next_cursor }),
     );
-    // The last, empty page of the changes is not a page of changes: the bare route gets as many requests as the search walk has pages.
+    // The last, empty page of the changes is not a page of changes: the bare route gets as many requests as the search
+    // walk has pages.
     let left = search.pages;
     const bareRun = await walk(
       () => `${bare.url}/`,
@@ -101,7 +102,8 @@ try {
 }
 
 console.log(
-  `\n${SIZE.toLocaleString('en')} sounds, limit=${LIMIT}, one client, each request after the last; ${ROUNDS} rounds, each walk's best round.\n`,
+  `\n${SIZE.toLocaleString('en')} sounds, limit=${LIMIT}, one client, ` +
+    `each request after the last; ${ROUNDS} rounds, each walk's best round.\n`,
 );
 console.log(
   '| walk | pages | sounds or changes | total s | pages/s | sounds/s | p50 ms | p99 ms | vs bare route, same round |',
@@ -120,8 +122,10 @@ for (const [name, label] of Object.entries(names)) {
   const ceiling = results.bare![round]!;
   const ratio = best.pages / best.seconds / (ceiling.pages / ceiling.seconds);
   console.log(
-    `| ${label} | ${best.pages.toLocaleString('en')} | ${best.sounds.toLocaleString('en')} | ${best.seconds.toFixed(2)} ` +
-      `| ${Math.round(best.pages / best.seconds).toLocaleString('en')} | ${Math.round(best.sounds / best.seconds).toLocaleString('en')} ` +
+    `| ${label} | ${best.pages.toLocaleString('en')} | ` +
+      `${best.sounds.toLocaleString('en')} | ${best.seconds.toFixed(2)} ` +
+      `| ${Math.round(best.pages / best.seconds).toLocaleString('en')} ` +
+      `| ${Math.round(best.sounds / best.seconds).toLocaleString('en')} ` +
       `| ${best.p50.toFixed(2)} | ${best.p99.toFixed(2)} | ${(ratio * 100).toFixed(1)}% |`,
   );
 }

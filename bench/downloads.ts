@@ -96,13 +96,15 @@ try {
   console.log(`| downloads/s (median of ${ROUNDS}) | p50 ms | p99 ms | change-log rows per download |`);
   console.log('|---|---|---|---|');
   console.log(
-    `| ${Math.round(median(runs.map((r) => r.rps)))} | ${median(runs.map((r) => r.p50))} | ${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.logRows / r.answered)).toFixed(3)} |`,
+    `| ${Math.round(median(runs.map((r) => r.rps)))} | ${median(runs.map((r) => r.p50))} | ` +
+      `${median(runs.map((r) => r.p99))} | ${median(runs.map((r) => r.logRows / r.answered)).toFixed(3)} |`,
   );
   // autocannon stops with up to CONNECTIONS requests in flight per run: counted, never answered.
   const inFlight = CONNECTIONS * (ROUNDS + 1);
   const adds = stored >= answered && stored <= answered + inFlight;
   console.log(
-    `stored download counts after SIGTERM: ${stored}; answered 200: ${answered}, with at most ${inFlight} cut off in flight${adds ? '' : ' (MISMATCH)'}`,
+    `stored download counts after SIGTERM: ${stored}; answered 200: ${answered}, ` +
+      `with at most ${inFlight} cut off in flight${adds ? '' : ' (MISMATCH)'}`,
   );
 } finally {
   await runSql(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);

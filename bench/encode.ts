@@ -88,7 +88,9 @@ try {
     const x = (seconds: number) => (SECONDS / seconds).toFixed(0);
     const ffRtime = ffmpeg.length ? x(median(ffmpeg.map((f) => f.rtime))) : 'n/a';
     const ffWall = ffmpeg.length ? x(median(ffmpeg.map((f) => f.wall))) : 'n/a';
-    const row = `| ${sampleRate} | ${channelCount === 1 ? 'mono' : 'stereo'} | ${x(median(encodeTimes))}x | ${Math.round((mp3.length * 8) / SECONDS / 1000)} | ${x(median(decodeTimes))}x | ${ffRtime}x | ${ffWall}x |`;
+    const row =
+      `| ${sampleRate} | ${channelCount === 1 ? 'mono' : 'stereo'} | ${x(median(encodeTimes))}x | ` +
+      `${Math.round((mp3.length * 8) / SECONDS / 1000)} | ${x(median(decodeTimes))}x | ${ffRtime}x | ${ffWall}x |`;
     rows.push(row);
     console.log(row);
   }

@@ -67,7 +67,9 @@ export async function fillCatalog(dataDir: string, count: number, seed = 1): Pro
       const description =
         next() < 0.1
           ? null
-          : `A ${zipf(QUALITIES)} ${source} ${zipf(ACTIONS)}${next() < 0.5 ? `, ${zipf(QUALITIES)} and ${zipf(QUALITIES)}` : ''}, for ${zipf(CONTEXTS)} ${next() < 0.4 ? `or ${zipf(CONTEXTS)} ` : ''}scenes`;
+          : `A ${zipf(QUALITIES)} ${source} ` +
+            `${zipf(ACTIONS)}${next() < 0.5 ? `, ${zipf(QUALITIES)} and ${zipf(QUALITIES)}` : ''}, ` +
+            `for ${zipf(CONTEXTS)} ${next() < 0.4 ? `or ${zipf(CONTEXTS)} ` : ''}scenes`;
       const tags = [
         ...new Set([
           source,

@@ -55,7 +55,8 @@ try {
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(
-      `| ${format.replace('&bit_depth=', ', ')} | ${(urls.length / seconds).toFixed(2)} | ${(audioSeconds / seconds).toFixed(1)} | ${(bytes / urls.length / 1024).toFixed(0)} KiB |`,
+      `| ${format.replace('&bit_depth=', ', ')} | ${(urls.length / seconds).toFixed(2)} | ` +
+        `${(audioSeconds / seconds).toFixed(1)} | ${(bytes / urls.length / 1024).toFixed(0)} KiB |`,
     );
   }
 } finally {

@@ -6,7 +6,19 @@
  */
 import pino from 'pino';
 
-const line = `${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: 'bench', reqId: 'a5b1f0c4-1d5e-4c3b-9d5e-6a1f0e2b3c4d', method: 'GET', path: '/api/v1/sounds', status: 200, ms: 1.4, msg: 'request' })}\n`;
+const record = JSON.stringify({
+  level: 30,
+  time: Date.now(),
+  pid: process.pid,
+  hostname: 'bench',
+  reqId: 'a5b1f0c4-1d5e-4c3b-9d5e-6a1f0e2b3c4d',
+  method: 'GET',
+  path: '/api/v1/sounds',
+  status: 200,
+  ms: 1.4,
+  msg: 'request',
+});
+const line = `${record}\n`;
 const TURNS = 6000;
 const PER_TURN = 50;
 
@@ -33,7 +45,8 @@ for (let round = 0; round < 3; round++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const used = process.cpuUsage(started);
     process.stdout.write(
-      `round ${round + 1}: ${name}: ${(((used.user + used.system) * 1000) / (TURNS * PER_TURN)).toFixed(0)} ns CPU per line\n`,
+      `round ${round + 1}: ${name}: ` +
+        `${(((used.user + used.system) * 1000) / (TURNS * PER_TURN)).toFixed(0)} ns CPU per line\n`,
     );
   }
 }

@@ -34,7 +34,8 @@ async function measure(label: string, env: Record<string, string>): Promise<void
       }),
     );
     console.log(
-      `| ${label} | ${mebibytes} MiB | ${clients} | ${(requests / SECONDS).toFixed(1)} | ${(bytes / SECONDS / 1024 / 1024).toFixed(1)} MiB/s |`,
+      `| ${label} | ${mebibytes} MiB | ${clients} | ${(requests / SECONDS).toFixed(1)} ` +
+        `| ${(bytes / SECONDS / 1024 / 1024).toFixed(1)} MiB/s |`,
     );
   } finally {
     await server.close();

@@ -71,14 +71,18 @@ async function round(slow: boolean, first = false) {
   clearInterval(sampler);
   const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
   console.log(
-    `${slow ? 'slow client' : 'fast client'}${first && FORMAT !== undefined ? ' (renditions made while it streams)' : ''}: ${mb(bytes)} MB (estimated ${mb(data.estimated_bytes)}) in ${seconds.toFixed(2)} s, ` +
-      `${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s; peak RSS +${mb(peakRss - base.rss)} MB, peak heap +${mb(peakHeap - base.heapUsed)} MB ` +
+    `${slow ? 'slow client' : 'fast client'}` +
+      `${first && FORMAT !== undefined ? ' (renditions made while it streams)' : ''}: ${mb(bytes)} MB ` +
+      `(estimated ${mb(data.estimated_bytes)}) in ${seconds.toFixed(2)} s, ` +
+      `${(bytes / 1024 / 1024 / seconds).toFixed(0)} MB/s; peak RSS ` +
+      `+${mb(peakRss - base.rss)} MB, peak heap +${mb(peakHeap - base.heapUsed)} MB ` +
       `(RSS ${mb(base.rss)} MB before)`,
   );
 }
 
 console.log(
-  `${SOUNDS} sounds ${FORMAT === undefined ? `of ${SOUND_KB} KB each` : `as ${FORMAT} from real MP3s`}, node ${process.version}`,
+  `${SOUNDS} sounds ${FORMAT === undefined ? `of ${SOUND_KB} KB each` : `as ${FORMAT} from real MP3s`}, ` +
+    `node ${process.version}`,
 );
 for (let i = 0; i < ROUNDS; i++) await round(false, i === 0);
 await round(true);

@@ -74,7 +74,8 @@ for (const [name, channels] of [
   oursTotal += median(ours);
   ffmpegTotal += median(theirs);
   console.log(
-    `| ${name} | ${seconds} | ${median(ours).toFixed(0)} | ${((seconds * 1000) / median(ours)).toFixed(0)}x | ${median(theirs).toFixed(0)} | ${(median(ours) / median(theirs)).toFixed(2)} |`,
+    `| ${name} | ${seconds} | ${median(ours).toFixed(0)} | ${((seconds * 1000) / median(ours)).toFixed(0)}x ` +
+      `| ${median(theirs).toFixed(0)} | ${(median(ours) / median(theirs)).toFixed(2)} |`,
   );
 }
 console.log(
@@ -102,8 +103,10 @@ for (let i = 0; i < FILES; i++) {
   const seconds = (performance.now() - start) / 1000;
   await services.close();
   console.log(
-    `## Ingest\n\n${FILES} WAV files (44.1 kHz, half stereo, 2-10 s, ${audioSeconds} s of audio): ${seconds.toFixed(1)} s, ` +
-      `${((summary.added / seconds) * 60).toFixed(0)} sounds/minute, ${(audioSeconds / seconds).toFixed(0)}x real time (added ${summary.added}, failed ${summary.failed.length})\n`,
+    `## Ingest\n\n${FILES} WAV files (44.1 kHz, half stereo, 2-10 ` +
+      `s, ${audioSeconds} s of audio): ${seconds.toFixed(1)} s, ` +
+      `${((summary.added / seconds) * 60).toFixed(0)} sounds/minute, ${(audioSeconds / seconds).toFixed(0)}x ` +
+      `real time (added ${summary.added}, failed ${summary.failed.length})\n`,
   );
 }
 
@@ -122,7 +125,8 @@ for (const count of seedCounts.length > 0 ? seedCounts : [1000]) {
     .executeTakeFirstOrThrow();
   await services.close();
   console.log(
-    `seed ${count}: ${seconds.toFixed(1)} s (${added} added, ${Number(total.s).toFixed(0)} s of audio, average ${(Number(total.s) / count).toFixed(1)} s)`,
+    `seed ${count}: ${seconds.toFixed(1)} s (${added} added, ${Number(total.s).toFixed(0)} ` +
+      `s of audio, average ${(Number(total.s) / count).toFixed(1)} s)`,
   );
 }
 console.log(

@@ -47,7 +47,10 @@ export async function createBenchKeys(env: Record<string, string>, prefix: strin
   return keys;
 }
 
-/** Ids of the data folder's sounds in a random order, `count` of them or all: what downloads and details ask for (a Zipf pick then makes a few popular). */
+/**
+ * Ids of the data folder's sounds in a random order, `count` of them or all: what downloads and details ask for (a Zipf
+ * pick then makes a few popular).
+ */
 export function soundIds(dataDir: string, count = -1): string[] {
   const db = new SQLite(path.join(dataDir, 'catalog.sqlite'), { readonly: true });
   const ids = db.prepare('SELECT id FROM sounds ORDER BY random() LIMIT ?').pluck().all(count) as string[];

@@ -34,7 +34,10 @@ export function queryMix(random: Generator, count: number): string[] {
   return [...seen];
 }
 
-/** The realistic mix's next request: a download one time in ten (of `ids`, with Zipf), else a search of `mix` (with Zipf). */
+/**
+ * The realistic mix's next request: a download one time in ten (of `ids`, with Zipf), else a search of `mix` (with
+ * Zipf).
+ */
 export function realisticRequest(random: Generator, mix: string[], ids: string[]): string {
   return random.next() < 0.1 ? `/api/v1/sounds/${random.zipf(ids)}/download` : random.zipf(mix);
 }
@@ -44,7 +47,10 @@ export function similarRequest(random: Generator, ids: string[]): string {
   return `/api/v1/sounds/${random.zipf(ids)}/similar?limit=${random.pick([5, 10, 10, 20, 50])}`;
 }
 
-/** The mix with the additions' next request: a download one time in ten, a similar-sounds request one in ten, else a search of `extensions` (with Zipf). */
+/**
+ * The mix with the additions' next request: a download one time in ten, a similar-sounds request one in ten, else a
+ * search of `extensions` (with Zipf).
+ */
 export function additionsRequest(random: Generator, extensions: string[], ids: string[]): string {
   const roll = random.next();
   return roll < 0.1

@@ -47,11 +47,13 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const stats = await server.services.renditions.stats();
   console.log(
-    `${soundCount} sounds (${audioSeconds.toFixed(0)} s of audio), ${urls.length} new renditions, ${clients} clients, ` +
+    `${soundCount} sounds (${audioSeconds.toFixed(0)} s of ` +
+      `audio), ${urls.length} new renditions, ${clients} clients, ` +
       `RENDITIONS_CONCURRENCY=${server.services.config.renditionsConcurrency}`,
   );
   console.log(
-    `${(stats.made / seconds).toFixed(1)} renditions/s (${stats.made} made in ${seconds.toFixed(1)} s); answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
+    `${(stats.made / seconds).toFixed(1)} renditions/s (${stats.made} made in ` +
+      `${seconds.toFixed(1)} s); answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
       `stored ${(stats.bytes / 1024).toFixed(0)} KiB`,
   );
 } finally {

@@ -57,7 +57,8 @@ if (process.argv[2] === '--child') {
           ? `${report.duration.toFixed(0)} s at ${report.lufs} LUFS, ${report.truePeak} dBTP`
           : 'none (code loaded)';
       console.log(
-        `| ${minutes} min | ${report.peakRssMb.toFixed(0)} MB | ${report.seconds.toFixed(1)} s | ${report.cpuSeconds.toFixed(1)} s | ${made} |`,
+        `| ${minutes} min | ${report.peakRssMb.toFixed(0)} MB | ` +
+          `${report.seconds.toFixed(1)} s | ${report.cpuSeconds.toFixed(1)} s | ${made} |`,
       );
     }
   } finally {

@@ -36,7 +36,10 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = path.resolve(import.meta.dirname, '..');
 const SCHEMA = `bench_scale_${process.pid}`;
-/** Share of downloads in the realistic mix (BENCH_DOWNLOADS, default 0.1); setups to run (BENCH_SETUPS, e.g. "sqlite,postgres1"). */
+/**
+ * Share of downloads in the realistic mix (BENCH_DOWNLOADS, default 0.1); setups to run (BENCH_SETUPS, e.g.
+ * "sqlite,postgres1").
+ */
 const DOWNLOADS = Number(process.env.BENCH_DOWNLOADS ?? 0.1);
 const ONLY = process.env.BENCH_SETUPS?.split(',');
 
@@ -109,15 +112,18 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 
 console.log(
-  `\n${SOUNDS.toLocaleString('en')} sounds; ${ROUNDS} rounds of ${DURATION_S} s, medians; ${CONNECTIONS} connections in all.\n`,
+  `\n${SOUNDS.toLocaleString('en')} sounds; ${ROUNDS} rounds of ` +
+    `${DURATION_S} s, medians; ${CONNECTIONS} connections in all.\n`,
 );
 console.log('| mix | setup | req/s | p99 ms | CPU ms per request: servers | PostgreSQL | Redis | errors + non-2xx |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const [key, runs] of results) {
   const m = (pick: (result: Result) => number) => median(runs.map(pick));
   console.log(
-    `| ${key} | ${Math.round(m((r) => r.rps)).toLocaleString('en')} | ${m((r) => r.p99)} | ${m((r) => r.cpuMsPerRequest.servers).toFixed(3)} ` +
-      `| ${m((r) => r.cpuMsPerRequest.postgres).toFixed(3)} | ${m((r) => r.cpuMsPerRequest.redis).toFixed(3)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} |`,
+    `| ${key} | ${Math.round(m((r) => r.rps)).toLocaleString('en')} | ` +
+      `${m((r) => r.p99)} | ${m((r) => r.cpuMsPerRequest.servers).toFixed(3)} ` +
+      `| ${m((r) => r.cpuMsPerRequest.postgres).toFixed(3)} | ` +
+      `${m((r) => r.cpuMsPerRequest.redis).toFixed(3)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} |`,
   );
 }
 

@@ -19,7 +19,9 @@ export function heapBoundMb(sounds: number): number {
   return Math.max(128, Math.ceil((64 + (0.45 * sounds) / 1000) / 64) * 64);
 }
 
-/** The node arguments of package.json's start script (`node [FLAGS...] bin/sound-catalog.js serve`), without `serve`. */
+/**
+ * The node arguments of package.json's start script (`node [FLAGS...] bin/sound-catalog.js serve`), without `serve`.
+ */
 export function startArguments(): string[] {
   const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
     scripts: { start: string };

@@ -181,7 +181,8 @@ const firstRss = windows[0]!.rssMb;
 const endRss = windows.at(-1)!.rssMb;
 
 console.log(
-  `\n${MINUTES} min, ${CONNECTIONS} connections, ${catalogSummary.sounds.toLocaleString('en')} sounds (${catalogSummary.withAudio} with audio); server RSS idle before traffic ${idleRssMb} MB.\n`,
+  `\n${MINUTES} min, ${CONNECTIONS} connections, ${catalogSummary.sounds.toLocaleString('en')} ` +
+    `sounds (${catalogSummary.withAudio} with audio); server RSS idle before traffic ${idleRssMb} MB.\n`,
 );
 console.log(
   '| window | ends at | requests | req/s | errors | p50 ms | p99 ms | server RSS MB (end / peak) | load avg |',
@@ -193,8 +194,10 @@ windows.forEach((window, i) => {
   previousEnd = window.endsAtS;
   const errors = Object.values(window.errors).reduce((sum, n) => sum + n, 0);
   console.log(
-    `| ${i + 1} | ${clock(window.endsAtS)} | ${window.requests.toLocaleString('en')} | ${Math.round(window.requests / Math.max(1, seconds)).toLocaleString('en')} ` +
-      `| ${errors} | ${round(window.p50)} | ${round(window.p99)} | ${window.rssMb} / ${window.peakRssMb} | ${window.load} |`,
+    `| ${i + 1} | ${clock(window.endsAtS)} | ${window.requests.toLocaleString('en')} ` +
+      `| ${Math.round(window.requests / Math.max(1, seconds)).toLocaleString('en')} ` +
+      `| ${errors} | ${round(window.p50)} | ${round(window.p99)} ` +
+      `| ${window.rssMb} / ${window.peakRssMb} | ${window.load} |`,
   );
 });
 console.log('\n| request kind | requests | p50 ms | p99 ms | errors |');
@@ -202,7 +205,8 @@ console.log('|---|---|---|---|---|');
 for (const [kind, { latencies, errors }] of [...recorder.byKind].sort(([a], [b]) => a.localeCompare(b))) {
   const sorted = latencies.sort((a, b) => a - b);
   console.log(
-    `| ${kind} | ${sorted.length.toLocaleString('en')} | ${round(percentile(sorted, 0.5))} | ${round(percentile(sorted, 0.99))} | ${errors} |`,
+    `| ${kind} | ${sorted.length.toLocaleString('en')} | ` +
+      `${round(percentile(sorted, 0.5))} | ${round(percentile(sorted, 0.99))} | ${errors} |`,
   );
 }
 

@@ -99,7 +99,8 @@ try {
   const made = sources(folder);
   const perFormat = Math.max(1, Math.round(FILES / Object.keys(made).length));
   console.log(
-    `bench/tags.ts: ${perFormat * Object.keys(made).length} files (${perFormat} per format), ${ROUNDS} rounds, median per format`,
+    `bench/tags.ts: ${perFormat * Object.keys(made).length} files ` +
+      `(${perFormat} per format), ${ROUNDS} rounds, median per format`,
   );
   console.log(
     '| format | file | sources read | ms per file | files per second | CPU ms per file |\n|---|---|---|---|---|---|',
@@ -123,7 +124,8 @@ try {
     const ms = median(rounds);
     const kib = Math.round(bytes.length / 1024);
     console.log(
-      `| ${format} | ${kib} KiB | ${first.found.map((found) => found.source).join(', ')} | ${ms.toFixed(2)} | ${Math.round(1000 / ms)} | ${median(cpu).toFixed(2)} |`,
+      `| ${format} | ${kib} KiB | ${first.found.map((found) => found.source).join(', ')} ` +
+        `| ${ms.toFixed(2)} | ${Math.round(1000 / ms)} | ${median(cpu).toFixed(2)} |`,
     );
   }
 } finally {

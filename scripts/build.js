@@ -19,7 +19,8 @@ try {
 } catch {
   // Installed without dev dependencies (a deployment that ships a dist/ built elsewhere): nothing to do.
   console.log(
-    'sound-catalog build: TypeScript is not installed, so dist/ was not built; `npm install` with dev dependencies builds it',
+    'sound-catalog build: TypeScript is not installed, so dist/ was not built; ' +
+      '`npm install` with dev dependencies builds it',
   );
   process.exit(0);
 }

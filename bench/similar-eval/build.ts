@@ -179,10 +179,11 @@ if (existsSync(hydrogen)) {
 } else console.log(`left out hydrogen: ${hydrogen} is not installed`);
 
 rmSync(scratch, { recursive: true, force: true });
-writeFileSync(
-  path.join(out, 'labels.tsv'),
-  `${['file\tsource\tfamily\torigin', ...rows.map((row) => `${row.file}\t${row.source}\t${row.family}\t${row.origin}`)].join('\n')}\n`,
-);
+const labels = [
+  'file\tsource\tfamily\torigin',
+  ...rows.map((row) => `${row.file}\t${row.source}\t${row.family}\t${row.origin}`),
+].join('\n');
+writeFileSync(path.join(out, 'labels.tsv'), `${labels}\n`);
 console.log(`${rows.length} sounds in ${out}`);
 
 function add(samples: Float32Array, source: string, family: string, origin: string): void {

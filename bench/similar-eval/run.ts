@@ -5,9 +5,9 @@
  *
  * - Held-out real recordings (data.ts HELD_OUT_SOURCES): every held-out sound is asked for its 5
  *   nearest among the held-out sounds of the other sources (another kit or font: a font's
- *   velocities of one key are nearly one recording, and a catalog's uploaders differ), through the index the service uses
- *   (@sound-catalog/catalog-index's SimilarityIndex) over our descriptors; precision is the share in the sound's own
- *   family. Beside it, the same question answered by a plain nearest-neighbour search over
+ *   velocities of one key are nearly one recording, and a catalog's uploaders differ), through the index the service
+ *   uses (@sound-catalog/catalog-index's SimilarityIndex) over our descriptors; precision is the share in the
+ *   sound's own family. Beside it, the same question answered by a plain nearest-neighbour search over
  *   ffmpeg's spectral statistics (aspectralstats: the mean and deviation over frames of each
  *   statistic, each z-scored over the catalog searched, Euclidean distance).
  * - The training sources, the same way: what the projection was fitted on, for comparison only.
@@ -57,7 +57,8 @@ const sources = (held: boolean) =>
     ...new Set(recordings.filter((recording) => isHeldOut(recording) === held).map((recording) => recording.source)),
   ].join(', ');
 console.log(
-  `${recordings.length} recordings; held out: ${heldOut.length} (${sources(true)}); training: ${training.length} (${sources(false)})`,
+  `${recordings.length} recordings; held out: ${heldOut.length} ` +
+    `(${sources(true)}); training: ${training.length} (${sources(false)})`,
 );
 table('held-out sources', heldOut, true);
 table(
@@ -81,7 +82,8 @@ if (demoCount > 0) {
   }
   const { hits, total } = precision(demo, (sound) => sound.ours, true).all;
   console.log(
-    `\ndemo catalog (${demoCount} synthesized sounds, families = generators): precision at ${K} = ${(hits / total).toFixed(2)}`,
+    `\ndemo catalog (${demoCount} synthesized sounds, families = ` +
+      `generators): precision at ${K} = ${(hits / total).toFixed(2)}`,
   );
 }
 
@@ -96,7 +98,8 @@ function table(title: string, sounds: Labelled[], withBaseline: boolean): void {
   );
   for (const family of families)
     console.log(
-      `| ${family} | ${ours.families.get(family)!.sounds} | ${cell(ours.families.get(family))} | ${cell(plain?.families.get(family))} |`,
+      `| ${family} | ${ours.families.get(family)!.sounds} | ` +
+        `${cell(ours.families.get(family))} | ${cell(plain?.families.get(family))} |`,
     );
   console.log(`| **drums** | ${ours.drums.sounds} | **${cell(ours.drums)}** | ${cell(plain?.drums)} |`);
   console.log(`| other families | ${ours.others.sounds} | ${cell(ours.others)} | ${cell(plain?.others)} |`);

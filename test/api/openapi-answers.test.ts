@@ -43,12 +43,15 @@ describe('openapi.answers: every answer the suite receives is checked against th
   });
   after(() => server.close());
 
-  test("openapi.answers.pages: search and popular asked without a cursor have exactly the API document's pagination", async () => {
-    for (const path of ['/api/v1/sounds?limit=2', '/api/v1/sounds?page=2&sort=name', '/api/v1/sounds/popular']) {
-      const { pagination } = await get(path);
-      assert.deepEqual(Object.keys(pagination), DOCUMENTED_PAGINATION, path);
-    }
-  });
+  test(
+    'openapi.answers.pages: search and popular asked without ' + "a cursor have exactly the API document's pagination",
+    async () => {
+      for (const path of ['/api/v1/sounds?limit=2', '/api/v1/sounds?page=2&sort=name', '/api/v1/sounds/popular']) {
+        const { pagination } = await get(path);
+        assert.deepEqual(Object.keys(pagination), DOCUMENTED_PAGINATION, path);
+      }
+    },
+  );
 
   test('openapi.answers.walks: a page of a cursor walk has next_cursor, a string until the last page', async () => {
     for (const list of ['/api/v1/sounds', '/api/v1/sounds/popular']) {
@@ -112,22 +115,25 @@ describe('openapi.answers: every answer the suite receives is checked against th
     assert.equal(at('/media/abc', 403, {}), null);
   });
 
-  test('openapi.answers.in-process: a wrong answer of an app fails, whatever the client, naming operation and error', async () => {
-    // A stand-in app that answers a search with one pagination field too many.
-    const liar = Fastify();
-    checkAnswersIn(liar, () => document);
-    liar.get('/api/v1/sounds', async () => WRONG_BODY);
-    const url = await liar.listen({ port: 0, host: '127.0.0.1' });
-    try {
-      await assert.rejects(fetch(`${url}/api/v1/sounds`), WRONG_SEARCH);
-      assert.equal(await statusOf(`${url}/api/v1/sounds`, {}), 200, 'another client gets the answer as sent');
-      const taken = takeMismatches();
-      assert.equal(taken.length, 2, 'both recorded: they would fail the file at exit had the test not taken them');
-      assert.match(taken[1]!, /additionalProperty":"next_page"/);
-    } finally {
-      await liar.close();
-    }
-  });
+  test(
+    'openapi.answers.in-process: a wrong answer of an app ' + 'fails, whatever the client, naming operation and error',
+    async () => {
+      // A stand-in app that answers a search with one pagination field too many.
+      const liar = Fastify();
+      checkAnswersIn(liar, () => document);
+      liar.get('/api/v1/sounds', async () => WRONG_BODY);
+      const url = await liar.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        await assert.rejects(fetch(`${url}/api/v1/sounds`), WRONG_SEARCH);
+        assert.equal(await statusOf(`${url}/api/v1/sounds`, {}), 200, 'another client gets the answer as sent');
+        const taken = takeMismatches();
+        assert.equal(taken.length, 2, 'both recorded: they would fail the file at exit had the test not taken them');
+        assert.match(taken[1]!, /additionalProperty":"next_page"/);
+      } finally {
+        await liar.close();
+      }
+    },
+  );
 
   test("openapi.answers.serve: the suite's fetch rejects a wrong answer of a server in another process", async () => {
     const liar: Server = createServer((_request, response) => {

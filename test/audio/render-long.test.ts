@@ -16,13 +16,16 @@ const HEAP_MB = 64;
  */
 const PEAK_RSS_MB = 512;
 
-/** Minutes of CPU: `.ci/run` runs it in its first pass only (it touches no database), and sets this to 0 for the others. */
+/**
+ * Minutes of CPU: `.ci/run` runs it in its first pass only (it touches no database), and sets this to 0 for the others.
+ */
 const skip =
   process.env.SOUND_CATALOG_LONG_TESTS === '0'
     ? 'SOUND_CATALOG_LONG_TESTS=0: the hour-long rendition ran in an earlier pass'
     : false;
 
-test('render.long: a 60-minute stereo 48 kHz loudness rendition is made by the render job in a worker with a 64 MB heap, in bounded memory', {
+test('render.long: a 60-minute stereo 48 kHz loudness rendition is made ' +
+  'by the render job in a worker with a 64 MB heap, in bounded memory', {
   timeout: 60 * 60_000,
   skip,
 }, async () => {
@@ -45,7 +48,8 @@ test('render.long: a 60-minute stereo 48 kHz loudness rendition is made by the r
     assert.ok(result.ok && result.kind === 'render', JSON.stringify(result));
     const { duration, loudness } = result.measurements;
     console.log(
-      `60-minute rendition: ${seconds.toFixed(0)} s, peak RSS of the process ${peakRssMb.toFixed(0)} MB, ${JSON.stringify(result.measurements)}`,
+      `60-minute rendition: ${seconds.toFixed(0)} s, peak RSS of the process ` +
+        `${peakRssMb.toFixed(0)} MB, ${JSON.stringify(result.measurements)}`,
     );
     assert.ok(duration >= 3600 && duration < 3610, `${duration} s`);
     assert.ok(Math.abs(loudness.integrated_lufs! + 20) <= 0.5, `${loudness.integrated_lufs} LUFS`);

@@ -135,24 +135,27 @@ describe('render.file: renditions written to a file and measured on it', () => {
   });
   after(() => rm(folder, { recursive: true, force: true }));
 
-  test("at a loudness target: within 0.5 LU, true peak at or under -1 dBTP, and the measurements are the file's", async () => {
-    for (const target of [-16, -30, -10]) {
-      const outputPath = path.join(folder, `out${target}.mp3`);
-      const measurements = await renderRendition(sourcePath, outputPath, { loudness: target });
-      const file = analyzeAudio(await decodeAudio(new Uint8Array(await readFile(outputPath))));
-      assert.deepEqual(measurements, { duration: file.duration, loudness: file.loudness });
-      assert.ok(
-        Math.abs(file.loudness.integrated_lufs! - target) <= 0.5,
-        `${target}: ${file.loudness.integrated_lufs} LUFS`,
+  test(
+    'at a loudness target: within 0.5 LU, true peak at ' + "or under -1 dBTP, and the measurements are the file's",
+    async () => {
+      for (const target of [-16, -30, -10]) {
+        const outputPath = path.join(folder, `out${target}.mp3`);
+        const measurements = await renderRendition(sourcePath, outputPath, { loudness: target });
+        const file = analyzeAudio(await decodeAudio(new Uint8Array(await readFile(outputPath))));
+        assert.deepEqual(measurements, { duration: file.duration, loudness: file.loudness });
+        assert.ok(
+          Math.abs(file.loudness.integrated_lufs! - target) <= 0.5,
+          `${target}: ${file.loudness.integrated_lufs} LUFS`,
+        );
+        assert.ok(file.loudness.true_peak_db! <= -1, `${target}: ${file.loudness.true_peak_db} dBTP`);
+      }
+      assert.deepEqual(
+        (await readdir(folder)).filter((name) => name.endsWith('.attempt')),
+        [],
+        'no attempt is left behind',
       );
-      assert.ok(file.loudness.true_peak_db! <= -1, `${target}: ${file.loudness.true_peak_db} dBTP`);
-    }
-    assert.deepEqual(
-      (await readdir(folder)).filter((name) => name.endsWith('.attempt')),
-      [],
-      'no attempt is left behind',
-    );
-  });
+    },
+  );
 
   test('a source that is not audio fails with a clear error and leaves no file', async () => {
     const notAudio = path.join(folder, 'not-audio.mp3');

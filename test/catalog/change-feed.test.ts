@@ -34,14 +34,17 @@ describe('catalog change feed', () => {
   });
   after(() => server.close());
 
-  test('changes.own-writes: a sound this process adds or a download it counts shows in the very next answer', async () => {
-    const { id } = await addSound(server.services, { name: 'Feed Own Write', tags: ['feedtest'] });
-    assert.deepEqual(await names('q=feed%20own'), ['Feed Own Write']);
-    const { id: other } = await addSound(server.services, { name: 'Feed Own Other', tags: ['feedtest'] });
-    assert.equal((await server.get(`/api/v1/sounds/${other}/download`, { key })).status, 200);
-    assert.deepEqual(await names('tags=feedtest&sort=downloads'), ['Feed Own Other', 'Feed Own Write']);
-    assert.ok(id);
-  });
+  test(
+    'changes.own-writes: a sound this process adds or ' + 'a download it counts shows in the very next answer',
+    async () => {
+      const { id } = await addSound(server.services, { name: 'Feed Own Write', tags: ['feedtest'] });
+      assert.deepEqual(await names('q=feed%20own'), ['Feed Own Write']);
+      const { id: other } = await addSound(server.services, { name: 'Feed Own Other', tags: ['feedtest'] });
+      assert.equal((await server.get(`/api/v1/sounds/${other}/download`, { key })).status, 200);
+      assert.deepEqual(await names('tags=feedtest&sort=downloads'), ['Feed Own Other', 'Feed Own Write']);
+      assert.ok(id);
+    },
+  );
 
   test('changes.ingest-elsewhere: a file ingested by another process is found within a second', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'feed-ingest-'));
@@ -66,127 +69,138 @@ describe('catalog change feed', () => {
     }
   });
 
-  test('changes.other-instance: downloads, renames and deletions by another connection reach the index within a second', async () => {
-    const { id: quiet } = await addSound(server.services, { name: 'Elsewhere Quiet', tags: ['elsewhere'] });
-    const { id: loud } = await addSound(server.services, { name: 'Elsewhere Loud', tags: ['elsewhere'] });
-    // Another instance on the same database counts downloads of the quiet one.
-    const other = await createServices(await configFor(server.dataDir));
-    try {
-      for (let i = 0; i < 3; i++) assert.ok(await other.catalog.countDownload(quiet));
-    } finally {
-      await other.close();
-    }
-    await eventually(
-      () => names('tags=elsewhere&sort=downloads'),
-      (found) => found[0] === 'Elsewhere Quiet',
-      1000,
-      'downloads elsewhere reorder the list',
-    );
-
-    const elsewhere = await otherConnection(server.dataDir);
-    try {
-      await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Elsewhere Renamed', loud);
-      await eventually(
-        () => names('tags=elsewhere&sort=name&order=asc'),
-        (found) => found.includes('Elsewhere Renamed'),
-        1000,
-        'a rename elsewhere is seen',
-      );
-      await elsewhere.run('DELETE FROM sounds WHERE id = ?', quiet);
-      await eventually(
-        () => names('tags=elsewhere'),
-        (found) => found.length === 1 && found[0] === 'Elsewhere Renamed',
-        1000,
-        'a deleted sound leaves every list',
-      );
-    } finally {
-      await elsewhere.close();
-    }
-  });
-
-  test('changes.reload: a reader left behind a pruned log loads the catalog again and ends up with every change', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-prune-'));
-    const writer = await createServices(await configFor(dataDir));
-    const { db, dialect } = writer.database;
-    // A reader that keeps only 10 rows of log, and reads it as a busy instance would.
-    const pruning = new CatalogService(
-      new CatalogStore(db),
-      new DatabaseChangeFeed(db, dialect, { keepChanges: 10 }),
-      new DownloadCounts(db, dialect),
-    );
-    const behind = new CatalogService(
-      new CatalogStore(db),
-      new DatabaseChangeFeed(db, dialect),
-      new DownloadCounts(db, dialect),
-    );
-    try {
-      const first = await addSound(writer, { name: 'Prune First' });
-      await pruning.start();
-      await behind.start();
-      behind.close(); // stops following: its cursor stays where it is
-      for (let i = 0; i < 40; i++) {
-        await addSound(writer, { name: `Prune Later ${i}` });
-        await pruning.changed();
+  test(
+    'changes.other-instance: downloads, renames and deletions ' +
+      'by another connection reach the index within a second',
+    async () => {
+      const { id: quiet } = await addSound(server.services, { name: 'Elsewhere Quiet', tags: ['elsewhere'] });
+      const { id: loud } = await addSound(server.services, { name: 'Elsewhere Loud', tags: ['elsewhere'] });
+      // Another instance on the same database counts downloads of the quiet one.
+      const other = await createServices(await configFor(server.dataDir));
+      try {
+        for (let i = 0; i < 3; i++) assert.ok(await other.catalog.countDownload(quiet));
+      } finally {
+        await other.close();
       }
-      const oldest = await db
-        .selectFrom('catalog_changes')
-        .select((eb) => eb.fn.min('seq').as('seq'))
-        .executeTakeFirstOrThrow();
-      assert.ok(Number(oldest.seq) > 5, `the log was pruned (oldest row ${oldest.seq})`);
-      await behind.changed();
-      const page = await behind.search({
-        words: ['prune'],
-        categories: [],
-        tags: [],
-        sort: 'name',
-        order: 'asc',
-        page: 1,
-        limit: 100,
-      });
-      assert.equal(page.total, 41);
-      assert.ok(page.items.some((sound) => sound.id === first.id));
-    } finally {
-      pruning.close();
-      behind.close();
-      await writer.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  test('changes.read-fails: a write whose feed read fails still succeeds; the failure is reported and the next read catches up', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-fail-'));
-    const services = await createServices(await configFor(dataDir));
-    const { db, dialect } = services.database;
-    const errors: unknown[] = [];
-    // The feed's next read fails once, as a read of a database that hiccups would.
-    const feed = new DatabaseChangeFeed(db, dialect);
-    let failNextRead = false;
-    const changesSince = feed.changesSince.bind(feed);
-    feed.changesSince = async (cursor, limit) => {
-      if (failNextRead) {
-        failNextRead = false;
-        throw new Error('the change log could not be read');
-      }
-      return changesSince(cursor, limit);
-    };
-    const catalog = new CatalogService(new CatalogStore(db), feed, new DownloadCounts(db, dialect), (error) =>
-      errors.push(error),
-    );
-    try {
-      const { id } = await addSound(services, { name: 'Feed Fail Probe' });
-      await catalog.start();
-      failNextRead = true;
-      assert.deepEqual(await catalog.setSamples([id]), { samples: 1, unknown: [] }, 'the write is made and answered');
-      assert.equal(errors.length, 1);
-      await catalog.changed();
-      assert.deepEqual(
-        (await catalog.samples({ words: [], tags: [], limit: 12 })).items.map((sound) => sound.id),
-        [id],
+      await eventually(
+        () => names('tags=elsewhere&sort=downloads'),
+        (found) => found[0] === 'Elsewhere Quiet',
+        1000,
+        'downloads elsewhere reorder the list',
       );
-    } finally {
-      catalog.close();
-      await services.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+
+      const elsewhere = await otherConnection(server.dataDir);
+      try {
+        await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Elsewhere Renamed', loud);
+        await eventually(
+          () => names('tags=elsewhere&sort=name&order=asc'),
+          (found) => found.includes('Elsewhere Renamed'),
+          1000,
+          'a rename elsewhere is seen',
+        );
+        await elsewhere.run('DELETE FROM sounds WHERE id = ?', quiet);
+        await eventually(
+          () => names('tags=elsewhere'),
+          (found) => found.length === 1 && found[0] === 'Elsewhere Renamed',
+          1000,
+          'a deleted sound leaves every list',
+        );
+      } finally {
+        await elsewhere.close();
+      }
+    },
+  );
+
+  test(
+    'changes.reload: a reader left behind a pruned log ' + 'loads the catalog again and ends up with every change',
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-prune-'));
+      const writer = await createServices(await configFor(dataDir));
+      const { db, dialect } = writer.database;
+      // A reader that keeps only 10 rows of log, and reads it as a busy instance would.
+      const pruning = new CatalogService(
+        new CatalogStore(db),
+        new DatabaseChangeFeed(db, dialect, { keepChanges: 10 }),
+        new DownloadCounts(db, dialect),
+      );
+      const behind = new CatalogService(
+        new CatalogStore(db),
+        new DatabaseChangeFeed(db, dialect),
+        new DownloadCounts(db, dialect),
+      );
+      try {
+        const first = await addSound(writer, { name: 'Prune First' });
+        await pruning.start();
+        await behind.start();
+        behind.close(); // stops following: its cursor stays where it is
+        for (let i = 0; i < 40; i++) {
+          await addSound(writer, { name: `Prune Later ${i}` });
+          await pruning.changed();
+        }
+        const oldest = await db
+          .selectFrom('catalog_changes')
+          .select((eb) => eb.fn.min('seq').as('seq'))
+          .executeTakeFirstOrThrow();
+        assert.ok(Number(oldest.seq) > 5, `the log was pruned (oldest row ${oldest.seq})`);
+        await behind.changed();
+        const page = await behind.search({
+          words: ['prune'],
+          categories: [],
+          tags: [],
+          sort: 'name',
+          order: 'asc',
+          page: 1,
+          limit: 100,
+        });
+        assert.equal(page.total, 41);
+        assert.ok(page.items.some((sound) => sound.id === first.id));
+      } finally {
+        pruning.close();
+        behind.close();
+        await writer.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  test(
+    'changes.read-fails: a write whose feed read fails still ' +
+      'succeeds; the failure is reported and the next read catches up',
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'feed-fail-'));
+      const services = await createServices(await configFor(dataDir));
+      const { db, dialect } = services.database;
+      const errors: unknown[] = [];
+      // The feed's next read fails once, as a read of a database that hiccups would.
+      const feed = new DatabaseChangeFeed(db, dialect);
+      let failNextRead = false;
+      const changesSince = feed.changesSince.bind(feed);
+      feed.changesSince = async (cursor, limit) => {
+        if (failNextRead) {
+          failNextRead = false;
+          throw new Error('the change log could not be read');
+        }
+        return changesSince(cursor, limit);
+      };
+      const catalog = new CatalogService(new CatalogStore(db), feed, new DownloadCounts(db, dialect), (error) =>
+        errors.push(error),
+      );
+      try {
+        const { id } = await addSound(services, { name: 'Feed Fail Probe' });
+        await catalog.start();
+        failNextRead = true;
+        assert.deepEqual(await catalog.setSamples([id]), { samples: 1, unknown: [] }, 'the write is made and answered');
+        assert.equal(errors.length, 1);
+        await catalog.changed();
+        assert.deepEqual(
+          (await catalog.samples({ words: [], tags: [], limit: 12 })).items.map((sound) => sound.id),
+          [id],
+        );
+      } finally {
+        catalog.close();
+        await services.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

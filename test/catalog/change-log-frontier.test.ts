@@ -65,37 +65,40 @@ describe('the change log on PostgreSQL, written side by side', { skip }, () => {
   const rename = (client: pg.Client, id: string, name: string) =>
     client.query('UPDATE sounds SET name = $1 WHERE id = $2', [name, id]);
 
-  test('changes.no-lock: a writer commits while another is still open; the later change waits for the earlier one', async () => {
-    const [slow, quick] = writers as [pg.Client, pg.Client];
-    let { cursor } = await follow(null);
-    await slow.query('BEGIN');
-    await rename(slow, ids[0]!, 'Frontier Slow Writer');
-    // Not blocked by the open transaction (statement_timeout would fail it).
-    await rename(quick, ids[1]!, 'Frontier Quick Writer');
-    // The quick change has the larger number: no reader may pass the slow one's number yet.
-    const early = await follow(cursor);
-    assert.deepEqual(early.changes, []);
-    const hidden = await (await server.get('/api/v1/sounds?q=frontier%20quick', { key })).json();
-    assert.equal(hidden.data.length, 0, 'the index follows the log no further either');
-    await slow.query('COMMIT');
-    const late = await eventually(
-      () => follow(cursor),
-      (read) => read.changes.length === 2,
-      2000,
-      'both changes arrive',
-    );
-    assert.deepEqual(late.changes, [
-      { id: ids[0], change: 'updated' },
-      { id: ids[1], change: 'updated' },
-    ]);
-    cursor = late.cursor;
-    await eventually(
-      async () => (await (await server.get('/api/v1/sounds?q=frontier%20quick', { key })).json()).data.length,
-      (found) => found === 1,
-      2000,
-      'the index follows',
-    );
-  });
+  test(
+    'changes.no-lock: a writer commits while another is ' + 'still open; the later change waits for the earlier one',
+    async () => {
+      const [slow, quick] = writers as [pg.Client, pg.Client];
+      let { cursor } = await follow(null);
+      await slow.query('BEGIN');
+      await rename(slow, ids[0]!, 'Frontier Slow Writer');
+      // Not blocked by the open transaction (statement_timeout would fail it).
+      await rename(quick, ids[1]!, 'Frontier Quick Writer');
+      // The quick change has the larger number: no reader may pass the slow one's number yet.
+      const early = await follow(cursor);
+      assert.deepEqual(early.changes, []);
+      const hidden = await (await server.get('/api/v1/sounds?q=frontier%20quick', { key })).json();
+      assert.equal(hidden.data.length, 0, 'the index follows the log no further either');
+      await slow.query('COMMIT');
+      const late = await eventually(
+        () => follow(cursor),
+        (read) => read.changes.length === 2,
+        2000,
+        'both changes arrive',
+      );
+      assert.deepEqual(late.changes, [
+        { id: ids[0], change: 'updated' },
+        { id: ids[1], change: 'updated' },
+      ]);
+      cursor = late.cursor;
+      await eventually(
+        async () => (await (await server.get('/api/v1/sounds?q=frontier%20quick', { key })).json()).data.length,
+        (found) => found === 1,
+        2000,
+        'the index follows',
+      );
+    },
+  );
 
   test('changes.rollback: a number rolled back is passed once its writer is done', async () => {
     const [slow, quick] = writers as [pg.Client, pg.Client];
@@ -114,59 +117,62 @@ describe('the change log on PostgreSQL, written side by side', { skip }, () => {
     assert.deepEqual(read.changes, [{ id: ids[3], change: 'updated' }]);
   });
 
-  test('changes.side-by-side: writers committing and rolling back in any order; a mirror reads the log exactly', async () => {
-    const log = new pg.Client({ connectionString: databaseUrl });
-    await log.connect();
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(fc.record({ writer: fc.nat(3), commit: fc.boolean() }), { minLength: 1, maxLength: 12 }),
-          fc.array(fc.nat(3), { minLength: 1, maxLength: 12 }),
-          async (writes, endings) => {
-            const start = await follow(null);
-            const newest = Number(
-              (await log.query('SELECT coalesce(max(seq), 0) AS seq FROM catalog_changes')).rows[0].seq,
-            );
-            const open = new Map<number, boolean>();
-            const mirror: Change[] = [];
-            let cursor = start.cursor;
-            for (const [n, write] of writes.entries()) {
-              const client = writers[write.writer]!;
-              if (!open.has(write.writer)) await client.query('BEGIN');
-              // Each writer its own sound: open writers never wait for each other's rows.
-              await rename(client, ids[write.writer]!, `Frontier Round ${n}`);
-              open.set(write.writer, write.commit && (open.get(write.writer) ?? true));
-              // Some writers end here, in the order drawn, while the mirror reads.
-              const ending = endings[n % endings.length]!;
-              if (open.has(ending)) {
-                await writers[ending]!.query(open.get(ending) ? 'COMMIT' : 'ROLLBACK');
-                open.delete(ending);
+  test(
+    'changes.side-by-side: writers committing and rolling ' + 'back in any order; a mirror reads the log exactly',
+    async () => {
+      const log = new pg.Client({ connectionString: databaseUrl });
+      await log.connect();
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.record({ writer: fc.nat(3), commit: fc.boolean() }), { minLength: 1, maxLength: 12 }),
+            fc.array(fc.nat(3), { minLength: 1, maxLength: 12 }),
+            async (writes, endings) => {
+              const start = await follow(null);
+              const newest = Number(
+                (await log.query('SELECT coalesce(max(seq), 0) AS seq FROM catalog_changes')).rows[0].seq,
+              );
+              const open = new Map<number, boolean>();
+              const mirror: Change[] = [];
+              let cursor = start.cursor;
+              for (const [n, write] of writes.entries()) {
+                const client = writers[write.writer]!;
+                if (!open.has(write.writer)) await client.query('BEGIN');
+                // Each writer its own sound: open writers never wait for each other's rows.
+                await rename(client, ids[write.writer]!, `Frontier Round ${n}`);
+                open.set(write.writer, write.commit && (open.get(write.writer) ?? true));
+                // Some writers end here, in the order drawn, while the mirror reads.
+                const ending = endings[n % endings.length]!;
+                if (open.has(ending)) {
+                  await writers[ending]!.query(open.get(ending) ? 'COMMIT' : 'ROLLBACK');
+                  open.delete(ending);
+                }
+                const read = await follow(cursor);
+                mirror.push(...read.changes);
+                cursor = read.cursor;
               }
-              const read = await follow(cursor);
-              mirror.push(...read.changes);
-              cursor = read.cursor;
-            }
-            for (const [writer, commit] of open) await writers[writer]!.query(commit ? 'COMMIT' : 'ROLLBACK');
-            const committed = (
-              await log.query(
-                'SELECT sound_id AS id, kind AS change FROM catalog_changes WHERE seq > $1 ORDER BY seq',
-                [newest],
-              )
-            ).rows as Change[];
-            const rest = await eventually(
-              () => follow(cursor),
-              (read) => mirror.length + read.changes.length >= committed.length,
-              2000,
-              'the mirror catches up',
-            );
-            mirror.push(...rest.changes);
-            assert.deepEqual(mirror, committed);
-          },
-        ),
-        { numRuns: 15 },
-      );
-    } finally {
-      await log.end();
-    }
-  });
+              for (const [writer, commit] of open) await writers[writer]!.query(commit ? 'COMMIT' : 'ROLLBACK');
+              const committed = (
+                await log.query(
+                  'SELECT sound_id AS id, kind AS change FROM catalog_changes WHERE seq > $1 ORDER BY seq',
+                  [newest],
+                )
+              ).rows as Change[];
+              const rest = await eventually(
+                () => follow(cursor),
+                (read) => mirror.length + read.changes.length >= committed.length,
+                2000,
+                'the mirror catches up',
+              );
+              mirror.push(...rest.changes);
+              assert.deepEqual(mirror, committed);
+            },
+          ),
+          { numRuns: 15 },
+        );
+      } finally {
+        await log.end();
+      }
+    },
+  );
 });

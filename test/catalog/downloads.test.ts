@@ -11,11 +11,15 @@ interface Listed {
   numDownloads: number;
 }
 
-/** How long another instance may take to see a download: its next read of the counts (every 0.1 s), on a busy machine. */
+/**
+ * How long another instance may take to see a download: its next read of the counts (every 0.1 s), on a busy machine.
+ */
 const SEEN_ELSEWHERE_MS = 1000;
 
 /** A sound's count as stored, by id (0 when it has no row: never downloaded). */
-const STORED_COUNT = `SELECT coalesce(d.count, 0) AS n FROM sounds s LEFT JOIN sound_downloads d ON d.sound_seq = s.seq WHERE s.id = ?`;
+const STORED_COUNT =
+  `SELECT coalesce(d.count, 0) AS n FROM sounds s LEFT JOIN ` +
+  `sound_downloads d ON d.sound_seq = s.seq WHERE s.id = ?`;
 
 describe('downloads: each committed before it is answered, in sound_downloads, never in the change log', () => {
   let server: TestServer;
@@ -70,87 +74,96 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
     ]);
   });
 
-  test('downloads.change-log: 20,000 downloads over REST are all counted and leave the change log unchanged', async () => {
-    const own = await startServer();
-    const { key: ownKey } = await own.account('enterprise');
-    const ids: string[] = [];
-    for (let n = 0; n < 6; n++)
-      ids.push((await addSound(own.services, { name: `Change Log ${n}`, tags: ['change-log'] })).id);
-    const connection = await otherConnection(own.dataDir, { readonly: true });
-    try {
-      const from = await newestChange(connection);
-      // A mirror that has read every change so far.
-      let since = '';
-      for (;;) {
-        const page = (await (await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey })).json()) as {
-          data: unknown[];
-          next_cursor: string;
-        };
-        since = `&since=${page.next_cursor}`;
-        if (page.data.length === 0) break;
+  test(
+    'downloads.change-log: 20,000 downloads over REST ' + 'are all counted and leave the change log unchanged',
+    async () => {
+      const own = await startServer();
+      const { key: ownKey } = await own.account('enterprise');
+      const ids: string[] = [];
+      for (let n = 0; n < 6; n++)
+        ids.push((await addSound(own.services, { name: `Change Log ${n}`, tags: ['change-log'] })).id);
+      const connection = await otherConnection(own.dataDir, { readonly: true });
+      try {
+        const from = await newestChange(connection);
+        // A mirror that has read every change so far.
+        let since = '';
+        for (;;) {
+          const page = (await (await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey })).json()) as {
+            data: unknown[];
+            next_cursor: string;
+          };
+          since = `&since=${page.next_cursor}`;
+          if (page.data.length === 0) break;
+        }
+        let next = 0;
+        const answered = new Map<string, number>();
+        // 50 clients at a time, as a busy service has them.
+        await Promise.all(
+          Array.from({ length: 50 }, async () => {
+            while (next < 20_000) {
+              const id = ids[next++ % ids.length]!;
+              const response = await own.get(`/api/v1/sounds/${id}/download`, { key: ownKey });
+              assert.equal(response.status, 200);
+              await response.arrayBuffer();
+              answered.set(id, (answered.get(id) ?? 0) + 1);
+            }
+          }),
+        );
+        for (const id of ids) assert.equal(await stored(own, id), answered.get(id), `every download of ${id} stored`);
+        assert.equal(await newestChange(connection), from, 'no row added to the change log');
+        const polled = await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey });
+        assert.equal(polled.status, 200);
+        assert.deepEqual(
+          ((await polled.json()) as { data: unknown[] }).data,
+          [],
+          'a mirror polling the changes reads nothing new',
+        );
+        const ranked = await popular(own, ids, ownKey);
+        assert.deepEqual(ranked.map((sound) => sound.numDownloads).sort(), ids.map((id) => answered.get(id)).sort());
+      } finally {
+        await connection.close();
+        await own.close();
       }
-      let next = 0;
-      const answered = new Map<string, number>();
-      // 50 clients at a time, as a busy service has them.
-      await Promise.all(
-        Array.from({ length: 50 }, async () => {
-          while (next < 20_000) {
-            const id = ids[next++ % ids.length]!;
-            const response = await own.get(`/api/v1/sounds/${id}/download`, { key: ownKey });
-            assert.equal(response.status, 200);
-            await response.arrayBuffer();
-            answered.set(id, (answered.get(id) ?? 0) + 1);
-          }
-        }),
-      );
-      for (const id of ids) assert.equal(await stored(own, id), answered.get(id), `every download of ${id} stored`);
-      assert.equal(await newestChange(connection), from, 'no row added to the change log');
-      const polled = await own.get(`/api/v1/changes?limit=100${since}`, { key: ownKey });
-      assert.equal(polled.status, 200);
-      assert.deepEqual(
-        ((await polled.json()) as { data: unknown[] }).data,
-        [],
-        'a mirror polling the changes reads nothing new',
-      );
-      const ranked = await popular(own, ids, ownKey);
-      assert.deepEqual(ranked.map((sound) => sound.numDownloads).sort(), ids.map((id) => answered.get(id)).sort());
-    } finally {
-      await connection.close();
-      await own.close();
-    }
-  });
+    },
+  );
 
-  test('downloads.many: counts for more sounds than one statement takes are each added exactly, none in the change log', async () => {
-    // A server of its own: a thousand sounds with downloads would crowd the others' popular lists.
-    const own = await startServer();
-    const sounds = SOUNDS_PER_STATEMENT + 20;
-    const ids: string[] = [];
-    for (let n = 0; n < sounds; n++) ids.push((await addSound(own.services, { name: `Many ${n}`, tags: ['many'] })).id);
-    const connection = await otherConnection(own.dataDir, { readonly: true });
-    try {
-      const from = await newestChange(connection);
-      // One, two or three downloads a sound, all in the same turns.
-      const expected = new Map(ids.map((id, n) => [id, (n % 3) + 1]));
-      await Promise.all(
-        [...expected].flatMap(([id, count]) =>
-          Array.from({ length: count }, () => own.services.catalog.countDownload(id)),
-        ),
-      );
-      const counts = new Map(
-        (
-          await connection.all<{ id: string; n: number | string }>(
-            `SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq WHERE s.id IN (${ids.map(() => '?').join(', ')})`,
-            ...ids,
-          )
-        ).map((row) => [row.id, Number(row.n)]),
-      );
-      for (const id of ids) assert.equal(counts.get(id), expected.get(id), id);
-      assert.equal(await newestChange(connection), from, 'no row added to the change log');
-    } finally {
-      await connection.close();
-      await own.close();
-    }
-  });
+  test(
+    'downloads.many: counts for more sounds than one statement ' +
+      'takes are each added exactly, none in the change log',
+    async () => {
+      // A server of its own: a thousand sounds with downloads would crowd the others' popular lists.
+      const own = await startServer();
+      const sounds = SOUNDS_PER_STATEMENT + 20;
+      const ids: string[] = [];
+      for (let n = 0; n < sounds; n++)
+        ids.push((await addSound(own.services, { name: `Many ${n}`, tags: ['many'] })).id);
+      const connection = await otherConnection(own.dataDir, { readonly: true });
+      try {
+        const from = await newestChange(connection);
+        // One, two or three downloads a sound, all in the same turns.
+        const expected = new Map(ids.map((id, n) => [id, (n % 3) + 1]));
+        await Promise.all(
+          [...expected].flatMap(([id, count]) =>
+            Array.from({ length: count }, () => own.services.catalog.countDownload(id)),
+          ),
+        );
+        const counts = new Map(
+          (
+            await connection.all<{ id: string; n: number | string }>(
+              `SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON ` +
+                `d.sound_seq = s.seq WHERE s.id IN (${ids.map(() => '?').join(', ')})`,
+              ...ids,
+            )
+          ).map((row) => [row.id, Number(row.n)]),
+        );
+        for (const id of ids) assert.equal(counts.get(id), expected.get(id), id);
+        assert.equal(await newestChange(connection), from, 'no row added to the change log');
+      } finally {
+        await connection.close();
+        await own.close();
+      }
+    },
+  );
 
   test('downloads.removed: a download of a sound removed since it was looked up counts nothing', async () => {
     const own = await startServer();
@@ -172,44 +185,47 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
     }
   });
 
-  test('downloads.other-instance: another instance on the same database ranks by the downloads within a second', async () => {
-    const other = await startServer({ dataDir: server.dataDir });
-    try {
-      const { id: first } = await addSound(server.services, { name: 'Elsewhere First', tags: ['other-instance'] });
-      const { id: second } = await addSound(server.services, { name: 'Elsewhere Second', tags: ['other-instance'] });
-      await eventually(
-        () => popular(other, [first, second]),
-        (list) => list.length === 2,
-        SEEN_ELSEWHERE_MS,
-        'the other instance sees the sounds',
-      );
-      await download(first);
-      for (let n = 0; n < 5; n++) await download(second);
-      await eventually(
-        () => popular(other, [first, second]),
-        (list) => list[0]?.id === second && list[0].numDownloads === 5 && list[1]?.numDownloads === 1,
-        SEEN_ELSEWHERE_MS,
-        'the other instance ranks by the stored counts',
-      );
-      // Its own downloads add to those, at once.
-      for (let n = 0; n < 6; n++) {
-        const response = await other.get(`/api/v1/sounds/${first}/download`, { key });
-        assert.equal(response.status, 200);
+  test(
+    'downloads.other-instance: another instance on the ' + 'same database ranks by the downloads within a second',
+    async () => {
+      const other = await startServer({ dataDir: server.dataDir });
+      try {
+        const { id: first } = await addSound(server.services, { name: 'Elsewhere First', tags: ['other-instance'] });
+        const { id: second } = await addSound(server.services, { name: 'Elsewhere Second', tags: ['other-instance'] });
+        await eventually(
+          () => popular(other, [first, second]),
+          (list) => list.length === 2,
+          SEEN_ELSEWHERE_MS,
+          'the other instance sees the sounds',
+        );
+        await download(first);
+        for (let n = 0; n < 5; n++) await download(second);
+        await eventually(
+          () => popular(other, [first, second]),
+          (list) => list[0]?.id === second && list[0].numDownloads === 5 && list[1]?.numDownloads === 1,
+          SEEN_ELSEWHERE_MS,
+          'the other instance ranks by the stored counts',
+        );
+        // Its own downloads add to those, at once.
+        for (let n = 0; n < 6; n++) {
+          const response = await other.get(`/api/v1/sounds/${first}/download`, { key });
+          assert.equal(response.status, 200);
+        }
+        assert.deepEqual(await popular(other, [first, second]), [
+          { id: first, numDownloads: 7 },
+          { id: second, numDownloads: 5 },
+        ]);
+        await eventually(
+          () => popular(server, [first, second]),
+          (list) => list[0]?.id === first && list[0].numDownloads === 7,
+          SEEN_ELSEWHERE_MS,
+          'and back',
+        );
+      } finally {
+        await other.close({ keepData: true });
       }
-      assert.deepEqual(await popular(other, [first, second]), [
-        { id: first, numDownloads: 7 },
-        { id: second, numDownloads: 5 },
-      ]);
-      await eventually(
-        () => popular(server, [first, second]),
-        (list) => list[0]?.id === first && list[0].numDownloads === 7,
-        SEEN_ELSEWHERE_MS,
-        'and back',
-      );
-    } finally {
-      await other.close({ keepData: true });
-    }
-  });
+    },
+  );
 
   test('downloads.restart: a restart shows every download answered before it', async () => {
     const restartable = await startServer();

@@ -21,80 +21,84 @@ import {
  * back, and every search compared with the plain reference. Run on both engines by .ci/run.
  */
 describe('search on the database', () => {
-  test('search-database.reference: a catalog written to the database and loaded from it answers every search, sample list and popular list as the reference does', async () => {
-    const server = await startServer();
-    try {
-      const rows: CatalogRecord[] = [];
-      for (const [seq, item] of fc.sample(recordArb, { numRuns: 250, seed: 42 }).entries()) {
-        server.clock.now = Date.UTC(2026, 0, 1, 0, 0, item.created);
-        const category = item.category ?? 'SFX';
-        const timing = { onset_ms: item.onsetMs, peak_ms: null, tail_ms: null };
-        const loudness = { integrated_lufs: item.lufs, true_peak_db: null };
-        const { id } = await addSound(server.services, {
-          name: item.name,
-          description: item.description,
-          tags: item.tags,
-          category,
-          duration: item.duration,
-          sample: item.isSample,
-          timing,
-          loudness,
-        });
-        for (let n = 0; n < item.numDownloads; n++) assert.ok(await server.services.catalog.countDownload(id));
-        rows.push({
-          seq,
-          id,
-          name: item.name,
-          description: item.description,
-          tags: item.tags,
-          category,
-          license: 'CC0',
-          duration: item.duration,
-          timing,
-          loudness,
-          numDownloads: item.numDownloads,
-          isSample: item.isSample,
-          createdAt: new Date(server.clock.now).toISOString(),
-        });
-      }
-      // Downloads reach the database with the next flush: the other instance loads them from there.
-      const counted = rows.reduce((sum, row) => sum + row.numDownloads, 0);
-      await eventually(
-        () => storedDownloads(server.dataDir),
-        (stored) => stored === counted,
-        5000,
-        'the downloads are written',
-      );
-      const other = await createServices(await configFor(server.dataDir));
+  test(
+    'search-database.reference: a catalog written to the database and loaded from ' +
+      'it answers every search, sample list and popular list as the reference does',
+    async () => {
+      const server = await startServer();
       try {
-        await other.catalog.start();
-        for (const filters of fc.sample(filtersArb, { numRuns: 300, seed: 7 })) {
-          const page = await other.catalog.search(filters);
-          assert.deepEqual(
-            {
-              ids: page.items.map((sound) => sound.id),
-              total: page.total,
-              ...(page.facets && { facets: page.facets }),
-            },
-            referenceSearch(rows, filters),
-            JSON.stringify(filters),
-          );
+        const rows: CatalogRecord[] = [];
+        for (const [seq, item] of fc.sample(recordArb, { numRuns: 250, seed: 42 }).entries()) {
+          server.clock.now = Date.UTC(2026, 0, 1, 0, 0, item.created);
+          const category = item.category ?? 'SFX';
+          const timing = { onset_ms: item.onsetMs, peak_ms: null, tail_ms: null };
+          const loudness = { integrated_lufs: item.lufs, true_peak_db: null };
+          const { id } = await addSound(server.services, {
+            name: item.name,
+            description: item.description,
+            tags: item.tags,
+            category,
+            duration: item.duration,
+            sample: item.isSample,
+            timing,
+            loudness,
+          });
+          for (let n = 0; n < item.numDownloads; n++) assert.ok(await server.services.catalog.countDownload(id));
+          rows.push({
+            seq,
+            id,
+            name: item.name,
+            description: item.description,
+            tags: item.tags,
+            category,
+            license: 'CC0',
+            duration: item.duration,
+            timing,
+            loudness,
+            numDownloads: item.numDownloads,
+            isSample: item.isSample,
+            createdAt: new Date(server.clock.now).toISOString(),
+          });
         }
-        for (const filters of fc.sample(sampleFiltersArb, { numRuns: 50, seed: 9 })) {
-          const samples = await other.catalog.samples(filters);
-          assert.deepEqual(
-            { ids: samples.items.map((sound) => sound.id), total: samples.total },
-            referenceSamples(rows, filters),
-            JSON.stringify(filters),
-          );
+        // Downloads reach the database with the next flush: the other instance loads them from there.
+        const counted = rows.reduce((sum, row) => sum + row.numDownloads, 0);
+        await eventually(
+          () => storedDownloads(server.dataDir),
+          (stored) => stored === counted,
+          5000,
+          'the downloads are written',
+        );
+        const other = await createServices(await configFor(server.dataDir));
+        try {
+          await other.catalog.start();
+          for (const filters of fc.sample(filtersArb, { numRuns: 300, seed: 7 })) {
+            const page = await other.catalog.search(filters);
+            assert.deepEqual(
+              {
+                ids: page.items.map((sound) => sound.id),
+                total: page.total,
+                ...(page.facets && { facets: page.facets }),
+              },
+              referenceSearch(rows, filters),
+              JSON.stringify(filters),
+            );
+          }
+          for (const filters of fc.sample(sampleFiltersArb, { numRuns: 50, seed: 9 })) {
+            const samples = await other.catalog.samples(filters);
+            assert.deepEqual(
+              { ids: samples.items.map((sound) => sound.id), total: samples.total },
+              referenceSamples(rows, filters),
+              JSON.stringify(filters),
+            );
+          }
+        } finally {
+          await other.close();
         }
       } finally {
-        await other.close();
+        await server.close();
       }
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 });
 
 async function storedDownloads(dataDir: string): Promise<number> {

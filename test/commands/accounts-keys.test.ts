@@ -45,32 +45,35 @@ describe('cli: accounts, keys, samples', () => {
     assert.match(unknown.stderr, /no account/);
   });
 
-  test('cli.keys: create shows the key once, list shows prefixes only, the plan limit holds, revoke works', async () => {
-    await runCli(['accounts', 'create', '--email', 'keys@example.com', '--plan', 'pro', '--json'], env);
-    const first = await runCli(['keys', 'create', '--email', 'keys@example.com', '--name', 'backend', '--json'], env);
-    assert.equal(first.status, 0, first.stderr);
-    assert.deepEqual(Object.keys(first.json).sort(), ['account', 'key', 'name', 'prefix']);
-    assert.match(first.json.key, /^sc_[0-9A-Za-z]{49}$/);
-    assert.ok(first.json.key.startsWith(first.json.prefix));
-    assert.equal(first.json.name, 'backend');
-    assert.equal(first.json.account, 'keys@example.com');
-    await runCli(['keys', 'create', '--email', 'keys@example.com', '--json'], env);
-    const third = await runCli(['keys', 'create', '--email', 'keys@example.com', '--json'], env);
-    assert.notEqual(third.status, 0);
-    assert.match(third.stderr, /allows 2 API keys/);
+  test(
+    'cli.keys: create shows the key once, list shows ' + 'prefixes only, the plan limit holds, revoke works',
+    async () => {
+      await runCli(['accounts', 'create', '--email', 'keys@example.com', '--plan', 'pro', '--json'], env);
+      const first = await runCli(['keys', 'create', '--email', 'keys@example.com', '--name', 'backend', '--json'], env);
+      assert.equal(first.status, 0, first.stderr);
+      assert.deepEqual(Object.keys(first.json).sort(), ['account', 'key', 'name', 'prefix']);
+      assert.match(first.json.key, /^sc_[0-9A-Za-z]{49}$/);
+      assert.ok(first.json.key.startsWith(first.json.prefix));
+      assert.equal(first.json.name, 'backend');
+      assert.equal(first.json.account, 'keys@example.com');
+      await runCli(['keys', 'create', '--email', 'keys@example.com', '--json'], env);
+      const third = await runCli(['keys', 'create', '--email', 'keys@example.com', '--json'], env);
+      assert.notEqual(third.status, 0);
+      assert.match(third.stderr, /allows 2 API keys/);
 
-    const listed = await runCli(['keys', 'list', '--email', 'keys@example.com', '--json'], env);
-    assert.equal(listed.json.keys.length, 2);
-    assert.deepEqual(Object.keys(listed.json.keys[0]).sort(), ['created_at', 'last_used_at', 'name', 'prefix']);
-    assert.ok(!listed.stdout.includes(first.json.key), 'the full key is never shown again');
+      const listed = await runCli(['keys', 'list', '--email', 'keys@example.com', '--json'], env);
+      assert.equal(listed.json.keys.length, 2);
+      assert.deepEqual(Object.keys(listed.json.keys[0]).sort(), ['created_at', 'last_used_at', 'name', 'prefix']);
+      assert.ok(!listed.stdout.includes(first.json.key), 'the full key is never shown again');
 
-    const revoked = await runCli(['keys', 'revoke', first.json.prefix, '--json'], env);
-    assert.deepEqual(revoked.json, { revoked: first.json.prefix });
-    const again = await runCli(['keys', 'revoke', first.json.prefix, '--json'], env);
-    assert.notEqual(again.status, 0);
-    const afterRevoke = await runCli(['keys', 'list', '--email', 'keys@example.com', '--json'], env);
-    assert.equal(afterRevoke.json.keys.length, 1);
-  });
+      const revoked = await runCli(['keys', 'revoke', first.json.prefix, '--json'], env);
+      assert.deepEqual(revoked.json, { revoked: first.json.prefix });
+      const again = await runCli(['keys', 'revoke', first.json.prefix, '--json'], env);
+      assert.notEqual(again.status, 0);
+      const afterRevoke = await runCli(['keys', 'list', '--email', 'keys@example.com', '--json'], env);
+      assert.equal(afterRevoke.json.keys.length, 1);
+    },
+  );
 
   test('cli.free: a free account cannot create keys', async () => {
     await runCli(['accounts', 'create', '--email', 'free@example.com', '--plan', 'free'], env);
@@ -94,16 +97,19 @@ describe('cli: samples set against a live server', () => {
   });
   after(() => server.close());
 
-  test('cli.revoke-live: a key revoked by the command line stops working on the running server within a second', async () => {
-    const { account, key } = await server.account('pro');
-    assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
-    const [record] = await server.services.accounts.listKeys(account.id);
-    const env = { SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' };
-    const revoked = await runCli(['keys', 'revoke', record!.prefix, '--json'], env);
-    assert.equal(revoked.status, 0, revoked.stderr);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    assert.equal((await server.get('/api/v1/sounds', { key })).status, 401);
-  });
+  test(
+    'cli.revoke-live: a key revoked by the command line ' + 'stops working on the running server within a second',
+    async () => {
+      const { account, key } = await server.account('pro');
+      assert.equal((await server.get('/api/v1/sounds', { key })).status, 200);
+      const [record] = await server.services.accounts.listKeys(account.id);
+      const env = { SOUND_CATALOG_DATA: server.dataDir, SOUND_CATALOG_DEMO: '0' };
+      const revoked = await runCli(['keys', 'revoke', record!.prefix, '--json'], env);
+      assert.equal(revoked.status, 0, revoked.stderr);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await server.get('/api/v1/sounds', { key })).status, 401);
+    },
+  );
 
   test('cli.samples: marks exactly the given sounds as the public samples; unknown ids change nothing', async () => {
     const a = await addSound(server.services, { name: 'A', sample: true });

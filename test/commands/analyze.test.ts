@@ -64,95 +64,103 @@ describe('analyze --missing: descriptors for sounds stored without them', () => 
     }
   });
 
-  test('analyze.missing: measures exactly what ingest would have, reports a sound it cannot read, and similar sounds follow', async () => {
-    const { db } = server.services.database;
-    await db.updateTable('sounds').set({ descriptors: null }).execute();
-    // A row whose file is not an MP3 at all: it is listed with its reason, never skipped silently.
-    const { id: broken } = await addSound(server.services, { name: 'Broken File' });
-    const ids = [...measured.keys()];
-    const similarTo = async (id: string, limit: number) =>
-      (
-        (await (await server.get(`/api/v1/sounds/${id}/similar?limit=${limit}`, { key })).json()) as {
-          data: Array<{ id: string }>;
-        }
-      ).data;
-    await eventually(
-      () => similarTo(ids[0]!, 10),
-      (data) => data.length === 0,
-      1000,
-      'descriptors cleared',
-    );
+  test(
+    'analyze.missing: measures exactly what ingest would have, ' +
+      'reports a sound it cannot read, and similar sounds follow',
+    async () => {
+      const { db } = server.services.database;
+      await db.updateTable('sounds').set({ descriptors: null }).execute();
+      // A row whose file is not an MP3 at all: it is listed with its reason, never skipped silently.
+      const { id: broken } = await addSound(server.services, { name: 'Broken File' });
+      const ids = [...measured.keys()];
+      const similarTo = async (id: string, limit: number) =>
+        (
+          (await (await server.get(`/api/v1/sounds/${id}/similar?limit=${limit}`, { key })).json()) as {
+            data: Array<{ id: string }>;
+          }
+        ).data;
+      await eventually(
+        () => similarTo(ids[0]!, 10),
+        (data) => data.length === 0,
+        1000,
+        'descriptors cleared',
+      );
 
-    const run = await runCli(['analyze', '--missing', '--json'], env);
-    assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.json.described, 4);
-    assert.deepEqual(
-      run.json.failed.map((failure: { id: string }) => failure.id),
-      [broken],
-    );
-    assert.match(run.json.failed[0].reason, /\w/);
-    for (const row of await descriptorRows()) {
-      if (row.id !== broken)
-        assert.equal(row.descriptors, measured.get(row.id), `${row.name}: the same numbers as at ingest`);
-    }
+      const run = await runCli(['analyze', '--missing', '--json'], env);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.json.described, 4);
+      assert.deepEqual(
+        run.json.failed.map((failure: { id: string }) => failure.id),
+        [broken],
+      );
+      assert.match(run.json.failed[0].reason, /\w/);
+      for (const row of await descriptorRows()) {
+        if (row.id !== broken)
+          assert.equal(row.descriptors, measured.get(row.id), `${row.name}: the same numbers as at ingest`);
+      }
 
-    const names = new Map((await descriptorRows()).map((row) => [row.id, row.name]));
-    // The feed brings the four new descriptors within its polling interval, maybe not all in one read.
-    const neighbours = async () => Promise.all(ids.map((id) => similarTo(id, 10)));
-    const answers = await eventually(
-      neighbours,
-      (lists) => lists.every((list) => list.length === 3),
-      1000,
-      'every sound has the other three as neighbours',
-    );
-    const kindOf = (id: string | undefined) => names.get(id ?? '')?.split(' ')[0];
-    ids.forEach((id, i) =>
-      assert.equal(
-        kindOf(answers[i]![0]!.id),
-        kindOf(id),
-        `a ${kindOf(id)} sound is nearest to another ${kindOf(id)} sound`,
-      ),
-    );
+      const names = new Map((await descriptorRows()).map((row) => [row.id, row.name]));
+      // The feed brings the four new descriptors within its polling interval, maybe not all in one read.
+      const neighbours = async () => Promise.all(ids.map((id) => similarTo(id, 10)));
+      const answers = await eventually(
+        neighbours,
+        (lists) => lists.every((list) => list.length === 3),
+        1000,
+        'every sound has the other three as neighbours',
+      );
+      const kindOf = (id: string | undefined) => names.get(id ?? '')?.split(' ')[0];
+      ids.forEach((id, i) =>
+        assert.equal(
+          kindOf(answers[i]![0]!.id),
+          kindOf(id),
+          `a ${kindOf(id)} sound is nearest to another ${kindOf(id)} sound`,
+        ),
+      );
 
-    const again = await runCli(['analyze', '--missing', '--json'], env);
-    assert.equal(again.status, 0, again.stderr);
-    assert.deepEqual(
-      { described: again.json.described, failed: again.json.failed.length },
-      { described: 0, failed: 1 },
-    );
-  });
+      const again = await runCli(['analyze', '--missing', '--json'], env);
+      assert.equal(again.status, 0, again.stderr);
+      assert.deepEqual(
+        { described: again.json.described, failed: again.json.failed.length },
+        { described: 0, failed: 1 },
+      );
+    },
+  );
 
-  test('analyze.upgrade: vectors of the first kind are cleared by the migration, counted at start, and measured again', async () => {
-    const { db } = server.services.database;
-    const ids = [...measured.keys()];
-    // Descriptors as the first version stored them: 38 numbers.
-    await db
-      .updateTable('sounds')
-      .set({ descriptors: JSON.stringify(Array.from({ length: 38 }, (_, i) => i / 10)) })
-      .where('id', 'in', ids)
-      .execute();
-    await migrations['005_descriptors_v2']!.up(db, server.services.database.dialect.name);
-    assert.ok((await descriptorRows()).every((row) => row.descriptors === null));
-    await eventually(
-      () => server.services.catalog.start(),
-      (built) => built.described === 0,
-      1000,
-      'the index follows the cleared rows',
-    );
+  test(
+    'analyze.upgrade: vectors of the first kind are cleared ' +
+      'by the migration, counted at start, and measured again',
+    async () => {
+      const { db } = server.services.database;
+      const ids = [...measured.keys()];
+      // Descriptors as the first version stored them: 38 numbers.
+      await db
+        .updateTable('sounds')
+        .set({ descriptors: JSON.stringify(Array.from({ length: 38 }, (_, i) => i / 10)) })
+        .where('id', 'in', ids)
+        .execute();
+      await migrations['005_descriptors_v2']!.up(db, server.services.database.dialect.name);
+      assert.ok((await descriptorRows()).every((row) => row.descriptors === null));
+      await eventually(
+        () => server.services.catalog.start(),
+        (built) => built.described === 0,
+        1000,
+        'the index follows the cleared rows',
+      );
 
-    const run = await runCli(['analyze', '--missing', '--json'], env);
-    assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.json.described, 4);
-    for (const row of await descriptorRows())
-      if (measured.has(row.id)) assert.equal(row.descriptors, measured.get(row.id));
-    const built = await eventually(
-      () => server.services.catalog.start(),
-      (start) => start.described === 4,
-      1000,
-      'the index has the new descriptors',
-    );
-    assert.equal(built.sounds - built.described, 1, 'the broken file alone has none');
-  });
+      const run = await runCli(['analyze', '--missing', '--json'], env);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.json.described, 4);
+      for (const row of await descriptorRows())
+        if (measured.has(row.id)) assert.equal(row.descriptors, measured.get(row.id));
+      const built = await eventually(
+        () => server.services.catalog.start(),
+        (start) => start.described === 4,
+        1000,
+        'the index has the new descriptors',
+      );
+      assert.equal(built.sounds - built.described, 1, 'the broken file alone has none');
+    },
+  );
 
   test('analyze.usage: without --missing it says what it takes; progress stays off standard output', async () => {
     const bare = await runCli(['analyze'], env);

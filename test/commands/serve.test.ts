@@ -84,23 +84,26 @@ describe('serve: shutdown and settings', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('config.backends: a DATABASE_URL or REDIS_URL that does not answer stops the start with a one-line reason', async () => {
-    for (const [name, value, reason] of [
-      ['DATABASE_URL', 'postgres://127.0.0.1:1/test', /PostgreSQL at DATABASE_URL does not answer/],
-      ['REDIS_URL', 'redis://127.0.0.1:1', /Redis at REDIS_URL does not answer/],
-    ] as const) {
-      const started = Date.now();
-      const result = await runCli(['serve'], {
-        [name]: value,
-        SOUND_CATALOG_DATA: await mkdtemp(path.join(tmpdir(), 'sc-unreachable-')),
-        SOUND_CATALOG_DEMO: '0',
-      });
-      assert.equal(result.status, 1, result.stderr);
-      assert.match(result.stderr, reason);
-      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
-      assert.ok(Date.now() - started < 15_000, 'it gives up within its timeouts');
-    }
-  });
+  test(
+    'config.backends: a DATABASE_URL or REDIS_URL that ' + 'does not answer stops the start with a one-line reason',
+    async () => {
+      for (const [name, value, reason] of [
+        ['DATABASE_URL', 'postgres://127.0.0.1:1/test', /PostgreSQL at DATABASE_URL does not answer/],
+        ['REDIS_URL', 'redis://127.0.0.1:1', /Redis at REDIS_URL does not answer/],
+      ] as const) {
+        const started = Date.now();
+        const result = await runCli(['serve'], {
+          [name]: value,
+          SOUND_CATALOG_DATA: await mkdtemp(path.join(tmpdir(), 'sc-unreachable-')),
+          SOUND_CATALOG_DEMO: '0',
+        });
+        assert.equal(result.status, 1, result.stderr);
+        assert.match(result.stderr, reason);
+        assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+        assert.ok(Date.now() - started < 15_000, 'it gives up within its timeouts');
+      }
+    },
+  );
 
   test('config.invalid: a bad setting stops the start with a one-line reason and a non-zero exit', async () => {
     const result = await runCli(['serve'], { PORT: 'seventy', SOUND_CATALOG_DATA: '/tmp/unused' });

@@ -44,42 +44,48 @@ async function churnSchema(databaseUrl: string): Promise<{ stop(): Promise<void>
 }
 
 describe('the database on PostgreSQL is prepared in its own schema only', { skip }, () => {
-  test("db.own-schema: other schemas' tables and columns dropped while the database opens do not fail the opening", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-own-schema-'));
-    const otherDir = await mkdtemp(path.join(tmpdir(), 'sc-other-schema-'));
-    try {
-      const { DATABASE_URL: databaseUrl } = await sharedEnv(dataDir);
-      await (await openDatabase({ dataDir, databaseUrl })).close();
-      const other = await churnSchema((await sharedEnv(otherDir)).DATABASE_URL!);
-      const failures: string[] = [];
+  test(
+    "db.own-schema: other schemas' tables and columns " + 'dropped while the database opens do not fail the opening',
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-own-schema-'));
+      const otherDir = await mkdtemp(path.join(tmpdir(), 'sc-other-schema-'));
       try {
-        // Both ways of opening: migrating, and checking that nothing is left to migrate.
-        for (let n = 0; n < 30; n++) {
-          try {
-            await (await openDatabase({ dataDir, databaseUrl, migrate: n % 2 === 0 })).close();
-          } catch (error) {
-            failures.push((error as Error).message);
+        const { DATABASE_URL: databaseUrl } = await sharedEnv(dataDir);
+        await (await openDatabase({ dataDir, databaseUrl })).close();
+        const other = await churnSchema((await sharedEnv(otherDir)).DATABASE_URL!);
+        const failures: string[] = [];
+        try {
+          // Both ways of opening: migrating, and checking that nothing is left to migrate.
+          for (let n = 0; n < 30; n++) {
+            try {
+              await (await openDatabase({ dataDir, databaseUrl, migrate: n % 2 === 0 })).close();
+            } catch (error) {
+              failures.push((error as Error).message);
+            }
           }
+        } finally {
+          await other.stop();
         }
+        assert.deepEqual(failures, []);
       } finally {
-        await other.stop();
+        await removeBackend(dataDir, SHARED.databaseUrl);
+        await removeBackend(otherDir, SHARED.databaseUrl);
+        await rm(dataDir, { recursive: true, force: true });
+        await rm(otherDir, { recursive: true, force: true });
       }
-      assert.deepEqual(failures, []);
-    } finally {
-      await removeBackend(dataDir, SHARED.databaseUrl);
-      await removeBackend(otherDir, SHARED.databaseUrl);
-      await rm(dataDir, { recursive: true, force: true });
-      await rm(otherDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
-  test('db.own-schema.missing: a search_path naming no schema that exists is refused, and the refusal names it', async () => {
-    const url = new URL(SHARED.databaseUrl);
-    url.searchParams.set('options', '-c search_path=sc_never_made');
-    await assert.rejects(openDatabase({ dataDir: tmpdir(), databaseUrl: url.href }), (error) => {
-      assert.ok(error instanceof ConfigError, String(error));
-      assert.match(error.message, /no schema of the search_path "sc_never_made" exists/);
-      return true;
-    });
-  });
+  test(
+    'db.own-schema.missing: a search_path naming no schema ' + 'that exists is refused, and the refusal names it',
+    async () => {
+      const url = new URL(SHARED.databaseUrl);
+      url.searchParams.set('options', '-c search_path=sc_never_made');
+      await assert.rejects(openDatabase({ dataDir: tmpdir(), databaseUrl: url.href }), (error) => {
+        assert.ok(error instanceof ConfigError, String(error));
+        assert.match(error.message, /no schema of the search_path "sc_never_made" exists/);
+        return true;
+      });
+    },
+  );
 });

@@ -44,7 +44,8 @@ export function bucketEnv(bucket: string): Record<string, string> {
     S3_FORCE_PATH_STYLE: String(S3_SERVER.forcePathStyle),
     AWS_ACCESS_KEY_ID: S3_SERVER.accessKeyId,
     AWS_SECRET_ACCESS_KEY: S3_SERVER.secretAccessKey,
-    // On Node.js 20 (past its end of life) the SDK warns over several lines of standard error, which tests of one-line errors count.
+    // On Node.js 20 (past its end of life) the SDK warns over several lines of standard error, which tests of one-line
+    // errors count.
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }

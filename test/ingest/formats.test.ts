@@ -124,7 +124,10 @@ const CASES: FormatCase[] = [
 ];
 
 const SIDE = Math.SQRT1_2;
-/** What the MP3 should carry: mono stays mono, stereo stereo, more channels downmixed as `ffmpeg -ac 2` does (LFE dropped). */
+/**
+ * What the MP3 should carry: mono stays mono, stereo stereo, more channels downmixed as `ffmpeg -ac 2` does (LFE
+ * dropped).
+ */
 function delivered(channels: Float32Array[]): Float32Array[] {
   if (channels.length <= 2) return channels;
   const gains: Record<number, Array<[number, number]>> = {

@@ -103,27 +103,30 @@ describe('ingest', () => {
     assert.match(reasons['corrupt.wav']!, /not a recognised audio file|not .*audio/i);
   });
 
-  test('ingest.metadata: the JSON beside a file gives name, tags, category and sample; defaults otherwise', async () => {
-    const { data } = await (await server.get('/api/v1/sounds?q=glass', { key })).json();
-    assert.equal(data.length, 1);
-    const glass = data[0];
-    assert.equal(glass.name, 'Glass Break Small');
-    assert.equal(glass.description, 'A small window pane shatters');
-    assert.deepEqual(glass.tags, ['glass', 'break', 'impact']);
-    assert.equal(glass.category, 'SFX');
-    assert.equal(glass.license, 'CC0');
-    const samples = await (await server.get('/api/v1/sounds/sample')).json();
-    assert.deepEqual(
-      samples.data.map((s: { id: string }) => s.id),
-      [glass.id],
-    );
-    const {
-      data: [tone],
-    } = await (await server.get('/api/v1/sounds?q=mono%20tone', { key })).json();
-    assert.equal(tone.name, 'Mono Tone');
-    assert.deepEqual(tone.tags, []);
-    assert.equal(tone.category, null);
-  });
+  test(
+    'ingest.metadata: the JSON beside a file gives ' + 'name, tags, category and sample; defaults otherwise',
+    async () => {
+      const { data } = await (await server.get('/api/v1/sounds?q=glass', { key })).json();
+      assert.equal(data.length, 1);
+      const glass = data[0];
+      assert.equal(glass.name, 'Glass Break Small');
+      assert.equal(glass.description, 'A small window pane shatters');
+      assert.deepEqual(glass.tags, ['glass', 'break', 'impact']);
+      assert.equal(glass.category, 'SFX');
+      assert.equal(glass.license, 'CC0');
+      const samples = await (await server.get('/api/v1/sounds/sample')).json();
+      assert.deepEqual(
+        samples.data.map((s: { id: string }) => s.id),
+        [glass.id],
+      );
+      const {
+        data: [tone],
+      } = await (await server.get('/api/v1/sounds?q=mono%20tone', { key })).json();
+      assert.equal(tone.name, 'Mono Tone');
+      assert.deepEqual(tone.tags, []);
+      assert.equal(tone.category, null);
+    },
+  );
 
   test('ingest.measure: duration, timing and loudness are measured on the delivered MP3', async () => {
     const {

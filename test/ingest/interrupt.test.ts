@@ -50,38 +50,42 @@ describe('ingest: interrupted and options', () => {
     }
   };
 
-  test('ingest.killed: a run killed mid-way leaves only whole sounds, and a re-run completes without duplicates', async () => {
-    const child = spawn(process.execPath, [BIN, 'ingest', path.join(folder, 'wavs'), '--json'], {
-      env: { ...process.env, ...(await backendOf(env)), ...env },
-      stdio: 'ignore',
-    });
-    // Kill it (no chance to clean up) once a few sounds are in.
-    for (let waited = 0; (await rows()).length < 3; waited += 50) {
-      assert.ok(waited < 120_000 && child.exitCode === null, 'the ingest made progress before the kill');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
-    const before = await rows();
-    assert.ok(before.length < FILES, 'it was stopped part way');
-    for (const row of before) assert.equal((await stat(path.join(dataDir, 'audio', row.file_key))).size, row.file_size);
+  test(
+    'ingest.killed: a run killed mid-way leaves only whole ' + 'sounds, and a re-run completes without duplicates',
+    async () => {
+      const child = spawn(process.execPath, [BIN, 'ingest', path.join(folder, 'wavs'), '--json'], {
+        env: { ...process.env, ...(await backendOf(env)), ...env },
+        stdio: 'ignore',
+      });
+      // Kill it (no chance to clean up) once a few sounds are in.
+      for (let waited = 0; (await rows()).length < 3; waited += 50) {
+        assert.ok(waited < 120_000 && child.exitCode === null, 'the ingest made progress before the kill');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const before = await rows();
+      assert.ok(before.length < FILES, 'it was stopped part way');
+      for (const row of before)
+        assert.equal((await stat(path.join(dataDir, 'audio', row.file_key))).size, row.file_size);
 
-    const rerun = await runCli(['ingest', path.join(folder, 'wavs'), '--json'], env);
-    assert.equal(rerun.status, 0, rerun.stderr);
-    assert.deepEqual(rerun.json, { added: FILES - before.length, updated: before.length, failed: [], skipped: [] });
-    const afterRows = await rows();
-    assert.equal(afterRows.length, FILES);
-    assert.equal(new Set(afterRows.map((row) => row.content_hash)).size, FILES);
-    assert.deepEqual(
-      await readdir(path.join(dataDir, 'audio', '.tmp')),
-      [],
-      'scratch files of the killed run are swept',
-    );
-    const stored = (await readdir(path.join(dataDir, 'audio'), { recursive: true })).filter((name) =>
-      name.endsWith('.mp3'),
-    );
-    assert.equal(stored.length, FILES, 'one file per sound, none left over');
-  });
+      const rerun = await runCli(['ingest', path.join(folder, 'wavs'), '--json'], env);
+      assert.equal(rerun.status, 0, rerun.stderr);
+      assert.deepEqual(rerun.json, { added: FILES - before.length, updated: before.length, failed: [], skipped: [] });
+      const afterRows = await rows();
+      assert.equal(afterRows.length, FILES);
+      assert.equal(new Set(afterRows.map((row) => row.content_hash)).size, FILES);
+      assert.deepEqual(
+        await readdir(path.join(dataDir, 'audio', '.tmp')),
+        [],
+        'scratch files of the killed run are swept',
+      );
+      const stored = (await readdir(path.join(dataDir, 'audio'), { recursive: true })).filter((name) =>
+        name.endsWith('.mp3'),
+      );
+      assert.equal(stored.length, FILES, 'one file per sound, none left over');
+    },
+  );
 
   test('ingest.duplicates: the same content twice in one run is one sound, added once and updated once', async () => {
     const twins = path.join(folder, 'twins');

@@ -296,90 +296,96 @@ describe('ingest reads metadata from the files: tags, UCS names, sidecars, --ver
     assert.equal(files.get('bwf.wav')!.notes, undefined);
   });
 
-  test('tagged.catalog: the stored sounds carry the names, descriptions, tags and categories read from the files', async () => {
-    const sound = async (q: string) => {
-      const { data } = await (await server.get(`/api/v1/sounds?q=${encodeURIComponent(q)}&limit=1`, { key })).json();
-      assert.equal(data.length, 1, q);
-      return data[0] as { name: string; description: string | null; tags: string[]; category: string | null };
-    };
-    const pick = ({
-      name,
-      description,
-      tags,
-      category,
-    }: {
-      name: string;
-      description: string | null;
-      tags: string[];
-      category: string | null;
-    }) => ({ name, description, tags, category });
-    assert.deepEqual(pick(await sound('barn door creak')), {
-      name: 'Barn Door Creak',
-      description: 'Wooden barn door, slow creak',
-      tags: ['door', 'creak', 'barn', 'doors', 'wood'],
-      category: 'SFX',
-    });
-    assert.deepEqual(pick(await sound('laser zap')), {
-      name: 'Laser Zap',
-      description: 'A short retro laser',
-      tags: ['laser', 'zap', 'retro', 'sound effects'],
-      category: 'SFX',
-    });
-    assert.deepEqual(pick(await sound('wind chimes')), {
-      name: 'Wind Chimes',
-      description: 'Porch chimes in a light breeze',
-      tags: [],
-      category: null,
-    });
-    assert.deepEqual(pick(await sound('slam heavy')), {
-      name: 'Slam Heavy',
-      description: null,
-      tags: ['doors', 'wood'],
-      category: 'SFX',
-    });
-    assert.deepEqual(pick(await sound('cricket chorus')), {
-      name: 'Cricket Chorus',
-      description: 'Crickets at dusk',
-      tags: ['night', 'insects'],
-      category: 'AMBIENT',
-    });
-    assert.equal((await sound('never read')).name, 'Never Read');
-    if (hasFfmpeg) {
-      const { data } = await (await server.get('/api/v1/sounds?q=forest%20stream', { key })).json();
-      assert.equal(data.length, 2);
-      for (const stream of data)
-        assert.deepEqual(pick(stream), {
-          name: 'Forest Stream',
-          description: 'Water over stones',
-          tags: ['water', 'stream', 'ambience'],
-          category: 'AMBIENT',
-        });
-    }
-  });
+  test(
+    'tagged.catalog: the stored sounds carry the names, ' + 'descriptions, tags and categories read from the files',
+    async () => {
+      const sound = async (q: string) => {
+        const { data } = await (await server.get(`/api/v1/sounds?q=${encodeURIComponent(q)}&limit=1`, { key })).json();
+        assert.equal(data.length, 1, q);
+        return data[0] as { name: string; description: string | null; tags: string[]; category: string | null };
+      };
+      const pick = ({
+        name,
+        description,
+        tags,
+        category,
+      }: {
+        name: string;
+        description: string | null;
+        tags: string[];
+        category: string | null;
+      }) => ({ name, description, tags, category });
+      assert.deepEqual(pick(await sound('barn door creak')), {
+        name: 'Barn Door Creak',
+        description: 'Wooden barn door, slow creak',
+        tags: ['door', 'creak', 'barn', 'doors', 'wood'],
+        category: 'SFX',
+      });
+      assert.deepEqual(pick(await sound('laser zap')), {
+        name: 'Laser Zap',
+        description: 'A short retro laser',
+        tags: ['laser', 'zap', 'retro', 'sound effects'],
+        category: 'SFX',
+      });
+      assert.deepEqual(pick(await sound('wind chimes')), {
+        name: 'Wind Chimes',
+        description: 'Porch chimes in a light breeze',
+        tags: [],
+        category: null,
+      });
+      assert.deepEqual(pick(await sound('slam heavy')), {
+        name: 'Slam Heavy',
+        description: null,
+        tags: ['doors', 'wood'],
+        category: 'SFX',
+      });
+      assert.deepEqual(pick(await sound('cricket chorus')), {
+        name: 'Cricket Chorus',
+        description: 'Crickets at dusk',
+        tags: ['night', 'insects'],
+        category: 'AMBIENT',
+      });
+      assert.equal((await sound('never read')).name, 'Never Read');
+      if (hasFfmpeg) {
+        const { data } = await (await server.get('/api/v1/sounds?q=forest%20stream', { key })).json();
+        assert.equal(data.length, 2);
+        for (const stream of data)
+          assert.deepEqual(pick(stream), {
+            name: 'Forest Stream',
+            description: 'Water over stones',
+            tags: ['water', 'stream', 'ambience'],
+            category: 'AMBIENT',
+          });
+      }
+    },
+  );
 
-  test('tagged.output: without --verbose the output is exactly as before; the text form lists sources and notes', async () => {
-    const quiet = await runCli(['ingest', folder, '--json'], env);
-    assert.equal(quiet.status, 0, quiet.stderr);
-    assert.deepEqual(quiet.json, { added: 0, updated: fileCount(), failed: [], skipped: [] });
-    const plan = await runCli(['ingest', '--dry-run', folder, '--json'], env);
-    assert.ok(plan.json.files.every((planned: object) => !('sources' in planned) && !('notes' in planned)));
+  test(
+    'tagged.output: without --verbose the output is exactly ' + 'as before; the text form lists sources and notes',
+    async () => {
+      const quiet = await runCli(['ingest', folder, '--json'], env);
+      assert.equal(quiet.status, 0, quiet.stderr);
+      assert.deepEqual(quiet.json, { added: 0, updated: fileCount(), failed: [], skipped: [] });
+      const plan = await runCli(['ingest', '--dry-run', folder, '--json'], env);
+      assert.ok(plan.json.files.every((planned: object) => !('sources' in planned) && !('notes' in planned)));
 
-    const text = await runCli(
-      ['ingest', path.join(folder, 'bwf.wav'), path.join(folder, 'hostile-id3.mp3'), '--verbose'],
-      env,
-    );
-    assert.equal(text.status, 0, text.stderr);
-    const lines = text.stdout.trim().split('\n');
-    assert.equal(lines[0], 'added 0, updated 2, failed 0');
-    assert.ok(
-      lines.includes(
-        '        sources: name ixml, description bext, tags ixml, category ixml, license default, sample default',
-      ),
-      text.stdout,
-    );
-    assert.ok(
-      lines.some((line) => /^ {8}note: ID3 tag damaged: Illegal ID3v2 tag length/.test(line)),
-      text.stdout,
-    );
-  });
+      const text = await runCli(
+        ['ingest', path.join(folder, 'bwf.wav'), path.join(folder, 'hostile-id3.mp3'), '--verbose'],
+        env,
+      );
+      assert.equal(text.status, 0, text.stderr);
+      const lines = text.stdout.trim().split('\n');
+      assert.equal(lines[0], 'added 0, updated 2, failed 0');
+      assert.ok(
+        lines.includes(
+          '        sources: name ixml, description bext, tags ixml, category ixml, license default, sample default',
+        ),
+        text.stdout,
+      );
+      assert.ok(
+        lines.some((line) => /^ {8}note: ID3 tag damaged: Illegal ID3v2 tag length/.test(line)),
+        text.stdout,
+      );
+    },
+  );
 });

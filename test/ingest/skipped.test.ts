@@ -49,7 +49,10 @@ describe('ingest.skipped: every file is accounted for', () => {
     'pipe.wav': /^not a regular file$/,
     'folder-link': /^link to a folder \(not followed\)$/,
   };
-  /** Files expected to go in: kick.wav (with kick.json), a WAV named .dat, one in a subfolder, and the locked one for root. */
+  /**
+   * Files expected to go in: kick.wav (with kick.json), a WAV named .dat, one in a subfolder, and the locked one for
+   * root.
+   */
   const added = ['kick.wav', 'renamed.dat', path.join('sub', 'deep.wav'), ...(asRoot ? ['locked.wav'] : [])];
 
   before(async () => {
@@ -118,7 +121,8 @@ describe('ingest.skipped: every file is accounted for', () => {
     assert.match(
       text.stdout.trim().split('\n').at(-1)!,
       new RegExp(
-        `^would add ${added.length}, update 0, refuse ${Object.keys(failed).length}, skip ${Object.keys(skipped).length} \\(dry run`,
+        `^would add ${added.length}, update 0, refuse ${Object.keys(failed).length}, ` +
+          `skip ${Object.keys(skipped).length} \\(dry run`,
       ),
     );
   });
@@ -139,21 +143,24 @@ describe('ingest.skipped: every file is accounted for', () => {
     );
   });
 
-  test('ingest.skipped: files named on the command line are sorted the same way, and the text output lists them', async () => {
-    const run = await runCli(
-      ['ingest', file('notes.txt'), file('garbage.wav'), file('kick.wav'), file('kick.json')],
-      env,
-    );
-    assert.equal(run.status, 0, run.stderr);
-    const lines = run.stdout.trim().split('\n');
-    assert.equal(lines[0], 'added 0, updated 1, failed 1, skipped 1');
-    assert.match(
-      run.stdout,
-      new RegExp(`^ {2}failed: ${escapeText(file('garbage.wav'))}: not a recognised audio file`, 'm'),
-    );
-    assert.match(run.stdout, new RegExp(`^ {2}skipped: ${escapeText(file('notes.txt'))}: not audio \\(\\.txt`, 'm'));
-    assert.ok(!run.stdout.includes('kick.json'), 'the sidecar given beside its audio is read with it, not listed');
-  });
+  test(
+    'ingest.skipped: files named on the command line are ' + 'sorted the same way, and the text output lists them',
+    async () => {
+      const run = await runCli(
+        ['ingest', file('notes.txt'), file('garbage.wav'), file('kick.wav'), file('kick.json')],
+        env,
+      );
+      assert.equal(run.status, 0, run.stderr);
+      const lines = run.stdout.trim().split('\n');
+      assert.equal(lines[0], 'added 0, updated 1, failed 1, skipped 1');
+      assert.match(
+        run.stdout,
+        new RegExp(`^ {2}failed: ${escapeText(file('garbage.wav'))}: not a recognised audio file`, 'm'),
+      );
+      assert.match(run.stdout, new RegExp(`^ {2}skipped: ${escapeText(file('notes.txt'))}: not audio \\(\\.txt`, 'm'));
+      assert.ok(!run.stdout.includes('kick.json'), 'the sidecar given beside its audio is read with it, not listed');
+    },
+  );
 });
 
 function escapeText(text: string): string {

@@ -159,7 +159,8 @@ describe('formats (extension): renditions in the format, rate, channels and dept
     for (const loudness of [undefined, -18]) {
       const query = `?${loudness === undefined ? '' : `loudness=${loudness}&`}${format.query}`;
       test(
-        `formats.decode ${query}: ffmpeg decodes it at the asked rate, channels and depth, duration within a frame and loudness within 0.5 LU of the headers`,
+        `formats.decode ${query}: ffmpeg decodes it at the asked rate, channels and ` +
+          `depth, duration within a frame and loudness within 0.5 LU of the headers`,
         needsFfmpeg,
         async () => {
           const url = await signedUrl(server, key, id, index % 2 ? 'download' : 'stream', query);
@@ -215,42 +216,49 @@ describe('formats (extension): renditions in the format, rate, channels and dept
     }
   }
 
-  test('formats.cached: a format rendition is made once and paid once (5 requests for mono); serving it again costs nothing', async () => {
-    const url = await signedUrl(server, key, id, 'download', '?format=flac&channels=1&sample_rate=44100');
-    const before = await remaining(server, key);
-    const made = (await server.services.renditions.stats()).made;
-    const first = await fetch(url);
-    assert.equal(first.status, 200);
-    const bytes = new Uint8Array(await first.arrayBuffer());
-    const second = await fetch(url);
-    assert.deepEqual(new Uint8Array(await second.arrayBuffer()), bytes);
-    assert.equal((await server.services.renditions.stats()).made, made + 1, 'made once');
-    // 10 per started 10 minutes at the default rate and depth, half for mono.
-    assert.equal(await remaining(server, key), before - 1 - 5, 'paid once, 5 requests');
-  });
+  test(
+    'formats.cached: a format rendition is made once and paid ' +
+      'once (5 requests for mono); serving it again costs nothing',
+    async () => {
+      const url = await signedUrl(server, key, id, 'download', '?format=flac&channels=1&sample_rate=44100');
+      const before = await remaining(server, key);
+      const made = (await server.services.renditions.stats()).made;
+      const first = await fetch(url);
+      assert.equal(first.status, 200);
+      const bytes = new Uint8Array(await first.arrayBuffer());
+      const second = await fetch(url);
+      assert.deepEqual(new Uint8Array(await second.arrayBuffer()), bytes);
+      assert.equal((await server.services.renditions.stats()).made, made + 1, 'made once');
+      // 10 per started 10 minutes at the default rate and depth, half for mono.
+      assert.equal(await remaining(server, key), before - 1 - 5, 'paid once, 5 requests');
+    },
+  );
 
-  test("formats.canonical: defaults are not named, so one file has one URL; the extension must be the format's", async () => {
-    assert.equal(
-      await signedUrl(server, key, id, 'stream', '?format=mp3'),
-      await signedUrl(server, key, id, 'stream', ''),
-    );
-    assert.doesNotMatch(
-      await signedUrl(server, key, id, 'stream', '?format=mp3'),
-      /account=/,
-      "format=mp3 alone is the catalog's own file",
-    );
-    const wav16 = await signedUrl(server, key, id, 'stream', '?format=wav&bit_depth=16');
-    assert.equal(wav16, await signedUrl(server, key, id, 'stream', '?format=wav'));
-    assert.equal(
-      await signedUrl(server, key, id, 'stream', '?format=opus&sample_rate=48000'),
-      await signedUrl(server, key, id, 'stream', '?format=opus'),
-    );
-    assert.match(wav16, /[?&]format=wav&account=/);
-    const renamed = wav16.replace('.wav?', '.mp3?');
-    assert.equal((await fetch(renamed)).status, 403, 'another extension is another URL');
-    const tampered = wav16.replace('format=wav', 'format=flac');
-    assert.equal((await fetch(tampered)).status, 403, 'the format is signed');
-  });
+  test(
+    'formats.canonical: defaults are not named, so one ' + "file has one URL; the extension must be the format's",
+    async () => {
+      assert.equal(
+        await signedUrl(server, key, id, 'stream', '?format=mp3'),
+        await signedUrl(server, key, id, 'stream', ''),
+      );
+      assert.doesNotMatch(
+        await signedUrl(server, key, id, 'stream', '?format=mp3'),
+        /account=/,
+        "format=mp3 alone is the catalog's own file",
+      );
+      const wav16 = await signedUrl(server, key, id, 'stream', '?format=wav&bit_depth=16');
+      assert.equal(wav16, await signedUrl(server, key, id, 'stream', '?format=wav'));
+      assert.equal(
+        await signedUrl(server, key, id, 'stream', '?format=opus&sample_rate=48000'),
+        await signedUrl(server, key, id, 'stream', '?format=opus'),
+      );
+      assert.match(wav16, /[?&]format=wav&account=/);
+      const renamed = wav16.replace('.wav?', '.mp3?');
+      assert.equal((await fetch(renamed)).status, 403, 'another extension is another URL');
+      const tampered = wav16.replace('format=wav', 'format=flac');
+      assert.equal((await fetch(tampered)).status, 403, 'the format is signed');
+    },
+  );
 
   test('formats.invalid: a bad value or a combination no encoder makes is a 400 naming the parameter', async () => {
     const cases: Array<[string, string]> = [
@@ -279,55 +287,61 @@ describe('formats (extension): renditions in the format, rate, channels and dept
     }
   });
 
-  test('formats.openapi: the format parameters are declared on both endpoints as extensions, and their 400 described', async () => {
-    const response = await server.get('/openapi.json');
-    const document = (await response.json()) as {
-      info: { version: string };
-      paths: Record<
-        string,
-        {
-          get: {
-            parameters: Array<{ name: string; schema: { 'x-extension'?: boolean } }>;
-            responses: Record<string, unknown>;
-          };
-        }
-      >;
-    };
-    assert.equal(document.info.version, '1.0.0');
-    for (const what of ['stream', 'download']) {
-      const operation = document.paths[`/api/v1/sounds/{id}/${what}`]!.get;
-      for (const name of ['format', 'sample_rate', 'channels', 'bit_depth']) {
-        assert.equal(
-          operation.parameters.find((parameter) => parameter.name === name)?.schema['x-extension'],
-          true,
-          `${what}: ${name}`,
-        );
-      }
-      const format = operation.parameters.find((parameter) => parameter.name === 'format') as unknown as {
-        description: string;
+  test(
+    'formats.openapi: the format parameters are declared on ' + 'both endpoints as extensions, and their 400 described',
+    async () => {
+      const response = await server.get('/openapi.json');
+      const document = (await response.json()) as {
+        info: { version: string };
+        paths: Record<
+          string,
+          {
+            get: {
+              parameters: Array<{ name: string; schema: { 'x-extension'?: boolean } }>;
+              responses: Record<string, unknown>;
+            };
+          }
+        >;
       };
-      assert.match(format.description, /answered 400/, `${what}: the 400 is described`);
-    }
-  });
+      assert.equal(document.info.version, '1.0.0');
+      for (const what of ['stream', 'download']) {
+        const operation = document.paths[`/api/v1/sounds/{id}/${what}`]!.get;
+        for (const name of ['format', 'sample_rate', 'channels', 'bit_depth']) {
+          assert.equal(
+            operation.parameters.find((parameter) => parameter.name === name)?.schema['x-extension'],
+            true,
+            `${what}: ${name}`,
+          );
+        }
+        const format = operation.parameters.find((parameter) => parameter.name === 'format') as unknown as {
+          description: string;
+        };
+        assert.match(format.description, /answered 400/, `${what}: the 400 is described`);
+      }
+    },
+  );
 
-  test('formats.mcp: get_download_url takes the format arguments, and refuses a combination no encoder makes', async () => {
-    const client = await connectMcp(server, key);
-    try {
-      const result = await callTool(client, 'get_download_url', {
-        id,
-        format: 'wav',
-        sample_rate: 48000,
-        channels: 1,
-        bit_depth: 24,
-      });
-      const url = (result.structuredContent as { download_url: string }).download_url;
-      assert.match(url, /\.wav\?d=download&format=wav&sample_rate=48000&channels=1&bit_depth=24&account=/);
-      const refused = await callTool(client, 'get_stream_url', { id, format: 'opus', sample_rate: 44100 });
-      assert.equal(refused.isError, true);
-    } finally {
-      await client.close();
-    }
-  });
+  test(
+    'formats.mcp: get_download_url takes the format ' + 'arguments, and refuses a combination no encoder makes',
+    async () => {
+      const client = await connectMcp(server, key);
+      try {
+        const result = await callTool(client, 'get_download_url', {
+          id,
+          format: 'wav',
+          sample_rate: 48000,
+          channels: 1,
+          bit_depth: 24,
+        });
+        const url = (result.structuredContent as { download_url: string }).download_url;
+        assert.match(url, /\.wav\?d=download&format=wav&sample_rate=48000&channels=1&bit_depth=24&account=/);
+        const refused = await callTool(client, 'get_stream_url', { id, format: 'opus', sample_rate: 44100 });
+        assert.equal(refused.isError, true);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   test('formats.one-grammar: REST, MCP and signed URLs read format parameters alike, with one message', async () => {
     const client = await connectMcp(server, key);

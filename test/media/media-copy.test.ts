@@ -94,21 +94,24 @@ describe('media copy --to s3', { skip }, () => {
     assert.deepEqual(await bucketFiles(), folderFiles);
   });
 
-  test('media.copy.serve: the catalog serves from the bucket with the folder gone, renditions not made again', async () => {
-    await rm(path.join(dataDir, 'audio'), { recursive: true, force: true });
-    const moved = await startServer({ dataDir, env: bucket.env, clock: server.clock });
-    // The same signed URLs, now answered by the new instance.
-    const at = (url: string) => moved.url + url.slice(new URL(url).origin.length);
-    try {
-      const plain = await fetch(at(plainUrl));
-      assert.equal(plain.status, 200);
-      assert.deepEqual(new Uint8Array(await plain.arrayBuffer()), sounds[0]!.bytes);
-      assert.equal((await fetch(at(renditionUrl))).status, 200);
-      assert.equal((await moved.services.renditions.stats()).made, 0);
-    } finally {
-      await moved.close({ keepData: true });
-    }
-  });
+  test(
+    'media.copy.serve: the catalog serves from the bucket ' + 'with the folder gone, renditions not made again',
+    async () => {
+      await rm(path.join(dataDir, 'audio'), { recursive: true, force: true });
+      const moved = await startServer({ dataDir, env: bucket.env, clock: server.clock });
+      // The same signed URLs, now answered by the new instance.
+      const at = (url: string) => moved.url + url.slice(new URL(url).origin.length);
+      try {
+        const plain = await fetch(at(plainUrl));
+        assert.equal(plain.status, 200);
+        assert.deepEqual(new Uint8Array(await plain.arrayBuffer()), sounds[0]!.bytes);
+        assert.equal((await fetch(at(renditionUrl))).status, 200);
+        assert.equal((await moved.services.renditions.stats()).made, 0);
+      } finally {
+        await moved.close({ keepData: true });
+      }
+    },
+  );
 
   test('media.copy.usage: without S3_BUCKET or with another target it says how to call it', async () => {
     const noBucket = await runCli(['media', 'copy', '--to', 's3'], { SOUND_CATALOG_DATA: dataDir, ...IN_FOLDER });

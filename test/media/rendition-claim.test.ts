@@ -98,71 +98,82 @@ describe(`renditions.claim: two instances asked for one new rendition at once${o
     return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
   };
 
-  test('renditions.claim.once: asked of both at the same moment, each of three new renditions is made once, both answer 200 with the same bytes, and the quota is charged once per rendition', async () => {
-    const urls = await Promise.all(
-      sounds.slice(0, 3).map((sound, n) => signed(sound.id, `?loudness=${-14 - n}&trim=true`)),
-    );
-    const madeBefore = await madeByBoth();
-    const quotaBefore = await readQuota();
-    const answers = await Promise.all(urls.map((url) => Promise.all(instances.map((instance) => play(instance, url)))));
-    for (const [first, second] of answers) {
-      assert.deepEqual([first!.status, second!.status], [200, 200]);
-      assert.ok(first!.bytes.length > 1000);
-      assert.deepEqual(second!.bytes, first!.bytes, 'the same file from both');
-    }
-    assert.equal((await madeByBoth()) - madeBefore, 3, 'each made by one instance only');
-    assert.equal(spent(quotaBefore, await readQuota()), 3 * 10, 'ten requests per rendition, once');
-    // Stored now: either instance serves it again without making or charging anything.
-    const quotaAfter = await readQuota();
-    for (const instance of instances) assert.deepEqual(await play(instance, urls[0]!), answers[0]![0]);
-    assert.equal((await madeByBoth()) - madeBefore, 3);
-    assert.equal(spent(quotaAfter, await readQuota()), 0);
-  });
+  test(
+    'renditions.claim.once: asked of both at the same moment, each of three new renditions is ' +
+      'made once, both answer 200 with the same bytes, and the quota is charged once per rendition',
+    async () => {
+      const urls = await Promise.all(
+        sounds.slice(0, 3).map((sound, n) => signed(sound.id, `?loudness=${-14 - n}&trim=true`)),
+      );
+      const madeBefore = await madeByBoth();
+      const quotaBefore = await readQuota();
+      const answers = await Promise.all(
+        urls.map((url) => Promise.all(instances.map((instance) => play(instance, url)))),
+      );
+      for (const [first, second] of answers) {
+        assert.deepEqual([first!.status, second!.status], [200, 200]);
+        assert.ok(first!.bytes.length > 1000);
+        assert.deepEqual(second!.bytes, first!.bytes, 'the same file from both');
+      }
+      assert.equal((await madeByBoth()) - madeBefore, 3, 'each made by one instance only');
+      assert.equal(spent(quotaBefore, await readQuota()), 3 * 10, 'ten requests per rendition, once');
+      // Stored now: either instance serves it again without making or charging anything.
+      const quotaAfter = await readQuota();
+      for (const instance of instances) assert.deepEqual(await play(instance, urls[0]!), answers[0]![0]);
+      assert.equal((await madeByBoth()) - madeBefore, 3);
+      assert.equal(spent(quotaAfter, await readQuota()), 0);
+    },
+  );
 
-  test('renditions.claim.stale: a claim left by an instance that died is taken over once it expires, and the rendition is made and charged once', async (t) => {
-    const sound = sounds[3]!;
-    const url = await signed(sound.id, '?loudness=-20');
-    const fileKey = renditionKey(sound.contentHash, renditionChoice(-20, undefined));
-    // As a dead instance would leave it: claimed, no file, expiring a moment from now.
-    const database = await otherConnection(dataDir);
-    const at = new Date().toISOString();
-    try {
-      await database.run(
-        'INSERT INTO renditions (file_key, bytes, duration, made_at, last_served_at, claimed_by, claim_expires_at) VALUES (?, 0, 0, ?, ?, ?, ?)',
-        fileKey,
-        at,
-        at,
-        'an instance that died',
-        new Date(Date.now() + 1500).toISOString(),
+  test(
+    'renditions.claim.stale: a claim left by an instance that died is ' +
+      'taken over once it expires, and the rendition is made and charged once',
+    async (t) => {
+      const sound = sounds[3]!;
+      const url = await signed(sound.id, '?loudness=-20');
+      const fileKey = renditionKey(sound.contentHash, renditionChoice(-20, undefined));
+      // As a dead instance would leave it: claimed, no file, expiring a moment from now.
+      const database = await otherConnection(dataDir);
+      const at = new Date().toISOString();
+      try {
+        await database.run(
+          'INSERT INTO renditions (file_key, bytes, duration, made_at, ' +
+            'last_served_at, claimed_by, claim_expires_at) VALUES (?, 0, 0, ?, ?, ?, ?)',
+          fileKey,
+          at,
+          at,
+          'an instance that died',
+          new Date(Date.now() + 1500).toISOString(),
+        );
+      } finally {
+        await database.close();
+      }
+      const madeBefore = await madeByBoth();
+      const quotaBefore = await readQuota();
+      const started = performance.now();
+      const answers = await Promise.all(instances.map((instance) => play(instance, url)));
+      const waited = performance.now() - started;
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 200],
       );
-    } finally {
-      await database.close();
-    }
-    const madeBefore = await madeByBoth();
-    const quotaBefore = await readQuota();
-    const started = performance.now();
-    const answers = await Promise.all(instances.map((instance) => play(instance, url)));
-    const waited = performance.now() - started;
-    assert.deepEqual(
-      answers.map((answer) => answer.status),
-      [200, 200],
-    );
-    assert.deepEqual(answers[1]!.bytes, answers[0]!.bytes);
-    assert.ok(waited >= 1000, `both waited for the claim to expire (${Math.round(waited)} ms)`);
-    t.diagnostic(`served ${Math.round(waited)} ms after asking, the claim expiring after 1500 ms`);
-    assert.equal((await madeByBoth()) - madeBefore, 1, 'made once, by the instance that took the claim over');
-    assert.equal(spent(quotaBefore, await readQuota()), 10);
-    const after = await otherConnection(dataDir);
-    try {
-      const rows = await after.all<{ claimed_by: string | null; bytes: number }>(
-        'SELECT claimed_by, bytes FROM renditions WHERE file_key = ?',
-        fileKey,
-      );
-      assert.equal(rows.length, 1);
-      assert.equal(rows[0]!.claimed_by, null, 'stored: the claim is gone');
-      assert.equal(Number(rows[0]!.bytes), answers[0]!.bytes.length);
-    } finally {
-      await after.close();
-    }
-  });
+      assert.deepEqual(answers[1]!.bytes, answers[0]!.bytes);
+      assert.ok(waited >= 1000, `both waited for the claim to expire (${Math.round(waited)} ms)`);
+      t.diagnostic(`served ${Math.round(waited)} ms after asking, the claim expiring after 1500 ms`);
+      assert.equal((await madeByBoth()) - madeBefore, 1, 'made once, by the instance that took the claim over');
+      assert.equal(spent(quotaBefore, await readQuota()), 10);
+      const after = await otherConnection(dataDir);
+      try {
+        const rows = await after.all<{ claimed_by: string | null; bytes: number }>(
+          'SELECT claimed_by, bytes FROM renditions WHERE file_key = ?',
+          fileKey,
+        );
+        assert.equal(rows.length, 1);
+        assert.equal(rows[0]!.claimed_by, null, 'stored: the claim is gone');
+        assert.equal(Number(rows[0]!.bytes), answers[0]!.bytes.length);
+      } finally {
+        await after.close();
+      }
+    },
+  );
 });

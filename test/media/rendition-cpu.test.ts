@@ -20,68 +20,74 @@ describe('renditions.cpu: a bounded number made and waiting; abandoned jobs drop
   });
   after(() => server.close());
 
-  test('renditions.cpu.busy: with the one thread busy, 64 more wait and the rest get 503 with Retry-After; clients that leave drop their jobs', async () => {
-    // 70 distinct renditions of the short sound: whole LU from -40 to -6, with and without trim.
-    const urls: string[] = [];
-    for (let lufs = -40; lufs <= -6; lufs++) {
-      for (const trim of ['', '&trim=true'])
-        urls.push(await signedUrl(server, key, short, 'stream', `?loudness=${lufs}${trim}`));
-    }
-    const holding = fetch(await signedUrl(server, key, long, 'stream', '?loudness=-20'));
-    await eventually(
-      () => server.services.renditions.stats(),
-      (stats) => stats.making === 1,
-      30_000,
-      'the long rendition started',
-    );
+  test(
+    'renditions.cpu.busy: with the one thread busy, 64 more wait and the ' +
+      'rest get 503 with Retry-After; clients that leave drop their jobs',
+    async () => {
+      // 70 distinct renditions of the short sound: whole LU from -40 to -6, with and without trim.
+      const urls: string[] = [];
+      for (let lufs = -40; lufs <= -6; lufs++) {
+        for (const trim of ['', '&trim=true'])
+          urls.push(await signedUrl(server, key, short, 'stream', `?loudness=${lufs}${trim}`));
+      }
+      const holding = fetch(await signedUrl(server, key, long, 'stream', '?loudness=-20'));
+      await eventually(
+        () => server.services.renditions.stats(),
+        (stats) => stats.making === 1,
+        30_000,
+        'the long rendition started',
+      );
 
-    const clients = urls.map(() => new AbortController());
-    const answers = urls.map((url, i) =>
-      fetch(url, { signal: clients[i]!.signal }).then(
-        async (response) => ({
-          status: response.status,
-          retryAfter: response.headers.get('retry-after'),
-          body: await response.text(),
-        }),
-        () => null,
-      ),
-    );
-    const refused = await eventually(
-      async () =>
-        (await Promise.all(answers.map((answer) => Promise.race([answer, null])))).filter((answer) => answer !== null),
-      (settled) => settled.length >= urls.length - 64,
-      30_000,
-      'the requests past the bound answered',
-    );
-    const stats = await server.services.renditions.stats();
-    // While the long one runs, exactly 64 wait; were it to end first, one more would have got in.
-    assert.ok(stats.waiting <= 64, `waiting ${stats.waiting}`);
-    assert.ok(
-      refused.length >= urls.length - 64 - 1 && refused.length <= urls.length - 64,
-      `${refused.length} refused`,
-    );
-    for (const answer of refused) {
-      assert.equal(answer!.status, 503, answer!.body);
-      assert.ok(Number(answer!.retryAfter) > 0);
-      assert.match(JSON.parse(answer!.body).error, /try again/);
-    }
+      const clients = urls.map(() => new AbortController());
+      const answers = urls.map((url, i) =>
+        fetch(url, { signal: clients[i]!.signal }).then(
+          async (response) => ({
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            body: await response.text(),
+          }),
+          () => null,
+        ),
+      );
+      const refused = await eventually(
+        async () =>
+          (await Promise.all(answers.map((answer) => Promise.race([answer, null])))).filter(
+            (answer) => answer !== null,
+          ),
+        (settled) => settled.length >= urls.length - 64,
+        30_000,
+        'the requests past the bound answered',
+      );
+      const stats = await server.services.renditions.stats();
+      // While the long one runs, exactly 64 wait; were it to end first, one more would have got in.
+      assert.ok(stats.waiting <= 64, `waiting ${stats.waiting}`);
+      assert.ok(
+        refused.length >= urls.length - 64 - 1 && refused.length <= urls.length - 64,
+        `${refused.length} refused`,
+      );
+      for (const answer of refused) {
+        assert.equal(answer!.status, 503, answer!.body);
+        assert.ok(Number(answer!.retryAfter) > 0);
+        assert.match(JSON.parse(answer!.body).error, /try again/);
+      }
 
-    // Every waiting client goes away: their jobs never start.
-    for (const client of clients) client.abort();
-    await eventually(
-      () => server.services.renditions.stats(),
-      (s) => s.waiting === 0,
-      10_000,
-      'abandoned jobs dropped',
-    );
-    const done = await holding;
-    assert.equal(done.status, 200);
-    await done.arrayBuffer();
-    const end = await eventually(
-      () => server.services.renditions.stats(),
-      (s) => s.making === 0 && s.waiting === 0,
-      30_000,
-    );
-    assert.equal(end.made, stats.made + 1, 'only the long rendition was made');
-  });
+      // Every waiting client goes away: their jobs never start.
+      for (const client of clients) client.abort();
+      await eventually(
+        () => server.services.renditions.stats(),
+        (s) => s.waiting === 0,
+        10_000,
+        'abandoned jobs dropped',
+      );
+      const done = await holding;
+      assert.equal(done.status, 200);
+      await done.arrayBuffer();
+      const end = await eventually(
+        () => server.services.renditions.stats(),
+        (s) => s.making === 0 && s.waiting === 0,
+        30_000,
+      );
+      assert.equal(end.made, stats.made + 1, 'only the long rendition was made');
+    },
+  );
 });

@@ -71,33 +71,37 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
   });
   after(() => server.close());
 
-  test('renditions.loudness: delivered within 0.5 LU of the target, true peak at or under -1 dBTP, as its headers state', async () => {
-    for (const [name, target] of [
-      ['laser', -16],
-      ['laser', -30],
-      ['buzz', -10],
-    ] as const) {
-      const url = await signedUrl(sounds[name]!.id, 'stream', `?loudness=${target}`);
-      assert.match(url, new RegExp(`[?&]loudness=${target}&account=[\\w-]+&exp=`));
-      const { response, bytes } = await fetchMp3(url);
-      assert.equal(response.headers.get('content-type'), 'audio/mpeg');
-      const { own, ffmpeg } = await measure(bytes, `${name}${target}`);
-      assert.ok(
-        Math.abs(own.loudness.integrated_lufs! - target) <= 0.5,
-        `${name} at ${target}: analyzer ${own.loudness.integrated_lufs}`,
-      );
-      assert.ok(own.loudness.true_peak_db! <= -1, `${name} at ${target}: true peak ${own.loudness.true_peak_db}`);
-      assert.equal(Number(response.headers.get('x-integrated-lufs')), own.loudness.integrated_lufs);
-      assert.equal(Number(response.headers.get('x-true-peak-dbtp')), own.loudness.true_peak_db);
-      if (ffmpeg) {
+  test(
+    'renditions.loudness: delivered within 0.5 LU of the ' +
+      'target, true peak at or under -1 dBTP, as its headers state',
+    async () => {
+      for (const [name, target] of [
+        ['laser', -16],
+        ['laser', -30],
+        ['buzz', -10],
+      ] as const) {
+        const url = await signedUrl(sounds[name]!.id, 'stream', `?loudness=${target}`);
+        assert.match(url, new RegExp(`[?&]loudness=${target}&account=[\\w-]+&exp=`));
+        const { response, bytes } = await fetchMp3(url);
+        assert.equal(response.headers.get('content-type'), 'audio/mpeg');
+        const { own, ffmpeg } = await measure(bytes, `${name}${target}`);
         assert.ok(
-          Math.abs(ffmpeg.integratedLufs - target) <= 0.5,
-          `${name} at ${target}: ffmpeg ${ffmpeg.integratedLufs}`,
+          Math.abs(own.loudness.integrated_lufs! - target) <= 0.5,
+          `${name} at ${target}: analyzer ${own.loudness.integrated_lufs}`,
         );
-        assert.ok(ffmpeg.truePeakDb <= -1, `${name} at ${target}: ffmpeg true peak ${ffmpeg.truePeakDb}`);
+        assert.ok(own.loudness.true_peak_db! <= -1, `${name} at ${target}: true peak ${own.loudness.true_peak_db}`);
+        assert.equal(Number(response.headers.get('x-integrated-lufs')), own.loudness.integrated_lufs);
+        assert.equal(Number(response.headers.get('x-true-peak-dbtp')), own.loudness.true_peak_db);
+        if (ffmpeg) {
+          assert.ok(
+            Math.abs(ffmpeg.integratedLufs - target) <= 0.5,
+            `${name} at ${target}: ffmpeg ${ffmpeg.integratedLufs}`,
+          );
+          assert.ok(ffmpeg.truePeakDb <= -1, `${name} at ${target}: ffmpeg true peak ${ffmpeg.truePeakDb}`);
+        }
       }
-    }
-  });
+    },
+  );
 
   test('renditions.trim: the silence before the onset and after the tail is cut, to within 10 ms', async () => {
     const { id, measurements } = sounds.laser!;
@@ -117,17 +121,20 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     );
   });
 
-  test('renditions.unchanged: without the parameters, or with ones that cannot be read, the original file is served', async () => {
-    const { id, mp3 } = sounds.buzz!;
-    for (const query of ['', '?trim=false', '?loudness=loud', '?trim=yes', '?loudness=']) {
-      const url = await signedUrl(id, 'stream', query);
-      assert.doesNotMatch(url, /loudness=|trim=/, query);
-      assert.deepEqual((await fetchMp3(url)).bytes, mp3, query);
-    }
-    assert.match(await signedUrl(id, 'stream', '?loudness=-99'), /loudness=-40&/);
-    assert.match(await signedUrl(id, 'stream', '?loudness=3'), /loudness=-5&/);
-    assert.match(await signedUrl(id, 'stream', '?loudness=-16.04'), /loudness=-16&/);
-  });
+  test(
+    'renditions.unchanged: without the parameters, or with ' + 'ones that cannot be read, the original file is served',
+    async () => {
+      const { id, mp3 } = sounds.buzz!;
+      for (const query of ['', '?trim=false', '?loudness=loud', '?trim=yes', '?loudness=']) {
+        const url = await signedUrl(id, 'stream', query);
+        assert.doesNotMatch(url, /loudness=|trim=/, query);
+        assert.deepEqual((await fetchMp3(url)).bytes, mp3, query);
+      }
+      assert.match(await signedUrl(id, 'stream', '?loudness=-99'), /loudness=-40&/);
+      assert.match(await signedUrl(id, 'stream', '?loudness=3'), /loudness=-5&/);
+      assert.match(await signedUrl(id, 'stream', '?loudness=-16.04'), /loudness=-16&/);
+    },
+  );
 
   test('renditions.signed: the signature covers the parameters; a URL never serves another rendition', async () => {
     const url = await signedUrl(sounds.laser!.id, 'stream', '?loudness=-16&trim=true');
@@ -169,24 +176,28 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
     }
   });
 
-  test('renditions.once: made on the first request, kept by content and parameters, served from disk after', async () => {
-    const { id } = sounds.buzz!;
-    const urls = await Promise.all(Array.from({ length: 4 }, () => signedUrl(id, 'stream', '?loudness=-23')));
-    const bodies = await Promise.all(urls.map(async (url) => (await fetchMp3(url)).bytes));
-    for (const body of bodies) assert.deepEqual(body, bodies[0]);
-    // Through the media store, so this holds on a folder and on S3 alike.
-    const stored = (await server.services.catalog.findById(id))!;
-    const key = renditionKey(stored.contentHash, { loudness: -23 });
-    assert.ok(await server.services.files.stat(key), `one file for the rendition: ${key}`);
-    const made = (await server.services.renditions.stats()).made;
-    const again = await fetch(await signedUrl(id, 'download', '?loudness=-23'));
-    assert.deepEqual(new Uint8Array(await again.arrayBuffer()), bodies[0]);
-    assert.equal((await server.services.renditions.stats()).made, made, 'not made again');
-    // An operator may empty the renditions folder (docs/operations.md, "Backups"): a rendition whose file is gone is made again.
-    await server.services.files.remove(key);
-    assert.deepEqual((await fetchMp3(urls[1]!)).bytes, bodies[0]);
-    const range = await fetch(urls[0]!, { headers: { range: 'bytes=0-99' } });
-    assert.equal(range.status, 206);
-    assert.equal((await range.arrayBuffer()).byteLength, 100);
-  });
+  test(
+    'renditions.once: made on the first request, kept ' + 'by content and parameters, served from disk after',
+    async () => {
+      const { id } = sounds.buzz!;
+      const urls = await Promise.all(Array.from({ length: 4 }, () => signedUrl(id, 'stream', '?loudness=-23')));
+      const bodies = await Promise.all(urls.map(async (url) => (await fetchMp3(url)).bytes));
+      for (const body of bodies) assert.deepEqual(body, bodies[0]);
+      // Through the media store, so this holds on a folder and on S3 alike.
+      const stored = (await server.services.catalog.findById(id))!;
+      const key = renditionKey(stored.contentHash, { loudness: -23 });
+      assert.ok(await server.services.files.stat(key), `one file for the rendition: ${key}`);
+      const made = (await server.services.renditions.stats()).made;
+      const again = await fetch(await signedUrl(id, 'download', '?loudness=-23'));
+      assert.deepEqual(new Uint8Array(await again.arrayBuffer()), bodies[0]);
+      assert.equal((await server.services.renditions.stats()).made, made, 'not made again');
+      // An operator may empty the renditions folder (docs/operations.md, "Backups"): a rendition whose file is gone is
+      // made again.
+      await server.services.files.remove(key);
+      assert.deepEqual((await fetchMp3(urls[1]!)).bytes, bodies[0]);
+      const range = await fetch(urls[0]!, { headers: { range: 'bytes=0-99' } });
+      assert.equal(range.status, 206);
+      assert.equal((await range.arrayBuffer()).byteLength, 100);
+    },
+  );
 });

@@ -87,7 +87,8 @@ describe('signed media', () => {
     assert.equal(response.status, 200);
     assert.equal(
       response.headers.get('content-disposition'),
-      `attachment; filename="glass-break-small-unicode.mp3"; filename*=UTF-8''Glass%20Break%20Small%20(%C3%9Cn%C3%AFcode).mp3`,
+      `attachment; filename="glass-break-small-unicode.mp3"; ` +
+        `filename*=UTF-8''Glass%20Break%20Small%20(%C3%9Cn%C3%AFcode).mp3`,
     );
   });
 
@@ -162,14 +163,18 @@ describe('signed media', () => {
     assert.equal((await fetch(both.download.url)).status, 200);
   });
 
-  test('media.earlier-signatures: a URL signed the way earlier versions did (one HMAC per URL) is refused: one signature format', async () => {
-    const secret = 'current-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
-    const kid = createHash('sha256').update(secret).digest('base64url').slice(0, 8);
-    const exp = Math.floor(server.clock.now / 1000) + 600;
-    const sig = createHmac('sha256', secret).update(`${id}\nstream\n${exp}`).digest('base64url');
-    const url = `${server.url}/media/${id}.mp3?d=stream&exp=${exp}&kid=${kid}&sig=${sig}`;
-    const refused = await fetch(url);
-    assert.equal(refused.status, 403);
-    assert.deepEqual(await refused.json(), { error: 'This link is not valid' });
-  });
+  test(
+    'media.earlier-signatures: a URL signed the way earlier ' +
+      'versions did (one HMAC per URL) is refused: one signature format',
+    async () => {
+      const secret = 'current-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+      const kid = createHash('sha256').update(secret).digest('base64url').slice(0, 8);
+      const exp = Math.floor(server.clock.now / 1000) + 600;
+      const sig = createHmac('sha256', secret).update(`${id}\nstream\n${exp}`).digest('base64url');
+      const url = `${server.url}/media/${id}.mp3?d=stream&exp=${exp}&kid=${kid}&sig=${sig}`;
+      const refused = await fetch(url);
+      assert.equal(refused.status, 403);
+      assert.deepEqual(await refused.json(), { error: 'This link is not valid' });
+    },
+  );
 });

@@ -51,24 +51,27 @@ function legacySig(secret: string, message: string, disposition: 'stream' | 'dow
   return disposition === 'stream' ? tag.slice(0, 24) : tag.slice(24, 48);
 }
 
-test('signing.each-second: a URL signed again in its second is the same; the next second signs anew, as HMAC says', () => {
-  let now = NOW;
-  const ticking = new MediaSigner(
-    [SECRET],
-    () => BASE,
-    () => now,
-  );
-  const first = ticking.signBoth(ID);
-  assert.deepEqual(ticking.signBoth(ID), first);
-  now += 1000;
-  const next = ticking.signBoth(ID);
-  assert.equal(next.stream.expiresAt, first.stream.expiresAt + 1);
-  for (const { url } of [next.stream, next.download]) {
-    const [signed, sig] = url.slice(BASE.length).split('&sig=') as [string, string];
-    assert.equal(sig, createHmac('sha256', SECRET).update(signed).digest('base64url'));
-    assert.equal(ticking.verify(ID, queryOf(url)).ok, true);
-  }
-});
+test(
+  'signing.each-second: a URL signed again in its second ' + 'is the same; the next second signs anew, as HMAC says',
+  () => {
+    let now = NOW;
+    const ticking = new MediaSigner(
+      [SECRET],
+      () => BASE,
+      () => now,
+    );
+    const first = ticking.signBoth(ID);
+    assert.deepEqual(ticking.signBoth(ID), first);
+    now += 1000;
+    const next = ticking.signBoth(ID);
+    assert.equal(next.stream.expiresAt, first.stream.expiresAt + 1);
+    for (const { url } of [next.stream, next.download]) {
+      const [signed, sig] = url.slice(BASE.length).split('&sig=') as [string, string];
+      assert.equal(sig, createHmac('sha256', SECRET).update(signed).digest('base64url'));
+      assert.equal(ticking.verify(ID, queryOf(url)).ok, true);
+    }
+  },
+);
 
 describe('media: signing vectors', () => {
   const signer = new MediaSigner(

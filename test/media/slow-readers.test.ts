@@ -122,26 +122,29 @@ describe('media.s3-pools', { skip: noS3 }, () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('s3-pools.stall: a body that stops moving is cut after the idle bound, and its socket serves the next stream', async () => {
-    const stalled = await store.read('large.mp3');
-    await firstChunkThenStop(stalled);
-    const cut = new Promise<Error>((resolve) => stalled.once('error', resolve));
-    const started = performance.now();
-    // The only stream socket is held: control requests have a pool of their own.
-    await store.ready();
-    assert.equal((await store.stat('large.mp3'))?.size, LARGE);
-    assert.ok(performance.now() - started < 500, 'readiness and HEAD did not wait for the stream socket');
-    // The next stream waits for the socket until the stalled body is cut.
-    const next = await store.read('large.mp3', { start: 0, end: 9 });
-    const waited = performance.now() - started;
-    const error = await cut;
-    assert.equal(error.name, 'TimeoutError');
-    assert.match(error.message, /timed out after 1000 ms of inactivity/);
-    assert.ok(waited >= 900 && waited < 2900, `the next stream got the socket after ${Math.round(waited)} ms`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of next) chunks.push(chunk as Buffer);
-    assert.deepEqual(new Uint8Array(Buffer.concat(chunks)), bytes.slice(0, 10));
-  });
+  test(
+    's3-pools.stall: a body that stops moving is cut after ' + 'the idle bound, and its socket serves the next stream',
+    async () => {
+      const stalled = await store.read('large.mp3');
+      await firstChunkThenStop(stalled);
+      const cut = new Promise<Error>((resolve) => stalled.once('error', resolve));
+      const started = performance.now();
+      // The only stream socket is held: control requests have a pool of their own.
+      await store.ready();
+      assert.equal((await store.stat('large.mp3'))?.size, LARGE);
+      assert.ok(performance.now() - started < 500, 'readiness and HEAD did not wait for the stream socket');
+      // The next stream waits for the socket until the stalled body is cut.
+      const next = await store.read('large.mp3', { start: 0, end: 9 });
+      const waited = performance.now() - started;
+      const error = await cut;
+      assert.equal(error.name, 'TimeoutError');
+      assert.match(error.message, /timed out after 1000 ms of inactivity/);
+      assert.ok(waited >= 900 && waited < 2900, `the next stream got the socket after ${Math.round(waited)} ms`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of next) chunks.push(chunk as Buffer);
+      assert.deepEqual(new Uint8Array(Buffer.concat(chunks)), bytes.slice(0, 10));
+    },
+  );
 });
 
 /** Reads one chunk, then stops reading. */

@@ -150,7 +150,10 @@ class McpBatch extends Step {
     }
   }
   override toString(): string {
-    return `mcp ${this.repeatId ? 'batch with a repeated id' : 'batch'} [${this.messages.map((m) => m.tool).join(', ')}] (key ${this.key})`;
+    return (
+      `mcp ${this.repeatId ? 'batch with a repeated id' : 'batch'} ` +
+      `[${this.messages.map((m) => m.tool).join(', ')}] (key ${this.key})`
+    );
   }
 }
 
@@ -226,7 +229,8 @@ class Rendition extends Step {
 /**
  * Every entry point charges the same meter: random sequences of REST searches and downloads, MCP
  * calls and batches (a repeated id among them), dashboard downloads, packs and renditions made
- * through signed URLs, over two keys of one account, leave the day's quota and each sound's downloads exactly where a one-line model says.
+ * through signed URLs, over two keys of one account, leave the day's quota and each sound's downloads exactly where
+ * a one-line model says.
  */
 describe('meter.model: every path charges the one meter, as a simple model says', () => {
   let server: TestServer;

@@ -81,50 +81,57 @@ describe('metrics: serve with METRICS_PORT', () => {
     await removeBackend(dataDir);
   });
 
-  test('metrics.requests: answers are counted by route pattern and status, never by URL; quota decisions by outcome', async () => {
-    const requests = (scrape: Scrape, route: string, status: number) =>
-      scrape.value('http_request_duration_seconds_count', { method: 'GET', route, status_code: String(status) }) ?? 0;
-    const decisions = (scrape: Scrape, decision: string) => scrape.value('quota_decisions_total', { decision }) ?? 0;
-    const before = await Scrape.of(metricsUrl);
+  test(
+    'metrics.requests: answers are counted by route pattern ' + 'and status, never by URL; quota decisions by outcome',
+    async () => {
+      const requests = (scrape: Scrape, route: string, status: number) =>
+        scrape.value('http_request_duration_seconds_count', { method: 'GET', route, status_code: String(status) }) ?? 0;
+      const decisions = (scrape: Scrape, decision: string) => scrape.value('quota_decisions_total', { decision }) ?? 0;
+      const before = await Scrape.of(metricsUrl);
 
-    const search = await fetch(`${server.url}/api/v1/sounds?q=laser`, { headers: { 'x-api-key': key } });
-    assert.equal(search.status, 200);
-    const missing = await fetch(`${server.url}/api/v1/sounds/no-such-sound-4242`, { headers: { 'x-api-key': key } });
-    assert.equal(missing.status, 404);
-    const refused = await fetch(`${server.url}/api/v1/sounds?q=door`, { headers: { 'x-api-key': spentKey } });
-    assert.equal(refused.status, 429);
-    const unrouted = await fetch(`${server.url}/no/such/page-4242`);
-    assert.equal(unrouted.status, 404);
+      const search = await fetch(`${server.url}/api/v1/sounds?q=laser`, { headers: { 'x-api-key': key } });
+      assert.equal(search.status, 200);
+      const missing = await fetch(`${server.url}/api/v1/sounds/no-such-sound-4242`, { headers: { 'x-api-key': key } });
+      assert.equal(missing.status, 404);
+      const refused = await fetch(`${server.url}/api/v1/sounds?q=door`, { headers: { 'x-api-key': spentKey } });
+      assert.equal(refused.status, 429);
+      const unrouted = await fetch(`${server.url}/no/such/page-4242`);
+      assert.equal(unrouted.status, 404);
 
-    const after = await Scrape.of(metricsUrl);
-    assert.equal(requests(after, '/api/v1/sounds', 200) - requests(before, '/api/v1/sounds', 200), 1, 'the search');
-    assert.equal(
-      requests(after, '/api/v1/sounds/:id', 404) - requests(before, '/api/v1/sounds/:id', 404),
-      1,
-      'the unknown sound',
-    );
-    assert.equal(
-      requests(after, '/api/v1/sounds', 429) - requests(before, '/api/v1/sounds', 429),
-      1,
-      'the refused search',
-    );
-    assert.equal(
-      requests(after, 'unmatched', 404) - requests(before, 'unmatched', 404),
-      1,
-      'the path no route matches',
-    );
-    for (const { route } of after.labelsOf('http_request_duration_seconds_count')) {
-      assert.ok(!route!.includes('4242') && !route!.includes('?'), `route label "${route}" is a pattern, not a URL`);
-    }
-    // Both answers with a known key spent one request of the quota; the spent account's was refused.
-    assert.equal(decisions(after, 'allowed') - decisions(before, 'allowed'), 2);
-    assert.equal(decisions(after, 'refused') - decisions(before, 'refused'), 1);
-    // The histogram's buckets hold every answer: the largest bucket equals the count.
-    assert.equal(
-      after.value('http_request_duration_seconds_bucket', { route: '/api/v1/sounds', status_code: '200', le: '+Inf' }),
-      requests(after, '/api/v1/sounds', 200),
-    );
-  });
+      const after = await Scrape.of(metricsUrl);
+      assert.equal(requests(after, '/api/v1/sounds', 200) - requests(before, '/api/v1/sounds', 200), 1, 'the search');
+      assert.equal(
+        requests(after, '/api/v1/sounds/:id', 404) - requests(before, '/api/v1/sounds/:id', 404),
+        1,
+        'the unknown sound',
+      );
+      assert.equal(
+        requests(after, '/api/v1/sounds', 429) - requests(before, '/api/v1/sounds', 429),
+        1,
+        'the refused search',
+      );
+      assert.equal(
+        requests(after, 'unmatched', 404) - requests(before, 'unmatched', 404),
+        1,
+        'the path no route matches',
+      );
+      for (const { route } of after.labelsOf('http_request_duration_seconds_count')) {
+        assert.ok(!route!.includes('4242') && !route!.includes('?'), `route label "${route}" is a pattern, not a URL`);
+      }
+      // Both answers with a known key spent one request of the quota; the spent account's was refused.
+      assert.equal(decisions(after, 'allowed') - decisions(before, 'allowed'), 2);
+      assert.equal(decisions(after, 'refused') - decisions(before, 'refused'), 1);
+      // The histogram's buckets hold every answer: the largest bucket equals the count.
+      assert.equal(
+        after.value('http_request_duration_seconds_bucket', {
+          route: '/api/v1/sounds',
+          status_code: '200',
+          le: '+Inf',
+        }),
+        requests(after, '/api/v1/sounds', 200),
+      );
+    },
+  );
 
   test('metrics.process: Node.js and process metrics from prom-client', async () => {
     const scrape = await Scrape.of(metricsUrl);
@@ -138,24 +145,27 @@ describe('metrics: serve with METRICS_PORT', () => {
     }
   });
 
-  test("metrics.index: the index size is the catalog's sound count and follows a sound another program adds", async () => {
-    const total = async () =>
-      (await (await fetch(`${server.url}/api/v1/sounds`, { headers: { 'x-api-key': key } })).json()).pagination
-        .total as number;
-    const scrape = await Scrape.of(metricsUrl);
-    assert.equal(scrape.value('search_index_sounds'), 3);
-    assert.equal(scrape.value('search_index_sounds'), await total());
-    await withServices(dataDir, (services) => addSound(services, { name: 'Glass Break' }));
-    // Applied, and then nothing waiting: the lag goes to 0 when the read after the change finds the
-    // feed current, a moment after the count has moved (a scrape can fall between the two).
-    const seen = await eventually(
-      () => Scrape.of(metricsUrl),
-      (s) => s.value('search_index_sounds') === 4 && s.value('catalog_change_feed_lag_seconds') === 0,
-      10_000,
-      'the added sound is in the index and nothing waits',
-    );
-    assert.equal(seen.value('search_index_sounds'), await total());
-  });
+  test(
+    "metrics.index: the index size is the catalog's " + 'sound count and follows a sound another program adds',
+    async () => {
+      const total = async () =>
+        (await (await fetch(`${server.url}/api/v1/sounds`, { headers: { 'x-api-key': key } })).json()).pagination
+          .total as number;
+      const scrape = await Scrape.of(metricsUrl);
+      assert.equal(scrape.value('search_index_sounds'), 3);
+      assert.equal(scrape.value('search_index_sounds'), await total());
+      await withServices(dataDir, (services) => addSound(services, { name: 'Glass Break' }));
+      // Applied, and then nothing waiting: the lag goes to 0 when the read after the change finds the
+      // feed current, a moment after the count has moved (a scrape can fall between the two).
+      const seen = await eventually(
+        () => Scrape.of(metricsUrl),
+        (s) => s.value('search_index_sounds') === 4 && s.value('catalog_change_feed_lag_seconds') === 0,
+        10_000,
+        'the added sound is in the index and nothing waits',
+      );
+      assert.equal(seen.value('search_index_sounds'), await total());
+    },
+  );
 
   test('metrics.renditions: a rendition made is counted with its bytes', async () => {
     const before = await Scrape.of(metricsUrl);
@@ -177,23 +187,27 @@ describe('metrics: serve with METRICS_PORT', () => {
     assert.equal(after.value('renditions_removed_total'), 0);
   });
 
-  test('metrics.backends: the PostgreSQL pool and Redis errors where those backends are used, nothing for what is not', async () => {
-    const scrape = await Scrape.of(metricsUrl);
-    if (onPostgres) {
-      assert.equal(scrape.value('database_pool_connections', { state: 'max' }), 10);
-      const open =
-        scrape.value('database_pool_connections', { state: 'idle' })! +
-        scrape.value('database_pool_connections', { state: 'busy' })!;
-      assert.ok(open >= 1 && open <= 10, `open connections: ${open}`);
-      assert.equal(scrape.value('database_pool_waiting_queries'), 0);
-      assert.equal(scrape.value('database_pool_errors_total'), 0);
-    } else {
-      assert.ok(!scrape.text.includes('database_pool_'), 'SQLite has no pool');
-    }
-    if (onRedis) assert.equal(scrape.value('redis_errors_total'), 0);
-    else assert.ok(!scrape.has('redis_errors_total'), 'no Redis, no Redis errors');
-    assert.equal(scrape.value('quota_errors_total'), 0);
-  });
+  test(
+    'metrics.backends: the PostgreSQL pool and Redis errors ' +
+      'where those backends are used, nothing for what is not',
+    async () => {
+      const scrape = await Scrape.of(metricsUrl);
+      if (onPostgres) {
+        assert.equal(scrape.value('database_pool_connections', { state: 'max' }), 10);
+        const open =
+          scrape.value('database_pool_connections', { state: 'idle' })! +
+          scrape.value('database_pool_connections', { state: 'busy' })!;
+        assert.ok(open >= 1 && open <= 10, `open connections: ${open}`);
+        assert.equal(scrape.value('database_pool_waiting_queries'), 0);
+        assert.equal(scrape.value('database_pool_errors_total'), 0);
+      } else {
+        assert.ok(!scrape.text.includes('database_pool_'), 'SQLite has no pool');
+      }
+      if (onRedis) assert.equal(scrape.value('redis_errors_total'), 0);
+      else assert.ok(!scrape.has('redis_errors_total'), 'no Redis, no Redis errors');
+      assert.equal(scrape.value('quota_errors_total'), 0);
+    },
+  );
 
   test("metrics.private: /metrics is served on its own port at 127.0.0.1, and never on the API's", async () => {
     assert.equal(new URL(metricsUrl).hostname, '127.0.0.1');
@@ -207,19 +221,22 @@ describe('metrics: serve with METRICS_PORT', () => {
 });
 
 describe('metrics: off by default, and its settings', () => {
-  test("metrics.off: without METRICS_PORT, serve listens on the API's port alone and says nothing of metrics", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-metrics-'));
-    const server = await startServe({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
-    try {
-      assert.deepEqual(await listeningPorts(server.child.pid!), [portOf(server.url)]);
-      assert.doesNotMatch(server.stderr(), /metrics/i);
-      assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
-    } finally {
-      assert.equal(await server.stop(), 0);
-      await rm(dataDir, { recursive: true, force: true });
-      await removeBackend(dataDir);
-    }
-  });
+  test(
+    'metrics.off: without METRICS_PORT, serve listens ' + "on the API's port alone and says nothing of metrics",
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-metrics-'));
+      const server = await startServe({ SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' });
+      try {
+        assert.deepEqual(await listeningPorts(server.child.pid!), [portOf(server.url)]);
+        assert.doesNotMatch(server.stderr(), /metrics/i);
+        assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
+      } finally {
+        assert.equal(await server.stop(), 0);
+        await rm(dataDir, { recursive: true, force: true });
+        await removeBackend(dataDir);
+      }
+    },
+  );
 
   test('metrics.shutdown: SIGTERM closes the metrics listener with the server (exit status 0)', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sound-catalog-metrics-'));

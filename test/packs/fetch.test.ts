@@ -38,45 +38,57 @@ describe('packs.fetch: each fetch of a pack URL pays for the renditions it makes
   });
   after(() => server.close());
 
-  test('packs.fetch.charged: a FLAC pack over RENDITIONS_MAX_BYTES is made again on every fetch, and every fetch pays for it', async () => {
-    const { key } = await server.account('pro');
-    const url = await packUrl(server, key, ids, 'format=flac');
-    const start = await remaining(server, key);
-    assert.equal(start, 2500 - ids.length - 1, 'asking for the pack cost one request per sound');
-    for (const round of [1, 2]) {
-      const made = (await server.services.renditions.stats()).made;
-      const before = await remaining(server, key);
-      await fetchWhole(url);
-      assert.equal(
-        (await server.services.renditions.stats()).made,
-        made + ids.length,
-        `fetch ${round} made every rendition again`,
-      );
-      // 10 each (1 s of FLAC at the default rate and depth), and the request that reads what is left.
-      assert.equal(await remaining(server, key), before - 10 * ids.length - 1, `fetch ${round} paid for what it made`);
-    }
-  });
+  test(
+    'packs.fetch.charged: a FLAC pack over RENDITIONS_MAX_BYTES ' +
+      'is made again on every fetch, and every fetch pays for it',
+    async () => {
+      const { key } = await server.account('pro');
+      const url = await packUrl(server, key, ids, 'format=flac');
+      const start = await remaining(server, key);
+      assert.equal(start, 2500 - ids.length - 1, 'asking for the pack cost one request per sound');
+      for (const round of [1, 2]) {
+        const made = (await server.services.renditions.stats()).made;
+        const before = await remaining(server, key);
+        await fetchWhole(url);
+        assert.equal(
+          (await server.services.renditions.stats()).made,
+          made + ids.length,
+          `fetch ${round} made every rendition again`,
+        );
+        // 10 each (1 s of FLAC at the default rate and depth), and the request that reads what is left.
+        assert.equal(
+          await remaining(server, key),
+          before - 10 * ids.length - 1,
+          `fetch ${round} paid for what it made`,
+        );
+      }
+    },
+  );
 
-  test('packs.fetch.refused: when the quota cannot cover the renditions, 429 with the quota body and headers, before anything is made', async () => {
-    const { key, account } = await server.account('pro');
-    const url = await packUrl(server, key, ids, 'format=flac&channels=1');
-    const left = await remaining(server, key);
-    // 5 each for mono, 30 for the pack: leave 29.
-    await server.services.quota.consume(account.id, null, 2500, server.clock.now, left - 29);
-    const made = (await server.services.renditions.stats()).made;
-    const refused = await fetch(url);
-    assert.equal(refused.status, 429);
-    const body = (await refused.json()) as { error: string; limit: number; reset: number };
-    assert.match(body.error, /costs 30 requests/);
-    assert.equal(body.limit, 2500);
-    assert.ok(body.reset > server.clock.now / 1000);
-    assert.equal(refused.headers.get('x-ratelimit-limit'), '2500');
-    assert.equal(refused.headers.get('x-ratelimit-remaining'), '29');
-    assert.equal(refused.headers.get('x-ratelimit-reset'), String(body.reset));
-    assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    assert.equal((await server.services.renditions.stats()).made, made, 'nothing made');
-    assert.equal(await remaining(server, key), 28, 'nothing counted but the request that reads it');
-  });
+  test(
+    'packs.fetch.refused: when the quota cannot cover the renditions, ' +
+      '429 with the quota body and headers, before anything is made',
+    async () => {
+      const { key, account } = await server.account('pro');
+      const url = await packUrl(server, key, ids, 'format=flac&channels=1');
+      const left = await remaining(server, key);
+      // 5 each for mono, 30 for the pack: leave 29.
+      await server.services.quota.consume(account.id, null, 2500, server.clock.now, left - 29);
+      const made = (await server.services.renditions.stats()).made;
+      const refused = await fetch(url);
+      assert.equal(refused.status, 429);
+      const body = (await refused.json()) as { error: string; limit: number; reset: number };
+      assert.match(body.error, /costs 30 requests/);
+      assert.equal(body.limit, 2500);
+      assert.ok(body.reset > server.clock.now / 1000);
+      assert.equal(refused.headers.get('x-ratelimit-limit'), '2500');
+      assert.equal(refused.headers.get('x-ratelimit-remaining'), '29');
+      assert.equal(refused.headers.get('x-ratelimit-reset'), String(body.reset));
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal((await server.services.renditions.stats()).made, made, 'nothing made');
+      assert.equal(await remaining(server, key), 28, 'nothing counted but the request that reads it');
+    },
+  );
 
   test('packs.fetch.left: a client that leaves mid-way pays for the renditions made, not for the others', async () => {
     const { key } = await server.account('pro');
@@ -91,7 +103,8 @@ describe('packs.fetch: each fetch of a pack URL pays for the renditions it makes
     for (let received = 0; received < 200_000; ) received += (await reader.read()).value?.byteLength ?? Infinity;
     controller.abort();
     await reader.read().catch(() => {});
-    // Idle twice, 300 ms apart, with nothing made between: the server has seen the client go (between two files it looks idle too).
+    // Idle twice, 300 ms apart, with nothing made between: the server has seen the client go (between two files it
+    // looks idle too).
     const idle = async () =>
       eventually(
         () => server.services.renditions.stats(),
@@ -122,46 +135,50 @@ describe('packs.fetch.concurrent: an account fetches at most 2 packs at once', (
   });
   after(() => server.close());
 
-  test('packs.fetch.concurrent: a 3rd concurrent fetch is 429 with Retry-After; a place frees when a ZIP ends or its client leaves', async () => {
-    const { key } = await server.account('pro');
-    const { key: otherKey } = await server.account('pro');
-    const url = await packUrl(server, key, [id], 'format=wav');
-    const first = new AbortController();
-    const one = await fetch(url, { signal: first.signal });
-    const two = await fetch(url);
-    assert.deepEqual([one.status, two.status], [200, 200]);
-    const third = await fetch(url);
-    assert.equal(third.status, 429);
-    assert.ok(Number(third.headers.get('retry-after')) > 0);
-    assert.match(((await third.json()) as { error: string }).error, /2 packs/);
-    // Another account is not held back.
-    const other = await fetch(await packUrl(server, otherKey, [id], 'format=wav'));
-    assert.equal(other.status, 200);
-    await other.body!.cancel();
+  test(
+    'packs.fetch.concurrent: a 3rd concurrent fetch is 429 with ' +
+      'Retry-After; a place frees when a ZIP ends or its client leaves',
+    async () => {
+      const { key } = await server.account('pro');
+      const { key: otherKey } = await server.account('pro');
+      const url = await packUrl(server, key, [id], 'format=wav');
+      const first = new AbortController();
+      const one = await fetch(url, { signal: first.signal });
+      const two = await fetch(url);
+      assert.deepEqual([one.status, two.status], [200, 200]);
+      const third = await fetch(url);
+      assert.equal(third.status, 429);
+      assert.ok(Number(third.headers.get('retry-after')) > 0);
+      assert.match(((await third.json()) as { error: string }).error, /2 packs/);
+      // Another account is not held back.
+      const other = await fetch(await packUrl(server, otherKey, [id], 'format=wav'));
+      assert.equal(other.status, 200);
+      await other.body!.cancel();
 
-    // The first client leaves: its place frees.
-    first.abort();
-    const fourth = await eventually(
-      async () => {
-        const response = await fetch(url);
-        if (response.status !== 200) await response.arrayBuffer();
-        return response;
-      },
-      (response) => response.status === 200,
-      5_000,
-      'a place freed by a client that left',
-    );
-    // The second and fourth ZIPs end: both places free.
-    const [a, b] = await Promise.all([two.arrayBuffer(), fourth.arrayBuffer()]);
-    assert.equal(a.byteLength, b.byteLength);
-    assert.ok(a.byteLength > 5_000_000, `a whole ZIP: ${a.byteLength} bytes`);
-    // The server's side of each ends just after the client has read it all.
-    await sleep(200);
-    const again = await Promise.all([fetch(url), fetch(url)]);
-    assert.deepEqual(
-      again.map((response) => response.status),
-      [200, 200],
-    );
-    await Promise.all(again.map((response) => response.arrayBuffer()));
-  });
+      // The first client leaves: its place frees.
+      first.abort();
+      const fourth = await eventually(
+        async () => {
+          const response = await fetch(url);
+          if (response.status !== 200) await response.arrayBuffer();
+          return response;
+        },
+        (response) => response.status === 200,
+        5_000,
+        'a place freed by a client that left',
+      );
+      // The second and fourth ZIPs end: both places free.
+      const [a, b] = await Promise.all([two.arrayBuffer(), fourth.arrayBuffer()]);
+      assert.equal(a.byteLength, b.byteLength);
+      assert.ok(a.byteLength > 5_000_000, `a whole ZIP: ${a.byteLength} bytes`);
+      // The server's side of each ends just after the client has read it all.
+      await sleep(200);
+      const again = await Promise.all([fetch(url), fetch(url)]);
+      assert.deepEqual(
+        again.map((response) => response.status),
+        [200, 200],
+      );
+      await Promise.all(again.map((response) => response.arrayBuffer()));
+    },
+  );
 });

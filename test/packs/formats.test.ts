@@ -96,129 +96,146 @@ const CASES = [
   },
 ] as const;
 
-describe('packs.formats: a pack in WAV, FLAC, Ogg Vorbis or Opus, every file decoded by ffmpeg at the rate and channels asked', () => {
-  let server: TestServer;
-  const ids: string[] = [];
+describe(
+  'packs.formats: a pack in WAV, FLAC, Ogg Vorbis or Opus, ' +
+    'every file decoded by ffmpeg at the rate and channels asked',
+  () => {
+    let server: TestServer;
+    const ids: string[] = [];
 
-  before(async () => {
-    server = await startServer();
-    // Real MP3s: renditions are made from them.
-    for (const [index, name] of ['Laser Zap', 'Wind Gust'].entries()) {
-      const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('pack-formats', index).audio);
-      ids.push((await addSound(server.services, { name, bytes: mp3, ...measurements })).id);
+    before(async () => {
+      server = await startServer();
+      // Real MP3s: renditions are made from them.
+      for (const [index, name] of ['Laser Zap', 'Wind Gust'].entries()) {
+        const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('pack-formats', index).audio);
+        ids.push((await addSound(server.services, { name, bytes: mp3, ...measurements })).id);
+      }
+    });
+    after(() => server.close());
+
+    for (const wanted of CASES) {
+      test(
+        `packs.formats: ${wanted.query}: files named .${wanted.format}, decoding at ${wanted.rate} ` +
+          `Hz, ${wanted.channels} channel(s); manifest rows state them and hash the bytes`,
+        needsFfmpeg,
+        async () => {
+          const { key } = await server.account('pro');
+          const response = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
+          assert.equal(response.status, 200, await response.clone().text());
+          // Two sounds: 2 requests; the renditions are paid when the URL is fetched.
+          assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 2));
+          const { data } = (await response.json()) as PackBody;
+          const url = new URL(data.download_url);
+          for (const param of new URLSearchParams(wanted.query))
+            assert.equal(url.searchParams.get(param[0]), param[1], `the signed URL carries ${param[0]}`);
+
+          const zip = await fetch(data.download_url);
+          assert.equal(zip.status, 200);
+          const bytes = Buffer.from(await zip.arrayBuffer());
+          const relative = Math.abs(data.estimated_bytes - bytes.length) / bytes.length;
+          assert.ok(relative <= wanted.slack, `estimated ${data.estimated_bytes} for ${bytes.length} bytes`);
+          const folder = path.join(server.dataDir, `pack-${wanted.format}`);
+          const file = `${folder}.zip`;
+          await writeFile(file, bytes);
+          assert.match((await run('unzip', ['-t', file])).stdout, /No errors detected/);
+          await run('unzip', ['-q', '-d', folder, file]);
+
+          const manifest = JSON.parse(await readFile(path.join(folder, 'manifest.json'), 'utf8')) as {
+            sounds: ManifestRow[];
+          };
+          assert.deepEqual(
+            manifest.sounds.map((row) => row.id),
+            ids,
+          );
+          for (const row of manifest.sounds) {
+            assert.ok(row.file.endsWith(`-${row.id}.${wanted.format}`), row.file);
+            const entry = path.join(folder, row.file);
+            const delivered = await readFile(entry);
+            assert.equal(
+              row.sha256,
+              createHash('sha256').update(delivered).digest('hex'),
+              `${row.file}: SHA-256 of the bytes delivered`,
+            );
+            assert.equal(row.bytes, delivered.length);
+            assert.equal(await decodes(entry), '', `${row.file} decodes without error`);
+            const stream = await probe(entry);
+            assert.equal(stream.codec_name, wanted.codec, row.file);
+            assert.equal(Number(stream.sample_rate), wanted.rate, row.file);
+            assert.equal(Number(stream.channels), wanted.channels, row.file);
+            if (wanted.depth !== null)
+              assert.equal(Number(stream.bits_per_sample || stream.bits_per_raw_sample), wanted.depth, row.file);
+            assert.equal(row.format, wanted.format);
+            assert.equal(row.sample_rate, wanted.rate, `${row.file}: the manifest's rate`);
+            assert.equal(row.channels, wanted.channels, `${row.file}: the manifest's channels`);
+            assert.equal(typeof row.integrated_lufs, 'number');
+            assert.equal(typeof row.true_peak_db, 'number');
+            if (wanted.query.includes('loudness=-20'))
+              assert.ok(Math.abs(row.integrated_lufs! + 20) <= 0.5, `${row.file}: ${row.integrated_lufs} LUFS`);
+          }
+
+          // The same pack again: one request per sound; fetching it makes nothing and costs nothing, every rendition
+          // being stored.
+          const again = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
+          assert.equal(again.status, 200);
+          assert.equal(again.headers.get('x-ratelimit-remaining'), String(2500 - 2 - 2 * wanted.price - 2));
+          const refetched = await fetch(((await again.json()) as PackBody).data.download_url);
+          assert.equal(refetched.status, 200);
+          await refetched.arrayBuffer();
+          const after = await server.get('/api/v1/sounds/popular?limit=1', { key });
+          assert.equal(after.headers.get('x-ratelimit-remaining'), String(2500 - 2 - 2 * wanted.price - 2 - 1));
+        },
+      );
     }
-  });
-  after(() => server.close());
 
-  for (const wanted of CASES) {
     test(
-      `packs.formats: ${wanted.query}: files named .${wanted.format}, decoding at ${wanted.rate} Hz, ${wanted.channels} channel(s); manifest rows state them and hash the bytes`,
-      needsFfmpeg,
+      'packs.formats.errors: a bad format parameter or combination ' +
+        'is a 400 naming the parameter, and costs only the call',
       async () => {
         const { key } = await server.account('pro');
-        const response = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
-        assert.equal(response.status, 200, await response.clone().text());
-        // Two sounds: 2 requests; the renditions are paid when the URL is fetched.
-        assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - 2));
-        const { data } = (await response.json()) as PackBody;
-        const url = new URL(data.download_url);
-        for (const param of new URLSearchParams(wanted.query))
-          assert.equal(url.searchParams.get(param[0]), param[1], `the signed URL carries ${param[0]}`);
-
-        const zip = await fetch(data.download_url);
-        assert.equal(zip.status, 200);
-        const bytes = Buffer.from(await zip.arrayBuffer());
-        const relative = Math.abs(data.estimated_bytes - bytes.length) / bytes.length;
-        assert.ok(relative <= wanted.slack, `estimated ${data.estimated_bytes} for ${bytes.length} bytes`);
-        const folder = path.join(server.dataDir, `pack-${wanted.format}`);
-        const file = `${folder}.zip`;
-        await writeFile(file, bytes);
-        assert.match((await run('unzip', ['-t', file])).stdout, /No errors detected/);
-        await run('unzip', ['-q', '-d', folder, file]);
-
-        const manifest = JSON.parse(await readFile(path.join(folder, 'manifest.json'), 'utf8')) as {
-          sounds: ManifestRow[];
-        };
-        assert.deepEqual(
-          manifest.sounds.map((row) => row.id),
-          ids,
-        );
-        for (const row of manifest.sounds) {
-          assert.ok(row.file.endsWith(`-${row.id}.${wanted.format}`), row.file);
-          const entry = path.join(folder, row.file);
-          const delivered = await readFile(entry);
-          assert.equal(
-            row.sha256,
-            createHash('sha256').update(delivered).digest('hex'),
-            `${row.file}: SHA-256 of the bytes delivered`,
+        const refused = [
+          ['format=aiff', 'format'],
+          ['format=opus&sample_rate=44100', 'sample_rate'],
+          ['format=ogg&bit_depth=24', 'bit_depth'],
+          ['format=mp3&sample_rate=96000', 'sample_rate'],
+          ['format=wav&sample_rate=7999', 'sample_rate'],
+          ['format=wav&sample_rate=', 'sample_rate'],
+          ['format=wav&channels=3', 'channels'],
+          ['format=flac&bit_depth=20', 'bit_depth'],
+        ] as const;
+        for (const [query, param] of refused) {
+          const response = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${query}`, { key });
+          assert.equal(response.status, 400, query);
+          const body = (await response.json()) as { error: string; details: Array<{ param: string; message: string }> };
+          assert.deepEqual(
+            [...new Set(body.details.map((detail) => detail.param))],
+            [param],
+            `${query}: ${body.error}`,
           );
-          assert.equal(row.bytes, delivered.length);
-          assert.equal(await decodes(entry), '', `${row.file} decodes without error`);
-          const stream = await probe(entry);
-          assert.equal(stream.codec_name, wanted.codec, row.file);
-          assert.equal(Number(stream.sample_rate), wanted.rate, row.file);
-          assert.equal(Number(stream.channels), wanted.channels, row.file);
-          if (wanted.depth !== null)
-            assert.equal(Number(stream.bits_per_sample || stream.bits_per_raw_sample), wanted.depth, row.file);
-          assert.equal(row.format, wanted.format);
-          assert.equal(row.sample_rate, wanted.rate, `${row.file}: the manifest's rate`);
-          assert.equal(row.channels, wanted.channels, `${row.file}: the manifest's channels`);
-          assert.equal(typeof row.integrated_lufs, 'number');
-          assert.equal(typeof row.true_peak_db, 'number');
-          if (wanted.query.includes('loudness=-20'))
-            assert.ok(Math.abs(row.integrated_lufs! + 20) <= 0.5, `${row.file}: ${row.integrated_lufs} LUFS`);
+          assert.match(body.error, new RegExp(param));
         }
-
-        // The same pack again: one request per sound; fetching it makes nothing and costs nothing, every rendition being stored.
-        const again = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${wanted.query}`, { key });
-        assert.equal(again.status, 200);
-        assert.equal(again.headers.get('x-ratelimit-remaining'), String(2500 - 2 - 2 * wanted.price - 2));
-        const refetched = await fetch(((await again.json()) as PackBody).data.download_url);
-        assert.equal(refetched.status, 200);
-        await refetched.arrayBuffer();
         const after = await server.get('/api/v1/sounds/popular?limit=1', { key });
-        assert.equal(after.headers.get('x-ratelimit-remaining'), String(2500 - 2 - 2 * wanted.price - 2 - 1));
+        assert.equal(after.headers.get('x-ratelimit-remaining'), String(2500 - refused.length - 1));
       },
     );
-  }
 
-  test('packs.formats.errors: a bad format parameter or combination is a 400 naming the parameter, and costs only the call', async () => {
-    const { key } = await server.account('pro');
-    const refused = [
-      ['format=aiff', 'format'],
-      ['format=opus&sample_rate=44100', 'sample_rate'],
-      ['format=ogg&bit_depth=24', 'bit_depth'],
-      ['format=mp3&sample_rate=96000', 'sample_rate'],
-      ['format=wav&sample_rate=7999', 'sample_rate'],
-      ['format=wav&sample_rate=', 'sample_rate'],
-      ['format=wav&channels=3', 'channels'],
-      ['format=flac&bit_depth=20', 'bit_depth'],
-    ] as const;
-    for (const [query, param] of refused) {
-      const response = await server.get(`/api/v1/packs?ids=${ids.join(',')}&${query}`, { key });
-      assert.equal(response.status, 400, query);
-      const body = (await response.json()) as { error: string; details: Array<{ param: string; message: string }> };
-      assert.deepEqual([...new Set(body.details.map((detail) => detail.param))], [param], `${query}: ${body.error}`);
-      assert.match(body.error, new RegExp(param));
-    }
-    const after = await server.get('/api/v1/sounds/popular?limit=1', { key });
-    assert.equal(after.headers.get('x-ratelimit-remaining'), String(2500 - refused.length - 1));
-  });
-
-  test('packs.formats.security: the format is signed; a pack URL with its format changed or dropped is 403', async () => {
-    const { key } = await server.account('pro');
-    const { data } = (await (
-      await server.get(`/api/v1/packs?ids=${ids[0]}&format=wav&channels=1`, { key })
-    ).json()) as PackBody;
-    assert.ok(data.download_url.includes('&format=wav&channels=1&account='), data.download_url);
-    assert.equal((await fetch(data.download_url.replace('format=wav', 'format=flac'))).status, 403);
-    assert.equal((await fetch(data.download_url.replace('&channels=1', ''))).status, 403);
-    assert.equal((await fetch(data.download_url.replace('&format=wav', ''))).status, 403);
-    // Reordered, the same parameters are no longer the query that was signed (the canonical-URL rule).
-    assert.equal(
-      (await fetch(data.download_url.replace('format=wav&channels=1', 'channels=1&format=wav'))).status,
-      403,
+    test(
+      'packs.formats.security: the format is signed; a ' + 'pack URL with its format changed or dropped is 403',
+      async () => {
+        const { key } = await server.account('pro');
+        const { data } = (await (
+          await server.get(`/api/v1/packs?ids=${ids[0]}&format=wav&channels=1`, { key })
+        ).json()) as PackBody;
+        assert.ok(data.download_url.includes('&format=wav&channels=1&account='), data.download_url);
+        assert.equal((await fetch(data.download_url.replace('format=wav', 'format=flac'))).status, 403);
+        assert.equal((await fetch(data.download_url.replace('&channels=1', ''))).status, 403);
+        assert.equal((await fetch(data.download_url.replace('&format=wav', ''))).status, 403);
+        // Reordered, the same parameters are no longer the query that was signed (the canonical-URL rule).
+        assert.equal(
+          (await fetch(data.download_url.replace('format=wav&channels=1', 'channels=1&format=wav'))).status,
+          403,
+        );
+        assert.equal((await fetch(data.download_url)).status, 200);
+      },
     );
-    assert.equal((await fetch(data.download_url)).status, 200);
-  });
-});
+  },
+);

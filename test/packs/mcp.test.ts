@@ -45,37 +45,42 @@ describe('packs.mcp: get_pack_url gives the same pack as GET /api/v1/packs, at t
     assert.ok(bytes.includes(Buffer.from(`glass-break-${ids[0]}.mp3`)));
   });
 
-  test('with a format: the URL carries it, the ZIP holds .wav files at the rate and channels asked, and its fetch pays for the renditions', async () => {
-    const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('pack-mcp', 1).audio);
-    const real = await addSound(server.services, { name: 'Coin Pickup', bytes: mp3, ...measurements });
-    const remaining = async () =>
-      Number((await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'));
-    const before = await remaining();
-    const result = await callTool(client, 'get_pack_url', {
-      ids: [real.id],
-      format: 'wav',
-      sample_rate: 16000,
-      channels: 1,
-    });
-    assert.equal(result.isError, undefined, textOf(result));
-    assert.match(textOf(result), /Pack of 1 sounds \(WAV files in a ZIP/);
-    const { download_url: url } = result.structuredContent as { download_url: string };
-    assert.match(url, /&format=wav&sample_rate=16000&channels=1&account=/);
-    assert.match(textOf(result), /3 more for its renditions when fetched now/);
-    // The call only; then the popular call.
-    assert.equal(before - (await remaining()), 1 + 1);
-    const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
-    // The fetch paid for the rendition it made: 10 per started 10 minutes, x0.5 for 16 kHz, x0.5 for mono, rounded up.
-    assert.equal(before - (await remaining()), 1 + 1 + 3 + 1);
-    const name = Buffer.from(`coin-pickup-${real.id}.wav`);
-    assert.ok(bytes.includes(name), 'the entry is named .wav');
-    // The entry's data comes after its local header and name (stored, so as made): a RIFF WAVE at 16 kHz mono.
-    const data = bytes.indexOf(name) + name.length;
-    const wav = bytes.subarray(bytes.indexOf(Buffer.from('RIFF'), data));
-    assert.equal(wav.toString('latin1', 8, 12), 'WAVE');
-    assert.equal(wav.readUInt16LE(22), 1, 'channels');
-    assert.equal(wav.readUInt32LE(24), 16000, 'sample rate');
-  });
+  test(
+    'with a format: the URL carries it, the ZIP holds .wav files at ' +
+      'the rate and channels asked, and its fetch pays for the renditions',
+    async () => {
+      const { mp3, measurements } = await encodeAndMeasure(synthesizeSound('pack-mcp', 1).audio);
+      const real = await addSound(server.services, { name: 'Coin Pickup', bytes: mp3, ...measurements });
+      const remaining = async () =>
+        Number((await server.get('/api/v1/sounds/popular?limit=1', { key })).headers.get('x-ratelimit-remaining'));
+      const before = await remaining();
+      const result = await callTool(client, 'get_pack_url', {
+        ids: [real.id],
+        format: 'wav',
+        sample_rate: 16000,
+        channels: 1,
+      });
+      assert.equal(result.isError, undefined, textOf(result));
+      assert.match(textOf(result), /Pack of 1 sounds \(WAV files in a ZIP/);
+      const { download_url: url } = result.structuredContent as { download_url: string };
+      assert.match(url, /&format=wav&sample_rate=16000&channels=1&account=/);
+      assert.match(textOf(result), /3 more for its renditions when fetched now/);
+      // The call only; then the popular call.
+      assert.equal(before - (await remaining()), 1 + 1);
+      const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
+      // The fetch paid for the rendition it made: 10 per started 10 minutes, x0.5 for 16 kHz, x0.5 for mono, rounded
+      // up.
+      assert.equal(before - (await remaining()), 1 + 1 + 3 + 1);
+      const name = Buffer.from(`coin-pickup-${real.id}.wav`);
+      assert.ok(bytes.includes(name), 'the entry is named .wav');
+      // The entry's data comes after its local header and name (stored, so as made): a RIFF WAVE at 16 kHz mono.
+      const data = bytes.indexOf(name) + name.length;
+      const wav = bytes.subarray(bytes.indexOf(Buffer.from('RIFF'), data));
+      assert.equal(wav.toString('latin1', 8, 12), 'WAVE');
+      assert.equal(wav.readUInt16LE(22), 1, 'channels');
+      assert.equal(wav.readUInt32LE(24), 16000, 'sample rate');
+    },
+  );
 
   test('a format combination no encoder makes is refused, naming the argument', async () => {
     const opus = await callTool(client, 'get_pack_url', { ids, format: 'opus', sample_rate: 44100 });

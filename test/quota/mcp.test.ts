@@ -135,24 +135,33 @@ describe('mcp.quota: resource reads, resource pages and previews count like tool
     assert.equal(await usedToday(), 2);
   });
 
-  it('each resources/read counts one, an unknown sound included; each preview_sound counts one, plus ten the first time its preview is made', async () => {
-    const before = await usedToday();
-    await client.readResource({ uri: `sound://${id}` });
-    assert.equal(await usedToday(), before + 1);
-    await assert.rejects(client.readResource({ uri: 'sound://no-such-sound' }));
-    assert.equal(await usedToday(), before + 2);
-    await callTool(client, 'preview_sound', { id });
-    assert.equal(await usedToday(), before + 13, 'the call, and ten for making the preview');
-    await callTool(client, 'preview_sound', { id });
-    assert.equal(await usedToday(), before + 14, 'a stored preview costs only the call');
-    const read = (n: number) => ({ jsonrpc: '2.0', id: n, method: 'resources/read', params: { uri: `sound://${id}` } });
-    const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], {
-      'x-api-key': key,
-    });
-    assert.equal(response.status, 200);
-    assert.equal(await usedToday(), before + 17, 'two reads and a page of the list');
-    assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - before - 17));
-  });
+  it(
+    'each resources/read counts one, an unknown sound included; each ' +
+      'preview_sound counts one, plus ten the first time its preview is made',
+    async () => {
+      const before = await usedToday();
+      await client.readResource({ uri: `sound://${id}` });
+      assert.equal(await usedToday(), before + 1);
+      await assert.rejects(client.readResource({ uri: 'sound://no-such-sound' }));
+      assert.equal(await usedToday(), before + 2);
+      await callTool(client, 'preview_sound', { id });
+      assert.equal(await usedToday(), before + 13, 'the call, and ten for making the preview');
+      await callTool(client, 'preview_sound', { id });
+      assert.equal(await usedToday(), before + 14, 'a stored preview costs only the call');
+      const read = (n: number) => ({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'resources/read',
+        params: { uri: `sound://${id}` },
+      });
+      const response = await postMcp(server, [read(1), read(2), { jsonrpc: '2.0', id: 3, method: 'resources/list' }], {
+        'x-api-key': key,
+      });
+      assert.equal(response.status, 200);
+      assert.equal(await usedToday(), before + 17, 'two reads and a page of the list');
+      assert.equal(response.headers.get('x-ratelimit-remaining'), String(2500 - before - 17));
+    },
+  );
 
   it(
     "over quota, a read or a page of the list is a JSON-RPC error with the tools' message and the reset time, " +

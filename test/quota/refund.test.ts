@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-/** A refund gives requests back to the day they were taken from, in the counter and in the usage history, on every backend. */
+/**
+ * A refund gives requests back to the day they were taken from, in the counter and in the usage history, on every
+ * backend.
+ */
 describe('quota.refund: requests given back for work that failed', () => {
   let server: TestServer;
   before(async () => {

@@ -33,42 +33,56 @@ describe('quota.remaining', () => {
       params: { name: 'get_sound', arguments: { id: soundId } },
     });
 
-  test('quota.remaining.rest: 300 concurrent requests on a fresh Pro quota get each of 2499 ... 2200 once', async () => {
-    const { key } = await server.account('pro');
-    const answers = await Promise.all(Array.from({ length: 300 }, () => rest(key)));
-    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
-    assert.deepEqual(remainingOf(answers), countdown(2500, 300));
-  });
+  test(
+    'quota.remaining.rest: 300 concurrent requests on ' + 'a fresh Pro quota get each of 2499 ... 2200 once',
+    async () => {
+      const { key } = await server.account('pro');
+      const answers = await Promise.all(Array.from({ length: 300 }, () => rest(key)));
+      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+      assert.deepEqual(remainingOf(answers), countdown(2500, 300));
+    },
+  );
 
-  test('quota.remaining.mcp: 200 concurrent tool calls, each a POST to /mcp, get each of 2499 ... 2300 once in their headers', async () => {
-    const { key } = await server.account('pro');
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => mcp(key, n)));
-    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
-    for (const answer of answers)
-      assert.notEqual((JSON.parse(answer.body) as { result: { isError?: boolean } }).result.isError, true);
-    assert.deepEqual(remainingOf(answers), countdown(2500, 200));
-  });
+  test(
+    'quota.remaining.mcp: 200 concurrent tool calls, each a POST ' +
+      'to /mcp, get each of 2499 ... 2300 once in their headers',
+    async () => {
+      const { key } = await server.account('pro');
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => mcp(key, n)));
+      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+      for (const answer of answers)
+        assert.notEqual((JSON.parse(answer.body) as { result: { isError?: boolean } }).result.isError, true);
+      assert.deepEqual(remainingOf(answers), countdown(2500, 200));
+    },
+  );
 
-  test('quota.remaining.mixed: REST requests and tool calls of one account in flight together share one countdown', async () => {
-    const { key } = await server.account('pro');
-    const answers = await Promise.all(Array.from({ length: 300 }, (_, n) => (n % 2 === 0 ? rest(key) : mcp(key, n))));
-    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
-    assert.deepEqual(remainingOf(answers), countdown(2500, 300));
-  });
+  test(
+    'quota.remaining.mixed: REST requests and tool calls ' + 'of one account in flight together share one countdown',
+    async () => {
+      const { key } = await server.account('pro');
+      const answers = await Promise.all(Array.from({ length: 300 }, (_, n) => (n % 2 === 0 ? rest(key) : mcp(key, n))));
+      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+      assert.deepEqual(remainingOf(answers), countdown(2500, 300));
+    },
+  );
 
-  test('quota.remaining.last: a burst past the quota gives 0 to exactly one answer and 429 with remaining 0 to the rest', async () => {
-    const { account, key } = await server.account('pro');
-    // Spend all but 50, then send 80 at once.
-    for (let used = 0; used < 2450; used += 50)
-      await server.services.quota.consume(account.id, null, 2500, server.clock.now, 50);
-    const answers = await Promise.all(Array.from({ length: 80 }, () => rest(key)));
-    const allowed = answers.filter((answer) => answer.status === 200);
-    const refused = answers.filter((answer) => answer.status === 429);
-    assert.equal(allowed.length, 50);
-    assert.equal(refused.length, 30);
-    assert.deepEqual(remainingOf(allowed), countdown(50, 50));
-    assert.deepEqual(new Set(refused.map((answer) => answer.headers['x-ratelimit-remaining'])), new Set(['0']));
-  });
+  test(
+    'quota.remaining.last: a burst past the quota gives 0 to ' +
+      'exactly one answer and 429 with remaining 0 to the rest',
+    async () => {
+      const { account, key } = await server.account('pro');
+      // Spend all but 50, then send 80 at once.
+      for (let used = 0; used < 2450; used += 50)
+        await server.services.quota.consume(account.id, null, 2500, server.clock.now, 50);
+      const answers = await Promise.all(Array.from({ length: 80 }, () => rest(key)));
+      const allowed = answers.filter((answer) => answer.status === 200);
+      const refused = answers.filter((answer) => answer.status === 429);
+      assert.equal(allowed.length, 50);
+      assert.equal(refused.length, 30);
+      assert.deepEqual(remainingOf(allowed), countdown(50, 50));
+      assert.deepEqual(new Set(refused.map((answer) => answer.headers['x-ratelimit-remaining'])), new Set(['0']));
+    },
+  );
 });
 
 /** limit-1, limit-2, ... limit-n, in ascending order (as `remainingOf` gives them). */

@@ -62,13 +62,16 @@ test('imports.front-doors: REST, MCP and the dashboard never import each other',
   }
 });
 
-test('imports.engine: the service reaches the engine only through its entry point, and the engine knows no service', () => {
-  for (const [file, imports] of graph) {
-    for (const imported of imports) {
-      if (file.startsWith('src/')) assert.ok(!imported.startsWith('packages/'), `${file} imports ${imported}`);
-      if (file.startsWith('packages/')) assert.ok(!imported.startsWith('src/'), `${file} imports ${imported}`);
+test(
+  'imports.engine: the service reaches the engine only ' + 'through its entry point, and the engine knows no service',
+  () => {
+    for (const [file, imports] of graph) {
+      for (const imported of imports) {
+        if (file.startsWith('src/')) assert.ok(!imported.startsWith('packages/'), `${file} imports ${imported}`);
+        if (file.startsWith('packages/')) assert.ok(!imported.startsWith('src/'), `${file} imports ${imported}`);
+      }
     }
-  }
-  const users = [...graph].filter(([, imports]) => imports.includes('@sound-catalog/catalog-index'));
-  assert.ok(users.length > 0);
-});
+    const users = [...graph].filter(([, imports]) => imports.includes('@sound-catalog/catalog-index'));
+    assert.ok(users.length > 0);
+  },
+);

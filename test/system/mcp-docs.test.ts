@@ -78,53 +78,59 @@ describe('mcp.docs: the "Connect an MCP client" examples work as written', () =>
     );
   });
 
-  it('the session with resources, a preview and a prompt, replayed request by request, answers as shown and spends the fifteen requests it says', async () => {
-    const session = markdown.slice(markdown.indexOf('## A session with resources'));
-    // Each request block and the abbreviated answer block after it.
-    const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)].map((match) => ({
-      request: match[1]!.trim(),
-      answer: match[2] ?? '',
-    }));
-    assert.equal(steps.length, 6);
-    assert.equal(steps.filter((step) => step.answer !== '').length, 5, 'every request but the last shows its answer');
-    const { account, key: sessionKey } = await server.account('pro');
-    const withId = (text: string) => text.replaceAll('<SOUND_ID>', laserId);
-    const answers: Array<{ result: Record<string, unknown> }> = [];
-    for (const { request, answer } of steps) {
-      const response = await fetch(`${server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'x-api-key': sessionKey,
-        },
-        body: withId(request),
-      });
-      assert.equal(response.status, 200, request);
-      const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
-      assert.ok(body.result, `${request} answers ${JSON.stringify(body.error)}`);
-      answers.push(body as { result: Record<string, unknown> });
-      // Every content type, MIME type and link the abbreviated answer shows is in the real one.
-      const real = JSON.stringify(body.result);
-      if (answer !== '') assert.match(answer, /"(type|mimeType|uri|name)":"/, 'the answer shows something to check');
-      for (const shown of withId(answer).match(/"(type|mimeType|uri|name)":"[^"…]*"/g) ?? [])
-        assert.ok(real.includes(shown), `${shown} in ${real.slice(0, 300)}`);
-    }
-    const [prompt, search, preview, read] = answers.map((answer) => answer.result);
-    assert.match(JSON.stringify(prompt), /No sound may last longer than 1 s\./);
-    assert.deepEqual(
-      (search!.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id),
-      [laserId],
-    );
-    const loudness = (preview!.structuredContent as { preview: { loudness: { integrated_lufs: number } } }).preview
-      .loudness;
-    assert.ok(Math.abs(loudness.integrated_lufs - -16) <= 1);
-    assert.deepEqual(
-      (read!.contents as Array<{ mimeType: string }>).map((content) => content.mimeType),
-      ['application/json', 'audio/mpeg'],
-    );
-    // One each for the search, the preview, the read and the two pages of resources; ten for making
-    // the preview (its first time).
-    assert.equal((await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0], 15);
-  });
+  it(
+    'the session with resources, a preview and a prompt, replayed request ' +
+      'by request, answers as shown and spends the fifteen requests it says',
+    async () => {
+      const session = markdown.slice(markdown.indexOf('## A session with resources'));
+      // Each request block and the abbreviated answer block after it.
+      const steps = [...session.matchAll(/```json\n([\s\S]*?)```(?:\s*[^`]*?```text\n([\s\S]*?)```)?/g)].map(
+        (match) => ({
+          request: match[1]!.trim(),
+          answer: match[2] ?? '',
+        }),
+      );
+      assert.equal(steps.length, 6);
+      assert.equal(steps.filter((step) => step.answer !== '').length, 5, 'every request but the last shows its answer');
+      const { account, key: sessionKey } = await server.account('pro');
+      const withId = (text: string) => text.replaceAll('<SOUND_ID>', laserId);
+      const answers: Array<{ result: Record<string, unknown> }> = [];
+      for (const { request, answer } of steps) {
+        const response = await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'x-api-key': sessionKey,
+          },
+          body: withId(request),
+        });
+        assert.equal(response.status, 200, request);
+        const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
+        assert.ok(body.result, `${request} answers ${JSON.stringify(body.error)}`);
+        answers.push(body as { result: Record<string, unknown> });
+        // Every content type, MIME type and link the abbreviated answer shows is in the real one.
+        const real = JSON.stringify(body.result);
+        if (answer !== '') assert.match(answer, /"(type|mimeType|uri|name)":"/, 'the answer shows something to check');
+        for (const shown of withId(answer).match(/"(type|mimeType|uri|name)":"[^"…]*"/g) ?? [])
+          assert.ok(real.includes(shown), `${shown} in ${real.slice(0, 300)}`);
+      }
+      const [prompt, search, preview, read] = answers.map((answer) => answer.result);
+      assert.match(JSON.stringify(prompt), /No sound may last longer than 1 s\./);
+      assert.deepEqual(
+        (search!.structuredContent as { data: Array<{ id: string }> }).data.map((sound) => sound.id),
+        [laserId],
+      );
+      const loudness = (preview!.structuredContent as { preview: { loudness: { integrated_lufs: number } } }).preview
+        .loudness;
+      assert.ok(Math.abs(loudness.integrated_lufs - -16) <= 1);
+      assert.deepEqual(
+        (read!.contents as Array<{ mimeType: string }>).map((content) => content.mimeType),
+        ['application/json', 'audio/mpeg'],
+      );
+      // One each for the search, the preview, the read and the two pages of resources; ten for making
+      // the preview (its first time).
+      assert.equal((await server.services.usageHistory.usage(account.id, [utcDay(server.clock.now)]))[0], 15);
+    },
+  );
 });

@@ -65,33 +65,36 @@ describe('readme', () => {
     await rm(workdir, { recursive: true, force: true });
   });
 
-  test('readme.examples: every shell example of the README and the API guide runs and every JSON it prints parses', async () => {
-    assert.ok(blocks.length >= 11, `found ${blocks.length} runnable blocks`);
-    for (const block of blocks) {
-      // `npx sound-catalog` is this package's bin; the test runs it from a scratch folder.
-      const script = block.replaceAll('npx sound-catalog', `node ${BIN}`);
-      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
-        cwd: workdir,
-        env,
-        maxBuffer: 16 << 20,
-      }).catch((error) => assert.fail(`block failed:\n${block}\n${error.stderr ?? error}`));
-      for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) {
-        assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line.slice(0, 200)}`);
+  test(
+    'readme.examples: every shell example of the README ' + 'and the API guide runs and every JSON it prints parses',
+    async () => {
+      assert.ok(blocks.length >= 11, `found ${blocks.length} runnable blocks`);
+      for (const block of blocks) {
+        // `npx sound-catalog` is this package's bin; the test runs it from a scratch folder.
+        const script = block.replaceAll('npx sound-catalog', `node ${BIN}`);
+        const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+          cwd: workdir,
+          env,
+          maxBuffer: 16 << 20,
+        }).catch((error) => assert.fail(`block failed:\n${block}\n${error.stderr ?? error}`));
+        for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) {
+          assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line.slice(0, 200)}`);
+        }
       }
-    }
-    assert.ok((await stat(path.join(workdir, 'sound.mp3'))).size > 0, 'the download example saved the MP3');
-    const pack = await readFile(path.join(workdir, 'pack.zip'));
-    assert.equal(pack.subarray(0, 4).toString('latin1'), 'PK\x03\x04', 'the pack example saved a ZIP');
-    const ingested = () =>
-      server.services.catalog.search({
-        words: ['beep'],
-        categories: [],
-        tags: [],
-        sort: 'name',
-        order: 'asc',
-        page: 1,
-        limit: 5,
-      });
-    await eventually(ingested, (page) => page.total === 1, 1000, 'the ingest example imported the folder');
-  });
+      assert.ok((await stat(path.join(workdir, 'sound.mp3'))).size > 0, 'the download example saved the MP3');
+      const pack = await readFile(path.join(workdir, 'pack.zip'));
+      assert.equal(pack.subarray(0, 4).toString('latin1'), 'PK\x03\x04', 'the pack example saved a ZIP');
+      const ingested = () =>
+        server.services.catalog.search({
+          words: ['beep'],
+          categories: [],
+          tags: [],
+          sort: 'name',
+          order: 'asc',
+          page: 1,
+          limit: 5,
+        });
+      await eventually(ingested, (page) => page.total === 1, 1000, 'the ingest example imported the folder');
+    },
+  );
 });

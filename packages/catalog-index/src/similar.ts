@@ -335,7 +335,9 @@ class Fewest {
   }
 }
 
-/** Whether (distance a, position a) comes before (distance b, position b): nearer, or as near and the smaller position. */
+/**
+ * Whether (distance a, position a) comes before (distance b, position b): nearer, or as near and the smaller position.
+ */
 function before(aDistance: number, aDoc: number, bDistance: number, bDoc: number): boolean {
   return aDistance < bDistance || (aDistance === bDistance && aDoc < bDoc);
 }

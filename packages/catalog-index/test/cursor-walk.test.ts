@@ -27,89 +27,93 @@ function referenceWalk(rows: Map<number, CatalogRecord>, filters: SearchFilters,
 }
 
 describe('cursor walks of the search index', () => {
-  test('cursor-walk.stable: while sounds are added, changed and removed between pages, every sound present and matching throughout is seen exactly once, and each page is the reference one', () => {
-    fc.assert(
-      fc.property(
-        fc.array(recordArb, { minLength: 0, maxLength: 60 }),
-        filtersArb,
-        fc.array(stepArb, { minLength: 1, maxLength: 40 }),
-        (generated, someFilters, steps) => {
-          // The filters of a walk: no sort, order or page (they do not apply to one).
-          const filters: SearchFilters = {
-            ...someFilters,
-            sort: 'downloads',
-            order: 'desc',
-            page: 1,
-            facets: undefined,
-          };
-          const rows = new Map<number, CatalogRecord>();
-          generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
-          const index = new SearchIndex({ descriptorWeights: WEIGHTS });
-          index.load([...rows.values()]);
-          index.loaded();
-          let nextSeq = generated.length + 1;
-          const matchingAtStart = new Set(
-            referenceSearch([...rows.values()], { ...filters, page: 1, limit: rows.size + 1 }).ids,
-          );
-          // Sounds whose record was touched (other than a download) may start or stop matching: only
-          // the untouched ones are owed to the walk.
-          const touched = new Set<string>();
-          const seen: string[] = [];
-          let after = 0;
-          for (const step of [
-            ...steps,
-            ...Array.from({ length: rows.size + 200 }, () => ({ limit: 7, changes: [] })),
-          ]) {
-            const page = index.search({ ...filters, after, limit: step.limit });
-            const expected = referenceWalk(rows, filters, after, step.limit);
-            assert.deepEqual(
-              page.items.map((sound) => sound.id),
-              expected.ids,
+  test(
+    'cursor-walk.stable: while sounds are added, changed and removed between pages, every sound ' +
+      'present and matching throughout is seen exactly once, and each page is the reference one',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(recordArb, { minLength: 0, maxLength: 60 }),
+          filtersArb,
+          fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+          (generated, someFilters, steps) => {
+            // The filters of a walk: no sort, order or page (they do not apply to one).
+            const filters: SearchFilters = {
+              ...someFilters,
+              sort: 'downloads',
+              order: 'desc',
+              page: 1,
+              facets: undefined,
+            };
+            const rows = new Map<number, CatalogRecord>();
+            generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
+            const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+            index.load([...rows.values()]);
+            index.loaded();
+            let nextSeq = generated.length + 1;
+            const matchingAtStart = new Set(
+              referenceSearch([...rows.values()], { ...filters, page: 1, limit: rows.size + 1 }).ids,
             );
-            assert.equal(page.total, expected.total);
-            assert.equal(page.nextAfter !== null, expected.more);
-            seen.push(...expected.ids);
-            if (page.nextAfter === null || page.nextAfter === undefined) break;
-            after = page.nextAfter;
-            for (const change of step.changes) {
-              const seqs = [...rows.keys()];
-              const seq = seqs[change.at % Math.max(1, seqs.length)];
-              if (change.kind === 'add' || seq === undefined) {
-                const record = toRecord(nextSeq++, change.record);
-                rows.set(record.seq, record);
-                index.apply([record]);
-                continue;
+            // Sounds whose record was touched (other than a download) may start or stop matching: only
+            // the untouched ones are owed to the walk.
+            const touched = new Set<string>();
+            const seen: string[] = [];
+            let after = 0;
+            for (const step of [
+              ...steps,
+              ...Array.from({ length: rows.size + 200 }, () => ({ limit: 7, changes: [] })),
+            ]) {
+              const page = index.search({ ...filters, after, limit: step.limit });
+              const expected = referenceWalk(rows, filters, after, step.limit);
+              assert.deepEqual(
+                page.items.map((sound) => sound.id),
+                expected.ids,
+              );
+              assert.equal(page.total, expected.total);
+              assert.equal(page.nextAfter !== null, expected.more);
+              seen.push(...expected.ids);
+              if (page.nextAfter === null || page.nextAfter === undefined) break;
+              after = page.nextAfter;
+              for (const change of step.changes) {
+                const seqs = [...rows.keys()];
+                const seq = seqs[change.at % Math.max(1, seqs.length)];
+                if (change.kind === 'add' || seq === undefined) {
+                  const record = toRecord(nextSeq++, change.record);
+                  rows.set(record.seq, record);
+                  index.apply([record]);
+                  continue;
+                }
+                const before = rows.get(seq)!;
+                if (change.kind === 'remove') {
+                  rows.delete(seq);
+                  touched.add(before.id);
+                  index.apply([], [seq]);
+                  continue;
+                }
+                const updated =
+                  change.kind === 'download'
+                    ? { ...before, numDownloads: before.numDownloads + 1 }
+                    : change.kind === 'rename'
+                      ? { ...before, name: change.record.name }
+                      : {
+                          ...toRecord(seq, change.record),
+                          id: before.id,
+                          numDownloads: Math.max(before.numDownloads, change.record.numDownloads),
+                        };
+                if (change.kind !== 'download') touched.add(before.id);
+                rows.set(seq, updated);
+                index.apply([updated]);
               }
-              const before = rows.get(seq)!;
-              if (change.kind === 'remove') {
-                rows.delete(seq);
-                touched.add(before.id);
-                index.apply([], [seq]);
-                continue;
-              }
-              const updated =
-                change.kind === 'download'
-                  ? { ...before, numDownloads: before.numDownloads + 1 }
-                  : change.kind === 'rename'
-                    ? { ...before, name: change.record.name }
-                    : {
-                        ...toRecord(seq, change.record),
-                        id: before.id,
-                        numDownloads: Math.max(before.numDownloads, change.record.numDownloads),
-                      };
-              if (change.kind !== 'download') touched.add(before.id);
-              rows.set(seq, updated);
-              index.apply([updated]);
             }
-          }
-          assert.equal(new Set(seen).size, seen.length, 'no sound is seen twice');
-          for (const id of matchingAtStart)
-            if (!touched.has(id)) assert.ok(seen.includes(id), `${id} was present throughout and seen`);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+            assert.equal(new Set(seen).size, seen.length, 'no sound is seen twice');
+            for (const id of matchingAtStart)
+              if (!touched.has(id)) assert.ok(seen.includes(id), `${id} was present throughout and seen`);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   test("cursor-walk.facets: a walk's facets count every match, as a page's do", () => {
     const index = new SearchIndex({ descriptorWeights: WEIGHTS });

@@ -27,67 +27,73 @@ function referencePage(rows: Map<number, CatalogRecord>, after: RankPlace | null
 }
 
 describe('walks of the download ranking', () => {
-  test('popular-walk.stable: with sounds added, removed and downloaded between pages, each page is the next of the ranking as it is then, no sound comes twice, and every sound present throughout and not downloaded meanwhile comes once', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(recordArb, { maxLength: 60 }),
-        fc.array(stepArb, { minLength: 1, maxLength: 40 }),
-        async (generated, steps) => {
-          const rows = new Map<number, CatalogRecord>();
-          generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
-          const index = new SearchIndex({ descriptorWeights: WEIGHTS });
-          index.load([...rows.values()]);
-          index.loaded();
-          let nextSeq = generated.length + 1;
-          const atStart = new Set([...rows.values()].map((row) => row.id));
-          // Removed or downloaded during the walk: not owed to it (a download may lift a sound past the walk's place).
-          const touched = new Set<string>();
-          const seen: string[] = [];
-          let after: RankPlace | null = null;
-          for (const step of [
-            ...steps,
-            ...Array.from({ length: rows.size + 200 }, () => ({ limit: 7, changes: [] })),
-          ]) {
-            const page = await popularWalk((filters) => index.search(filters), after, step.limit);
-            const expected = referencePage(rows, after, step.limit);
-            assert.deepEqual(
-              page.items.map((sound) => sound.id),
-              expected.ids,
-            );
-            assert.equal(page.total, rows.size);
-            assert.equal(page.next !== null, expected.more);
-            seen.push(...expected.ids);
-            if (page.next === null) break;
-            // Through its cursor, as clients carry it.
-            after = decodeRankCursor(encodeRankCursor(page.next))!;
-            for (const change of step.changes) {
-              const seqs = [...rows.keys()];
-              const seq = seqs[change.at % Math.max(1, seqs.length)];
-              if (change.kind === 'add' || seq === undefined) {
-                const record = toRecord(nextSeq++, change.record);
-                rows.set(record.seq, record);
-                index.apply([record]);
-              } else if (change.kind === 'remove') {
-                touched.add(rows.get(seq)!.id);
-                rows.delete(seq);
-                index.apply([], [seq]);
-              } else {
-                const before = rows.get(seq)!;
-                touched.add(before.id);
-                rows.set(seq, { ...before, numDownloads: before.numDownloads + change.times });
-                index.countedDownload(seq, before.numDownloads + change.times);
+  test(
+    'popular-walk.stable: with sounds added, removed and downloaded between pages, ' +
+      'each page is the next of the ranking as it is then, no sound comes twice, ' +
+      'and every sound present throughout and not downloaded meanwhile comes once',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(recordArb, { maxLength: 60 }),
+          fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+          async (generated, steps) => {
+            const rows = new Map<number, CatalogRecord>();
+            generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
+            const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+            index.load([...rows.values()]);
+            index.loaded();
+            let nextSeq = generated.length + 1;
+            const atStart = new Set([...rows.values()].map((row) => row.id));
+            // Removed or downloaded during the walk: not owed to it (a download may lift a sound past the walk's
+            // place).
+            const touched = new Set<string>();
+            const seen: string[] = [];
+            let after: RankPlace | null = null;
+            for (const step of [
+              ...steps,
+              ...Array.from({ length: rows.size + 200 }, () => ({ limit: 7, changes: [] })),
+            ]) {
+              const page = await popularWalk((filters) => index.search(filters), after, step.limit);
+              const expected = referencePage(rows, after, step.limit);
+              assert.deepEqual(
+                page.items.map((sound) => sound.id),
+                expected.ids,
+              );
+              assert.equal(page.total, rows.size);
+              assert.equal(page.next !== null, expected.more);
+              seen.push(...expected.ids);
+              if (page.next === null) break;
+              // Through its cursor, as clients carry it.
+              after = decodeRankCursor(encodeRankCursor(page.next))!;
+              for (const change of step.changes) {
+                const seqs = [...rows.keys()];
+                const seq = seqs[change.at % Math.max(1, seqs.length)];
+                if (change.kind === 'add' || seq === undefined) {
+                  const record = toRecord(nextSeq++, change.record);
+                  rows.set(record.seq, record);
+                  index.apply([record]);
+                } else if (change.kind === 'remove') {
+                  touched.add(rows.get(seq)!.id);
+                  rows.delete(seq);
+                  index.apply([], [seq]);
+                } else {
+                  const before = rows.get(seq)!;
+                  touched.add(before.id);
+                  rows.set(seq, { ...before, numDownloads: before.numDownloads + change.times });
+                  index.countedDownload(seq, before.numDownloads + change.times);
+                }
               }
             }
-          }
-          assert.equal(new Set(seen).size, seen.length, 'no sound is listed twice');
-          for (const id of atStart)
-            if (!touched.has(id))
-              assert.ok(seen.includes(id), `${id} was present and not downloaded throughout, and listed`);
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
+            assert.equal(new Set(seen).size, seen.length, 'no sound is listed twice');
+            for (const id of atStart)
+              if (!touched.has(id))
+                assert.ok(seen.includes(id), `${id} was present and not downloaded throughout, and listed`);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
 
   test('popular-walk.cursor: a cursor is read back only as given out; the empty one is the top', () => {
     const cursor = encodeRankCursor({ downloads: 12, id: 'abc-1' });

@@ -62,26 +62,29 @@ describe('relevance and facets', () => {
     });
   }
 
-  test('relevance-facets.capitals: tags stored with capitals score and count as search reads them, in lower case', () => {
-    fc.assert(
-      fc.property(
-        fc.array(recordArb, { minLength: 1, maxLength: 80 }),
-        fc.array(relevanceArb(1, 5), { minLength: 10, maxLength: 10 }),
-        (generated, searches) => {
-          const rows = generated.map((item, i) =>
-            toRecord(i + 1, { ...item, tags: item.tags.map((tag, n) => (n % 2 === 0 ? tag.toUpperCase() : tag)) }),
-          );
-          const index = indexOf(rows);
-          for (const filters of searches) agrees(index, rows, filters);
-          // A change of a tag's case alone moves the sound between the postings of its tags' tokens.
-          const changed = rows.map((row) => ({ ...row, tags: row.tags.map((tag) => tag.toLowerCase()) }));
-          index.apply(changed);
-          for (const filters of searches) agrees(index, changed, filters);
-        },
-      ),
-      { numRuns: 100 },
-    );
-  });
+  test(
+    'relevance-facets.capitals: tags stored with capitals ' + 'score and count as search reads them, in lower case',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(recordArb, { minLength: 1, maxLength: 80 }),
+          fc.array(relevanceArb(1, 5), { minLength: 10, maxLength: 10 }),
+          (generated, searches) => {
+            const rows = generated.map((item, i) =>
+              toRecord(i + 1, { ...item, tags: item.tags.map((tag, n) => (n % 2 === 0 ? tag.toUpperCase() : tag)) }),
+            );
+            const index = indexOf(rows);
+            for (const filters of searches) agrees(index, rows, filters);
+            // A change of a tag's case alone moves the sound between the postings of its tags' tokens.
+            const changed = rows.map((row) => ({ ...row, tags: row.tags.map((tag) => tag.toLowerCase()) }));
+            index.apply(changed);
+            for (const filters of searches) agrees(index, changed, filters);
+          },
+        ),
+        { numRuns: 100 },
+      );
+    },
+  );
 
   test('relevance-facets.rare-tags: tag counts over few matches among many rare tags, and over many', () => {
     const rows = Array.from({ length: 400 }, (_, i) =>

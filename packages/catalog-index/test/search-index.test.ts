@@ -29,71 +29,75 @@ describe('search index', () => {
     { name: 'catalogs large enough for bitmap postings', min: 300, max: 500, runs: 40 },
   ];
   for (const { name, min, max, runs } of cases)
-    test(`search-index.reference, ${name}: every search, sample list and popular list agree with plain filtering and sorting, before and after changes`, () => {
-      fc.assert(
-        fc.property(
-          fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }),
-          changeArb,
-          fc.array(filtersArb, { minLength: 20, maxLength: 20 }),
-          sampleFiltersArb,
-          fc.nat({ max: 2 * max }),
-          (generated, changes, searches, sampleFilters, reserved) => {
-            const rows = new Map<number, CatalogRecord>();
-            generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
-            const index = new SearchIndex({ descriptorWeights: WEIGHTS });
-            // Room reserved as a start does from the catalog's size: too little, enough or too much.
-            index.expect(reserved);
-            index.load([...rows.values()]);
-            index.loaded();
-            let nextSeq = generated.length + 1;
-            for (const change of changes) {
-              const seqs = [...rows.keys()];
-              const seq = seqs[change.at % Math.max(1, seqs.length)];
-              if (change.kind === 'add' || seq === undefined) {
-                const record = toRecord(nextSeq++, change.record);
-                rows.set(record.seq, record);
-                index.apply([record]);
-              } else if (change.kind === 'remove') {
-                rows.delete(seq);
-                index.apply([], [seq]);
-              } else {
-                const before = rows.get(seq)!;
-                const after =
-                  change.kind === 'download'
-                    ? { ...before, numDownloads: before.numDownloads + 1 }
-                    : // An update changes anything but lowers no download count (counts only go up).
-                      {
-                        ...toRecord(seq, change.record),
-                        id: before.id,
-                        numDownloads: Math.max(before.numDownloads, change.record.numDownloads),
-                      };
-                rows.set(seq, after);
-                index.apply([after]);
+    test(
+      `search-index.reference, ${name}: every search, sample list and popular ` +
+        `list agree with plain filtering and sorting, before and after changes`,
+      () => {
+        fc.assert(
+          fc.property(
+            fc.array(recordArb, { minLength: min, maxLength: max, size: 'max' }),
+            changeArb,
+            fc.array(filtersArb, { minLength: 20, maxLength: 20 }),
+            sampleFiltersArb,
+            fc.nat({ max: 2 * max }),
+            (generated, changes, searches, sampleFilters, reserved) => {
+              const rows = new Map<number, CatalogRecord>();
+              generated.forEach((item, i) => rows.set(i + 1, toRecord(i + 1, item)));
+              const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+              // Room reserved as a start does from the catalog's size: too little, enough or too much.
+              index.expect(reserved);
+              index.load([...rows.values()]);
+              index.loaded();
+              let nextSeq = generated.length + 1;
+              for (const change of changes) {
+                const seqs = [...rows.keys()];
+                const seq = seqs[change.at % Math.max(1, seqs.length)];
+                if (change.kind === 'add' || seq === undefined) {
+                  const record = toRecord(nextSeq++, change.record);
+                  rows.set(record.seq, record);
+                  index.apply([record]);
+                } else if (change.kind === 'remove') {
+                  rows.delete(seq);
+                  index.apply([], [seq]);
+                } else {
+                  const before = rows.get(seq)!;
+                  const after =
+                    change.kind === 'download'
+                      ? { ...before, numDownloads: before.numDownloads + 1 }
+                      : // An update changes anything but lowers no download count (counts only go up).
+                        {
+                          ...toRecord(seq, change.record),
+                          id: before.id,
+                          numDownloads: Math.max(before.numDownloads, change.record.numDownloads),
+                        };
+                  rows.set(seq, after);
+                  index.apply([after]);
+                }
               }
-            }
-            const all = [...rows.values()];
-            for (const filters of searches) {
-              const page = index.search(filters);
+              const all = [...rows.values()];
+              for (const filters of searches) {
+                const page = index.search(filters);
+                assert.deepEqual(
+                  {
+                    ids: page.items.map((sound) => sound.id),
+                    total: page.total,
+                    ...(page.facets && { facets: page.facets }),
+                  },
+                  referenceSearch(all, filters),
+                  JSON.stringify(filters),
+                );
+              }
+              const samples = index.samples(sampleFilters);
               assert.deepEqual(
-                {
-                  ids: page.items.map((sound) => sound.id),
-                  total: page.total,
-                  ...(page.facets && { facets: page.facets }),
-                },
-                referenceSearch(all, filters),
-                JSON.stringify(filters),
+                { ids: samples.items.map((sound) => sound.id), total: samples.total },
+                referenceSamples(all, sampleFilters),
               );
-            }
-            const samples = index.samples(sampleFilters);
-            assert.deepEqual(
-              { ids: samples.items.map((sound) => sound.id), total: samples.total },
-              referenceSamples(all, sampleFilters),
-            );
-          },
-        ),
-        { numRuns: runs },
-      );
-    });
+            },
+          ),
+          { numRuns: runs },
+        );
+      },
+    );
 
   test('search-index.large-batch: a batch of new sounds past the one-by-one limit is sorted in whole', () => {
     const index = new SearchIndex({ descriptorWeights: WEIGHTS });

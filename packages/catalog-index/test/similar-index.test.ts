@@ -102,87 +102,94 @@ describe('similar-sounds index', () => {
     );
   });
 
-  test('similar.large: from 20,000 sounds the cells answer, agreeing with the exact nearest, and follow changes', async () => {
-    const next = random(2);
-    const vectors: Array<number[] | null> = clustered(30_000, next);
-    const index = new SimilarityIndex(WEIGHTS);
-    // A copy of sound 3333, set first so that it is listed last, and cleared while the cells are listed.
-    index.set(30_001, [...vectors[3333]!]);
-    vectors.forEach((vector, doc) => index.set(doc, vector));
-    index.nearest(0, 10); // starts the build of the cells
-    index.set(30_001, null);
-    for (let waited = 0; !(index as unknown as { cells: { ready: boolean } | null }).cells?.ready; waited++) {
-      assert.ok(waited < 10_000, 'the cells are built');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    let found = 0;
-    const asked = [3, 333, 3333, 13_333, 23_333, 29_999];
-    for (const doc of asked) {
-      const exact = new Set(exactNearest(vectors, doc, 10));
-      found += index.nearest(doc, 10).filter((n) => exact.has(n.doc)).length;
-    }
-    assert.ok(found / (asked.length * 10) >= 0.95, `recall at 10: ${found}/${asked.length * 10}`);
-    assert.ok(
-      index.nearest(3333, 20).every((n) => n.doc !== 30_001),
-      'a sound cleared during the build is never an answer',
-    );
-    // Added after the build: listed under its cell at once. Cleared: never answered.
-    index.set(30_000, [...vectors[333]!]);
-    assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });
-    index.set(30_000, null);
-    assert.ok(index.nearest(333, 20).every((n) => n.doc !== 30_000));
-    // Changed after the build, staying in its fine cell: answered with its new numbers, not the
-    // copy of its row the split made.
-    const cellOf = (index as unknown as { cells: { cellOf: Int32Array } }).cells.cellOf;
-    const neighbour = cellOf.findIndex((cell, doc) => doc !== 3 && cell === cellOf[3]);
-    assert.ok(neighbour >= 0, "another sound shares sound 3's fine cell");
-    const was = [...vectors[3]!];
-    index.set(3, [...vectors[neighbour]!]);
-    assert.equal(cellOf[3], cellOf[neighbour], 'still in that cell');
-    assert.deepEqual(index.nearest(neighbour, 1)[0], { doc: 3, similarity: 1 });
-    index.set(30_002, was);
-    assert.ok(
-      index.nearest(30_002, 10).every((n) => n.doc !== 3 || n.similarity < 1),
-      'sound 3 is no longer found where it was',
-    );
-    index.set(30_002, null);
-  });
+  test(
+    'similar.large: from 20,000 sounds the cells answer, ' + 'agreeing with the exact nearest, and follow changes',
+    async () => {
+      const next = random(2);
+      const vectors: Array<number[] | null> = clustered(30_000, next);
+      const index = new SimilarityIndex(WEIGHTS);
+      // A copy of sound 3333, set first so that it is listed last, and cleared while the cells are listed.
+      index.set(30_001, [...vectors[3333]!]);
+      vectors.forEach((vector, doc) => index.set(doc, vector));
+      index.nearest(0, 10); // starts the build of the cells
+      index.set(30_001, null);
+      for (let waited = 0; !(index as unknown as { cells: { ready: boolean } | null }).cells?.ready; waited++) {
+        assert.ok(waited < 10_000, 'the cells are built');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      let found = 0;
+      const asked = [3, 333, 3333, 13_333, 23_333, 29_999];
+      for (const doc of asked) {
+        const exact = new Set(exactNearest(vectors, doc, 10));
+        found += index.nearest(doc, 10).filter((n) => exact.has(n.doc)).length;
+      }
+      assert.ok(found / (asked.length * 10) >= 0.95, `recall at 10: ${found}/${asked.length * 10}`);
+      assert.ok(
+        index.nearest(3333, 20).every((n) => n.doc !== 30_001),
+        'a sound cleared during the build is never an answer',
+      );
+      // Added after the build: listed under its cell at once. Cleared: never answered.
+      index.set(30_000, [...vectors[333]!]);
+      assert.deepEqual(index.nearest(333, 1)[0], { doc: 30_000, similarity: 1 });
+      index.set(30_000, null);
+      assert.ok(index.nearest(333, 20).every((n) => n.doc !== 30_000));
+      // Changed after the build, staying in its fine cell: answered with its new numbers, not the
+      // copy of its row the split made.
+      const cellOf = (index as unknown as { cells: { cellOf: Int32Array } }).cells.cellOf;
+      const neighbour = cellOf.findIndex((cell, doc) => doc !== 3 && cell === cellOf[3]);
+      assert.ok(neighbour >= 0, "another sound shares sound 3's fine cell");
+      const was = [...vectors[3]!];
+      index.set(3, [...vectors[neighbour]!]);
+      assert.equal(cellOf[3], cellOf[neighbour], 'still in that cell');
+      assert.deepEqual(index.nearest(neighbour, 1)[0], { doc: 3, similarity: 1 });
+      index.set(30_002, was);
+      assert.ok(
+        index.nearest(30_002, 10).every((n) => n.doc !== 3 || n.similarity < 1),
+        'sound 3 is no longer found where it was',
+      );
+      index.set(30_002, null);
+    },
+  );
 
-  test('similar.cells: vectors of any length added, moved or removed while the cells are split are listed once, where a query near them looks', () => {
-    const next = random(5);
-    const d = 5;
-    const count = 20_000;
-    const vectors = new Float32Array((count + 1) * d);
-    const centres = Array.from({ length: 20 }, () => Array.from({ length: d }, () => (next() - 0.5) * 6));
-    for (let doc = 0; doc < count; doc++) {
-      const centre = centres[Math.floor(next() * centres.length)]!;
-      for (let i = 0; i < d; i++) vectors[doc * d + i] = centre[i]! + (next() - 0.5) * 3;
-    }
-    const docs = Array.from({ length: count }, (_, doc) => doc);
-    const rows = rowsOver(vectors, d, count + 1);
-    const cells = new Cells(rows, d, docs, count, next);
-    // Every vector listed under a coarse cell (1,000 a step), and a few coarse cells split.
-    for (let steps = 0; steps < count / 1000 + 3; steps++) assert.equal(cells.step(), false);
-    // A new vector, one moved far away and back near where it was, and one removed, while the splits go on.
-    vectors.set(vectors.subarray(7 * d, 8 * d), count * d);
-    cells.add(count);
-    const moved = 11;
-    const was = vectors.slice(moved * d, (moved + 1) * d);
-    vectors.set(centres[(centres.findIndex((centre) => centre[0] === was[0]) + 1) % centres.length]!, moved * d);
-    cells.add(moved);
-    vectors.set(was, moved * d);
-    cells.add(moved);
-    cells.remove(13);
-    while (!cells.step());
-    const visitFrom = (doc: number) => {
-      // A few cells' worth: the nearest fine cell may be one of a neighbouring coarse cell's.
-      return cells.gather(rows.data, rows.slotOf[doc]! * d, 1000);
-    };
-    for (const doc of [0, 7, moved, count, 19_999]) {
-      const seen = visitFrom(doc);
-      assert.equal(seen.filter((other) => other === doc).length, 1, `vector ${doc} is found near itself, once`);
-      assert.equal(new Set(seen).size, seen.length, 'no vector is listed twice');
-      assert.ok(!seen.includes(13), 'a removed vector is never visited');
-    }
-  });
+  test(
+    'similar.cells: vectors of any length added, moved or removed while ' +
+      'the cells are split are listed once, where a query near them looks',
+    () => {
+      const next = random(5);
+      const d = 5;
+      const count = 20_000;
+      const vectors = new Float32Array((count + 1) * d);
+      const centres = Array.from({ length: 20 }, () => Array.from({ length: d }, () => (next() - 0.5) * 6));
+      for (let doc = 0; doc < count; doc++) {
+        const centre = centres[Math.floor(next() * centres.length)]!;
+        for (let i = 0; i < d; i++) vectors[doc * d + i] = centre[i]! + (next() - 0.5) * 3;
+      }
+      const docs = Array.from({ length: count }, (_, doc) => doc);
+      const rows = rowsOver(vectors, d, count + 1);
+      const cells = new Cells(rows, d, docs, count, next);
+      // Every vector listed under a coarse cell (1,000 a step), and a few coarse cells split.
+      for (let steps = 0; steps < count / 1000 + 3; steps++) assert.equal(cells.step(), false);
+      // A new vector, one moved far away and back near where it was, and one removed, while the splits go on.
+      vectors.set(vectors.subarray(7 * d, 8 * d), count * d);
+      cells.add(count);
+      const moved = 11;
+      const was = vectors.slice(moved * d, (moved + 1) * d);
+      vectors.set(centres[(centres.findIndex((centre) => centre[0] === was[0]) + 1) % centres.length]!, moved * d);
+      cells.add(moved);
+      vectors.set(was, moved * d);
+      cells.add(moved);
+      cells.remove(13);
+      while (!cells.step());
+      const visitFrom = (doc: number) => {
+        // A few cells' worth: the nearest fine cell may be one of a neighbouring coarse cell's.
+        return cells.gather(rows.data, rows.slotOf[doc]! * d, 1000);
+      };
+      for (const doc of [0, 7, moved, count, 19_999]) {
+        const seen = visitFrom(doc);
+        assert.equal(seen.filter((other) => other === doc).length, 1, `vector ${doc} is found near itself, once`);
+        assert.equal(new Set(seen).size, seen.length, 'no vector is listed twice');
+        assert.ok(!seen.includes(13), 'a removed vector is never visited');
+      }
+    },
+  );
 });

@@ -45,35 +45,41 @@ describe('text columns outside the heap', () => {
     assert.ok(held < 2_000_000, `${held} bytes held for 400 kB of strings`);
   });
 
-  test('tags.model: lists of shared strings read back as set, and counted per string, one position or a bitmap of them', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(20), tagsArb), { maxLength: 300 }), (sets) => {
-        const column = new StringListColumn();
-        column.reserve(21);
-        const expected = new Map<number, string[]>();
-        for (const [doc, tags] of sets) {
-          column.set(doc, tags);
-          expected.set(doc, tags);
-        }
-        const countOf = (counts: Uint32Array) =>
-          Object.fromEntries([...counts].flatMap((count, n) => (count > 0 ? [[column.shared.texts[n]!, count]] : [])));
-        const bits = new Uint32Array(1);
-        const everyDoc = new Uint32Array(column.shared.texts.length);
-        for (let doc = 0; doc <= 20; doc++) {
-          assert.deepEqual(column.get(doc), expected.get(doc) ?? []);
-          const one = new Uint32Array(column.shared.texts.length);
-          column.countInto(doc, one);
-          assert.deepEqual(countOf(one), countOf(tallied([expected.get(doc) ?? []], column.shared.texts)));
-          if (doc % 3 === 0) bits[0]! |= 1 << doc;
-        }
-        // Counted over a bitmap of positions: every third one.
-        column.countOver(bits, everyDoc);
-        const third = [...expected].filter(([doc]) => doc % 3 === 0).map(([, tags]) => tags);
-        assert.deepEqual(countOf(everyDoc), countOf(tallied(third, column.shared.texts)));
-      }),
-      { numRuns: 300 },
-    );
-  });
+  test(
+    'tags.model: lists of shared strings read back as set, ' +
+      'and counted per string, one position or a bitmap of them',
+    () => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.nat(20), tagsArb), { maxLength: 300 }), (sets) => {
+          const column = new StringListColumn();
+          column.reserve(21);
+          const expected = new Map<number, string[]>();
+          for (const [doc, tags] of sets) {
+            column.set(doc, tags);
+            expected.set(doc, tags);
+          }
+          const countOf = (counts: Uint32Array) =>
+            Object.fromEntries(
+              [...counts].flatMap((count, n) => (count > 0 ? [[column.shared.texts[n]!, count]] : [])),
+            );
+          const bits = new Uint32Array(1);
+          const everyDoc = new Uint32Array(column.shared.texts.length);
+          for (let doc = 0; doc <= 20; doc++) {
+            assert.deepEqual(column.get(doc), expected.get(doc) ?? []);
+            const one = new Uint32Array(column.shared.texts.length);
+            column.countInto(doc, one);
+            assert.deepEqual(countOf(one), countOf(tallied([expected.get(doc) ?? []], column.shared.texts)));
+            if (doc % 3 === 0) bits[0]! |= 1 << doc;
+          }
+          // Counted over a bitmap of positions: every third one.
+          column.countOver(bits, everyDoc);
+          const third = [...expected].filter(([doc]) => doc % 3 === 0).map(([, tags]) => tags);
+          assert.deepEqual(countOf(everyDoc), countOf(tallied(third, column.shared.texts)));
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   test('tags.compact: many changed lists are written out again without losing one', () => {
     const column = new StringListColumn();

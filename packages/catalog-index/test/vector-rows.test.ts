@@ -26,116 +26,127 @@ describe('vector rows', () => {
     assert.ok(built.equals(committed), 'distance.wasm is out of date: npm run build:wasm');
   });
 
-  test('rows.scan: code distances agree with a plain sum, for any row length, extreme codes and more rows than a call takes', () => {
-    for (const dimensions of [1, 5, 16, 17, 106, 300]) {
-      const next = random(dimensions);
-      const rows = new VectorRows(dimensions);
-      const step = 0.5;
-      rows.setCoding(new Float64Array(dimensions).fill(1), step);
-      const count = dimensions === 106 ? 9000 : 700;
-      const vectors: number[][] = [];
-      for (let doc = 0; doc < count; doc++) {
-        // Some numbers far outside the codes' range, both ways: held at ±127.
-        vectors.push(
-          Array.from({ length: dimensions }, () =>
-            next() < 0.05 ? (next() < 0.5 ? -1000 : 1000) : (next() - 0.5) * 120,
-          ),
-        );
-        put(rows, doc, vectors[doc]!);
-      }
-      const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
-      const target = 3;
-      const found = rows.scan(docs, rows.slotOf[target]!);
-      for (let i = 0; i < count; i++) {
-        const code = (value: number) => codeOf(Math.fround(value), 1, step);
-        const expected = vectors[docs[i]!]!.reduce(
-          (sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2,
-          0,
-        );
-        assert.equal(found[i], expected, `row ${docs[i]} of ${dimensions} numbers`);
-      }
-    }
-  });
-
-  test('rows.slots: added, changed, swapped and removed rows keep their numbers and codes together, through growth', () => {
-    const next = random(11);
-    const dimensions = 20;
-    const rows = new VectorRows(dimensions);
-    rows.setCoding(new Float64Array(dimensions), 0.1);
-    const model = new Map<number, number[]>();
-    for (let round = 0; round < 6000; round++) {
-      const doc = Math.floor(next() * 3000);
-      const action = next();
-      if (action < 0.6) {
-        const vector = Array.from({ length: dimensions }, () => Math.round((next() - 0.5) * 200) / 10);
-        put(rows, doc, vector);
-        model.set(doc, vector);
-      } else if (action < 0.8 && rows.has(doc)) {
-        rows.remove(doc);
-        model.delete(doc);
-      } else if (rows.size > 0) {
-        const other = rows.docs[Math.floor(next() * rows.size)]!;
-        rows.swap(other, Math.floor(next() * rows.size));
-      }
-    }
-    assert.equal(rows.size, model.size);
-    assert.deepEqual(new Set(rows.docs), new Set(model.keys()));
-    const docs = [...model.keys()];
-    const target = docs[0]!;
-    const found = rows.scan(docs, rows.slotOf[target]!);
-    docs.forEach((doc, i) => {
-      const vector = model.get(doc)!;
-      assert.deepEqual(
-        Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)),
-        vector.map(Math.fround),
-      );
-      const expected = vector.reduce(
-        (sum, value, j) =>
-          sum + (codeOf(Math.fround(value), 0, 0.1) - codeOf(Math.fround(model.get(target)![j]!), 0, 0.1)) ** 2,
-        0,
-      );
-      assert.equal(found[i], expected, `codes of ${doc} moved with its numbers`);
-      assert.equal(
-        rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!),
-        vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0),
-      );
-    });
-  });
-
-  test('rows.floats: centroid distances agree with a plain sum, for any row length, rows appended past the room asked for and runs from anywhere', () => {
-    for (const dimensions of [1, 3, 4, 5, 16, 106, 300]) {
-      const next = random(100 + dimensions);
-      // Room for 10 rows; 700 are appended, a few at a time, so the rows move as the room grows.
-      const rows = new FloatRows(dimensions, 10);
-      const vectors: number[][] = [];
-      while (vectors.length < 700) {
-        const batch = Array.from({ length: Math.min(1 + Math.floor(next() * 40), 700 - vectors.length) }, () =>
-          Array.from({ length: dimensions }, () => (next() - 0.5) * 20),
-        );
-        assert.equal(rows.append(Float32Array.from(batch.flat())), vectors.length);
-        vectors.push(...batch);
-      }
-      assert.equal(rows.size, 700);
-      const source = Float32Array.from({ length: dimensions + 7 }, () => (next() - 0.5) * 20);
-      rows.setTarget(source, 7);
-      const target = Array.from(source.subarray(7));
-      for (const [first, count] of [
-        [0, 700],
-        [0, 1],
-        [333, 50],
-        [699, 1],
-        [5, 0],
-      ] as const) {
-        rows.measure(first, count);
-        for (let row = first; row < first + count; row++) {
-          const expected = vectors[row]!.reduce((sum, value, j) => sum + (Math.fround(value) - target[j]!) ** 2, 0);
-          assert.ok(
-            Math.abs(rows.distances[row]! - expected) <= 1e-5 * expected + 1e-6,
-            `row ${row} of ${dimensions} numbers: ${rows.distances[row]} against ${expected}`,
+  test(
+    'rows.scan: code distances agree with a plain sum, for any ' +
+      'row length, extreme codes and more rows than a call takes',
+    () => {
+      for (const dimensions of [1, 5, 16, 17, 106, 300]) {
+        const next = random(dimensions);
+        const rows = new VectorRows(dimensions);
+        const step = 0.5;
+        rows.setCoding(new Float64Array(dimensions).fill(1), step);
+        const count = dimensions === 106 ? 9000 : 700;
+        const vectors: number[][] = [];
+        for (let doc = 0; doc < count; doc++) {
+          // Some numbers far outside the codes' range, both ways: held at ±127.
+          vectors.push(
+            Array.from({ length: dimensions }, () =>
+              next() < 0.05 ? (next() < 0.5 ? -1000 : 1000) : (next() - 0.5) * 120,
+            ),
           );
+          put(rows, doc, vectors[doc]!);
+        }
+        const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
+        const target = 3;
+        const found = rows.scan(docs, rows.slotOf[target]!);
+        for (let i = 0; i < count; i++) {
+          const code = (value: number) => codeOf(Math.fround(value), 1, step);
+          const expected = vectors[docs[i]!]!.reduce(
+            (sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2,
+            0,
+          );
+          assert.equal(found[i], expected, `row ${docs[i]} of ${dimensions} numbers`);
         }
       }
-      assert.throws(() => rows.measure(650, 51), RangeError);
-    }
-  });
+    },
+  );
+
+  test(
+    'rows.slots: added, changed, swapped and removed rows ' + 'keep their numbers and codes together, through growth',
+    () => {
+      const next = random(11);
+      const dimensions = 20;
+      const rows = new VectorRows(dimensions);
+      rows.setCoding(new Float64Array(dimensions), 0.1);
+      const model = new Map<number, number[]>();
+      for (let round = 0; round < 6000; round++) {
+        const doc = Math.floor(next() * 3000);
+        const action = next();
+        if (action < 0.6) {
+          const vector = Array.from({ length: dimensions }, () => Math.round((next() - 0.5) * 200) / 10);
+          put(rows, doc, vector);
+          model.set(doc, vector);
+        } else if (action < 0.8 && rows.has(doc)) {
+          rows.remove(doc);
+          model.delete(doc);
+        } else if (rows.size > 0) {
+          const other = rows.docs[Math.floor(next() * rows.size)]!;
+          rows.swap(other, Math.floor(next() * rows.size));
+        }
+      }
+      assert.equal(rows.size, model.size);
+      assert.deepEqual(new Set(rows.docs), new Set(model.keys()));
+      const docs = [...model.keys()];
+      const target = docs[0]!;
+      const found = rows.scan(docs, rows.slotOf[target]!);
+      docs.forEach((doc, i) => {
+        const vector = model.get(doc)!;
+        assert.deepEqual(
+          Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)),
+          vector.map(Math.fround),
+        );
+        const expected = vector.reduce(
+          (sum, value, j) =>
+            sum + (codeOf(Math.fround(value), 0, 0.1) - codeOf(Math.fround(model.get(target)![j]!), 0, 0.1)) ** 2,
+          0,
+        );
+        assert.equal(found[i], expected, `codes of ${doc} moved with its numbers`);
+        assert.equal(
+          rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!),
+          vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0),
+        );
+      });
+    },
+  );
+
+  test(
+    'rows.floats: centroid distances agree with a plain sum, for any row ' +
+      'length, rows appended past the room asked for and runs from anywhere',
+    () => {
+      for (const dimensions of [1, 3, 4, 5, 16, 106, 300]) {
+        const next = random(100 + dimensions);
+        // Room for 10 rows; 700 are appended, a few at a time, so the rows move as the room grows.
+        const rows = new FloatRows(dimensions, 10);
+        const vectors: number[][] = [];
+        while (vectors.length < 700) {
+          const batch = Array.from({ length: Math.min(1 + Math.floor(next() * 40), 700 - vectors.length) }, () =>
+            Array.from({ length: dimensions }, () => (next() - 0.5) * 20),
+          );
+          assert.equal(rows.append(Float32Array.from(batch.flat())), vectors.length);
+          vectors.push(...batch);
+        }
+        assert.equal(rows.size, 700);
+        const source = Float32Array.from({ length: dimensions + 7 }, () => (next() - 0.5) * 20);
+        rows.setTarget(source, 7);
+        const target = Array.from(source.subarray(7));
+        for (const [first, count] of [
+          [0, 700],
+          [0, 1],
+          [333, 50],
+          [699, 1],
+          [5, 0],
+        ] as const) {
+          rows.measure(first, count);
+          for (let row = first; row < first + count; row++) {
+            const expected = vectors[row]!.reduce((sum, value, j) => sum + (Math.fround(value) - target[j]!) ** 2, 0);
+            assert.ok(
+              Math.abs(rows.distances[row]! - expected) <= 1e-5 * expected + 1e-6,
+              `row ${row} of ${dimensions} numbers: ${rows.distances[row]} against ${expected}`,
+            );
+          }
+        }
+        assert.throws(() => rows.measure(650, 51), RangeError);
+      }
+    },
+  );
 });

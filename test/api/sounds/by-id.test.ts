@@ -38,29 +38,33 @@ describe('details, stream, download and popular', () => {
     assert.ok(data.stream_url && data.download_url && data.timing && data.loudness);
   });
 
-  test('details.fresh: the same answer for every caller within a second; a change shows at once, made here or by another process', async () => {
-    const other = await server.account('enterprise');
-    const details = async (apiKey: string) => (await server.get(`/api/v1/sounds/${glass}`, { key: apiKey })).text();
-    const texts = [await details(key), await details(other.key), await details(key)];
-    assert.equal(new Set(texts).size, 1, 'the same bytes for every caller');
-    const name = async () => JSON.parse(await details(key)).data.name as string;
+  test(
+    'details.fresh: the same answer for every caller within a ' +
+      'second; a change shows at once, made here or by another process',
+    async () => {
+      const other = await server.account('enterprise');
+      const details = async (apiKey: string) => (await server.get(`/api/v1/sounds/${glass}`, { key: apiKey })).text();
+      const texts = [await details(key), await details(other.key), await details(key)];
+      assert.equal(new Set(texts).size, 1, 'the same bytes for every caller');
+      const name = async () => JSON.parse(await details(key)).data.name as string;
 
-    await server.services.database.db
-      .updateTable('sounds')
-      .set({ name: 'Glass Break Renamed' })
-      .where('id', '=', glass)
-      .execute();
-    server.services.catalog.changed();
-    assert.equal(await name(), 'Glass Break Renamed', 'a write of this process');
+      await server.services.database.db
+        .updateTable('sounds')
+        .set({ name: 'Glass Break Renamed' })
+        .where('id', '=', glass)
+        .execute();
+      server.services.catalog.changed();
+      assert.equal(await name(), 'Glass Break Renamed', 'a write of this process');
 
-    const elsewhere = await otherConnection(server.dataDir);
-    try {
-      await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Glass Break Small', glass);
-    } finally {
-      await elsewhere.close();
-    }
-    assert.equal(await name(), 'Glass Break Small', 'a write of another connection');
-  });
+      const elsewhere = await otherConnection(server.dataDir);
+      try {
+        await elsewhere.run('UPDATE sounds SET name = ? WHERE id = ?', 'Glass Break Small', glass);
+      } finally {
+        await elsewhere.close();
+      }
+      assert.equal(await name(), 'Glass Break Small', 'a write of another connection');
+    },
+  );
 
   test('details.errors: an unknown id is 404 with a not-found message on every id route', async () => {
     for (const suffix of ['', '/stream', '/download']) {
@@ -114,35 +118,43 @@ describe('details, stream, download and popular', () => {
       assert.equal((await response.json()).pagination.limit, limit, query);
     }
   });
-  test('download.fresh: a download reorders the downloads list before it is answered; a change no service was told of shows within a second', async () => {
-    const { id } = await addSound(server.services, { name: 'Fresh Probe', tags: ['fresh-probe'] });
-    const { id: other } = await addSound(server.services, { name: 'Fresh Probe Other', tags: ['fresh-probe'] });
-    const names = async (query: string) =>
-      ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map(
-        (s) => s.name,
+  test(
+    'download.fresh: a download reorders the downloads list before it ' +
+      'is answered; a change no service was told of shows within a second',
+    async () => {
+      const { id } = await addSound(server.services, { name: 'Fresh Probe', tags: ['fresh-probe'] });
+      const { id: other } = await addSound(server.services, { name: 'Fresh Probe Other', tags: ['fresh-probe'] });
+      const names = async (query: string) =>
+        ((await (await server.get(`/api/v1/sounds?${query}`, { key })).json()).data as Array<{ name: string }>).map(
+          (s) => s.name,
+        );
+      assert.equal((await server.get(`/api/v1/sounds/${other}/download`, { key })).status, 200);
+      assert.deepEqual(await names('tags=fresh-probe&sort=downloads'), ['Fresh Probe Other', 'Fresh Probe']);
+      // Renamed behind the services' back (a write no service is told of), then downloaded twice.
+      await server.services.database.db
+        .updateTable('sounds')
+        .set({ name: 'Fresh Probe Renamed' })
+        .where('id', '=', id)
+        .execute();
+      for (let i = 0; i < 2; i++)
+        assert.equal((await server.get(`/api/v1/sounds/${id}/download`, { key })).status, 200);
+      assert.equal(
+        (await names('tags=fresh-probe&sort=downloads'))[1],
+        'Fresh Probe Other',
+        'the downloads order at once: the other one is second',
       );
-    assert.equal((await server.get(`/api/v1/sounds/${other}/download`, { key })).status, 200);
-    assert.deepEqual(await names('tags=fresh-probe&sort=downloads'), ['Fresh Probe Other', 'Fresh Probe']);
-    // Renamed behind the services' back (a write no service is told of), then downloaded twice.
-    await server.services.database.db
-      .updateTable('sounds')
-      .set({ name: 'Fresh Probe Renamed' })
-      .where('id', '=', id)
-      .execute();
-    for (let i = 0; i < 2; i++) assert.equal((await server.get(`/api/v1/sounds/${id}/download`, { key })).status, 200);
-    assert.equal(
-      (await names('tags=fresh-probe&sort=downloads'))[1],
-      'Fresh Probe Other',
-      'the downloads order at once: the other one is second',
-    );
-    const deadline = Date.now() + 1000;
-    while ((await names('tags=fresh-probe&sort=downloads'))[0] !== 'Fresh Probe Renamed' && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.deepEqual(
-      await names('tags=fresh-probe&sort=downloads'),
-      ['Fresh Probe Renamed', 'Fresh Probe Other'],
-      'the rename within a second',
-    );
-    assert.deepEqual(await names('tags=fresh-probe&sort=name&order=asc'), ['Fresh Probe Other', 'Fresh Probe Renamed']);
-  });
+      const deadline = Date.now() + 1000;
+      while ((await names('tags=fresh-probe&sort=downloads'))[0] !== 'Fresh Probe Renamed' && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(
+        await names('tags=fresh-probe&sort=downloads'),
+        ['Fresh Probe Renamed', 'Fresh Probe Other'],
+        'the rename within a second',
+      );
+      assert.deepEqual(await names('tags=fresh-probe&sort=name&order=asc'), [
+        'Fresh Probe Other',
+        'Fresh Probe Renamed',
+      ]);
+    },
+  );
 });

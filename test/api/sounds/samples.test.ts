@@ -67,24 +67,27 @@ describe('sample endpoints', () => {
     assert.equal(anyTag.pagination.total, 2);
   });
 
-  test('samples.lenient: out-of-range and malformed limits are clamped or defaulted, unknown params ignored', async () => {
-    const cases: Array<[string, number]> = [
-      ['limit=50', 12],
-      ['limit=0', 1],
-      ['limit=-3', 1],
-      ['limit=abc', 12],
-      ['limit=5', 5],
-      ['limit=', 12],
-      ['limit=2&limit=3', 12],
-    ];
-    for (const [query, expected] of cases) {
-      const response = await server.get(`/api/v1/sounds/sample?${query}&unknown=1`);
-      assert.equal(response.status, 200, query);
-      const body = await response.json();
-      assert.equal(body.pagination.limit, expected, query);
-      assert.equal(body.data.length, expected, query);
-    }
-  });
+  test(
+    'samples.lenient: out-of-range and malformed limits ' + 'are clamped or defaulted, unknown params ignored',
+    async () => {
+      const cases: Array<[string, number]> = [
+        ['limit=50', 12],
+        ['limit=0', 1],
+        ['limit=-3', 1],
+        ['limit=abc', 12],
+        ['limit=5', 5],
+        ['limit=', 12],
+        ['limit=2&limit=3', 12],
+      ];
+      for (const [query, expected] of cases) {
+        const response = await server.get(`/api/v1/sounds/sample?${query}&unknown=1`);
+        assert.equal(response.status, 200, query);
+        const body = await response.json();
+        assert.equal(body.pagination.limit, expected, query);
+        assert.equal(body.data.length, expected, query);
+      }
+    },
+  );
 
   test('samples.stream: a sample gets a signed stream URL; a non-sample or unknown id is 404', async () => {
     const response = await server.get(`/api/v1/sounds/sample/${ids.laser}/stream`);
@@ -102,27 +105,30 @@ describe('sample endpoints', () => {
       assert.match((await missing.json()).error, /not found/);
     }
   });
-  test('samples.external: a change another process commits (the samples command) is served within a second', async () => {
-    const listed = async () =>
-      ((await (await server.get('/api/v1/sounds/sample?q=laser')).json()).data as Array<{ id: string }>).map(
-        (s) => s.id,
+  test(
+    'samples.external: a change another process commits ' + '(the samples command) is served within a second',
+    async () => {
+      const listed = async () =>
+        ((await (await server.get('/api/v1/sounds/sample?q=laser')).json()).data as Array<{ id: string }>).map(
+          (s) => s.id,
+        );
+      assert.deepEqual(await listed(), [ids.laser]);
+      const keep = Object.values(ids).filter((id) => id !== ids.laser);
+      const command = await runCli(['samples', 'set', ...keep, '--json'], {
+        SOUND_CATALOG_DATA: server.dataDir,
+        SOUND_CATALOG_DEMO: '0',
+      });
+      assert.equal(command.status, 0, command.stderr);
+      await eventually(
+        listed,
+        (found) => found.length === 1 && found[0] === ids.hidden,
+        1000,
+        'the new samples are served',
       );
-    assert.deepEqual(await listed(), [ids.laser]);
-    const keep = Object.values(ids).filter((id) => id !== ids.laser);
-    const command = await runCli(['samples', 'set', ...keep, '--json'], {
-      SOUND_CATALOG_DATA: server.dataDir,
-      SOUND_CATALOG_DEMO: '0',
-    });
-    assert.equal(command.status, 0, command.stderr);
-    await eventually(
-      listed,
-      (found) => found.length === 1 && found[0] === ids.hidden,
-      1000,
-      'the new samples are served',
-    );
-    await runCli(['samples', 'set', ids.rain!, ids.laser!, ids.coin!, '--json'], {
-      SOUND_CATALOG_DATA: server.dataDir,
-      SOUND_CATALOG_DEMO: '0',
-    });
-  });
+      await runCli(['samples', 'set', ids.rain!, ids.laser!, ids.coin!, '--json'], {
+        SOUND_CATALOG_DATA: server.dataDir,
+        SOUND_CATALOG_DEMO: '0',
+      });
+    },
+  );
 });

@@ -193,53 +193,61 @@ describe('search', () => {
     }
   });
 
-  test('search.signed: within one second every caller gets the same answer; the next second signs anew; a write shows at once', async () => {
-    const other = await server.account('enterprise');
-    const first = await server.get('/api/v1/sounds?q=laser&sort=name', { key });
-    const second = await server.get('/api/v1/sounds?q=laser&sort=name', { key: other.key });
-    assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
-    const firstText = await first.text();
-    assert.equal(await second.text(), firstText, 'the same bytes for both callers');
-    assert.notEqual(
-      first.headers.get('x-ratelimit-limit'),
-      second.headers.get('x-ratelimit-limit'),
-      "quota headers are each caller's own",
-    );
-    const exp = (text: string) => [...new Set([...text.matchAll(/exp=(\d+)/g)].map((match) => Number(match[1])))];
-    assert.deepEqual(exp(firstText), [Math.floor(server.clock.now / 1000) + 3600]);
+  test(
+    'search.signed: within one second every caller gets the same ' +
+      'answer; the next second signs anew; a write shows at once',
+    async () => {
+      const other = await server.account('enterprise');
+      const first = await server.get('/api/v1/sounds?q=laser&sort=name', { key });
+      const second = await server.get('/api/v1/sounds?q=laser&sort=name', { key: other.key });
+      assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
+      const firstText = await first.text();
+      assert.equal(await second.text(), firstText, 'the same bytes for both callers');
+      assert.notEqual(
+        first.headers.get('x-ratelimit-limit'),
+        second.headers.get('x-ratelimit-limit'),
+        "quota headers are each caller's own",
+      );
+      const exp = (text: string) => [...new Set([...text.matchAll(/exp=(\d+)/g)].map((match) => Number(match[1])))];
+      assert.deepEqual(exp(firstText), [Math.floor(server.clock.now / 1000) + 3600]);
 
-    server.clock.advance(1000);
-    const later = await (await server.get('/api/v1/sounds?q=laser&sort=name', { key })).text();
-    assert.deepEqual(exp(later), [Math.floor(server.clock.now / 1000) + 3600], 'URLs signed for the new second');
-    assert.equal(
-      later.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''),
-      firstText.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''),
-    );
+      server.clock.advance(1000);
+      const later = await (await server.get('/api/v1/sounds?q=laser&sort=name', { key })).text();
+      assert.deepEqual(exp(later), [Math.floor(server.clock.now / 1000) + 3600], 'URLs signed for the new second');
+      assert.equal(
+        later.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''),
+        firstText.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, ''),
+      );
 
-    const { id } = await addSound(server.services, { name: 'Laser Sweep', tags: ['laser'] });
-    const afterWrite = await search('q=laser&sort=name');
-    assert.ok(
-      afterWrite.data.some((sound) => sound.id === id),
-      'the new sound is listed in the same second',
-    );
-    await server.services.database.db.deleteFrom('sounds').where('id', '=', id).execute();
-    await server.services.catalog.changed();
-  });
+      const { id } = await addSound(server.services, { name: 'Laser Sweep', tags: ['laser'] });
+      const afterWrite = await search('q=laser&sort=name');
+      assert.ok(
+        afterWrite.data.some((sound) => sound.id === id),
+        'the new sound is listed in the same second',
+      );
+      await server.services.database.db.deleteFrom('sounds').where('id', '=', id).execute();
+      await server.services.catalog.changed();
+    },
+  );
 
-  test('search.memory: searches, the sample list and popular are answered from the index, without reading the sounds table', async () => {
-    const { db } = server.services.database;
-    const before = await (await server.get('/api/v1/sounds?q=laser&sort=name', { key })).text();
-    await sql`ALTER TABLE sounds RENAME TO sounds_away`.execute(db);
-    try {
-      const during = await server.get('/api/v1/sounds?q=laser&sort=name', { key });
-      assert.equal(during.status, 200);
-      assert.equal(strip(await during.text()), strip(before));
-      assert.equal((await server.get('/api/v1/sounds/popular?limit=3', { key })).status, 200);
-      assert.equal((await server.get('/api/v1/sounds/sample')).status, 200);
-    } finally {
-      await sql`ALTER TABLE sounds_away RENAME TO sounds`.execute(db);
-    }
-  });
+  test(
+    'search.memory: searches, the sample list and popular are ' +
+      'answered from the index, without reading the sounds table',
+    async () => {
+      const { db } = server.services.database;
+      const before = await (await server.get('/api/v1/sounds?q=laser&sort=name', { key })).text();
+      await sql`ALTER TABLE sounds RENAME TO sounds_away`.execute(db);
+      try {
+        const during = await server.get('/api/v1/sounds?q=laser&sort=name', { key });
+        assert.equal(during.status, 200);
+        assert.equal(strip(await during.text()), strip(before));
+        assert.equal((await server.get('/api/v1/sounds/popular?limit=3', { key })).status, 200);
+        assert.equal((await server.get('/api/v1/sounds/sample')).status, 200);
+      } finally {
+        await sql`ALTER TABLE sounds_away RENAME TO sounds`.execute(db);
+      }
+    },
+  );
 });
 
 /** An answer without its signatures, which change with the second. */

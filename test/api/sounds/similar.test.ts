@@ -57,26 +57,29 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
   });
   after(() => server.close());
 
-  test("similar.families: a laser's nearest sounds are lasers, footsteps' are footsteps, an ambience's are ambiences", async () => {
-    let sameFamily = 0;
-    let asked = 0;
-    for (const [name, ids] of Object.entries(idsOf)) {
-      for (const id of ids) {
-        const { data } = await similar(id, '?limit=3');
-        assert.equal(data.length, 3);
-        sameFamily += data.filter((sound) => family.get(sound.id) === name).length;
-        asked += data.length;
-        if (name === 'rain' || name === 'wind') {
-          assert.deepEqual(
-            data.map((sound) => sound.category),
-            ['AMBIENT', 'AMBIENT', 'AMBIENT'],
-            `${name} ${id}`,
-          );
+  test(
+    "similar.families: a laser's nearest sounds are lasers, " + "footsteps' are footsteps, an ambience's are ambiences",
+    async () => {
+      let sameFamily = 0;
+      let asked = 0;
+      for (const [name, ids] of Object.entries(idsOf)) {
+        for (const id of ids) {
+          const { data } = await similar(id, '?limit=3');
+          assert.equal(data.length, 3);
+          sameFamily += data.filter((sound) => family.get(sound.id) === name).length;
+          asked += data.length;
+          if (name === 'rain' || name === 'wind') {
+            assert.deepEqual(
+              data.map((sound) => sound.category),
+              ['AMBIENT', 'AMBIENT', 'AMBIENT'],
+              `${name} ${id}`,
+            );
+          }
         }
       }
-    }
-    assert.ok(sameFamily / asked >= 0.8, `precision at 3 over the four families: ${sameFamily}/${asked}`);
-  });
+      assert.ok(sameFamily / asked >= 0.8, `precision at 3 over the four families: ${sameFamily}/${asked}`);
+    },
+  );
 
   test('similar.shape: full sounds with a similarity from 1 down, highest first, never the sound itself', async () => {
     const id = idsOf.laser![0]!;
@@ -107,49 +110,55 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
     assert.equal(all.data.length, 15, 'every other described sound');
   });
 
-  test('similar.new: a sound added a moment ago is a neighbour at once, and one without descriptors has none', async () => {
-    const rain = synthesizeSound('similar', 9);
-    const louder = { ...rain.audio, channels: rain.audio.channels.map((channel) => channel.map((x) => x * 0.9)) };
-    const { mp3, measurements } = await encodeAndMeasure(louder);
-    const { id } = await server.services.catalogWriter.put({
-      contentHash: contentHashOf(mp3),
-      mp3,
-      measurements,
-      metadata: {
-        name: 'Light Rain Again',
-        description: null,
-        tags: ['rain'],
-        category: 'AMBIENT',
-        license: 'CC0',
-        sample: false,
-      },
-    });
-    const { data } = await similar(idsOf.rain![0]!, '?limit=1');
-    assert.equal(data[0]!.id, id, 'the same rain a little quieter is the nearest');
-    assert.ok(data[0]!.similarity > 0.9);
-    const { id: undescribed } = await addSound(server.services, { name: 'Not Described' });
-    assert.deepEqual(await similar(undescribed), {
-      data: [],
-      pagination: { page: 1, limit: 10, total: 0, totalPages: 0 },
-    });
-    assert.ok((await similar(idsOf.wind![0]!, '?limit=50')).data.every((sound) => sound.id !== undescribed));
-  });
+  test(
+    'similar.new: a sound added a moment ago is a ' + 'neighbour at once, and one without descriptors has none',
+    async () => {
+      const rain = synthesizeSound('similar', 9);
+      const louder = { ...rain.audio, channels: rain.audio.channels.map((channel) => channel.map((x) => x * 0.9)) };
+      const { mp3, measurements } = await encodeAndMeasure(louder);
+      const { id } = await server.services.catalogWriter.put({
+        contentHash: contentHashOf(mp3),
+        mp3,
+        measurements,
+        metadata: {
+          name: 'Light Rain Again',
+          description: null,
+          tags: ['rain'],
+          category: 'AMBIENT',
+          license: 'CC0',
+          sample: false,
+        },
+      });
+      const { data } = await similar(idsOf.rain![0]!, '?limit=1');
+      assert.equal(data[0]!.id, id, 'the same rain a little quieter is the nearest');
+      assert.ok(data[0]!.similarity > 0.9);
+      const { id: undescribed } = await addSound(server.services, { name: 'Not Described' });
+      assert.deepEqual(await similar(undescribed), {
+        data: [],
+        pagination: { page: 1, limit: 10, total: 0, totalPages: 0 },
+      });
+      assert.ok((await similar(idsOf.wind![0]!, '?limit=50')).data.every((sound) => sound.id !== undescribed));
+    },
+  );
 
-  test('similar.errors: 404 for an unknown sound, 401 without a key, 403 on the free plan; each call counts once', async () => {
-    const missing = await server.get('/api/v1/sounds/no-such-sound/similar', { key });
-    assert.equal(missing.status, 404);
-    assert.deepEqual(await missing.json(), { error: 'Sound no-such-sound not found' });
-    const id = idsOf.wind![0]!;
-    assert.equal((await server.get(`/api/v1/sounds/${id}/similar`)).status, 401);
-    const free = await server.account('free');
-    assert.equal((await server.get(`/api/v1/sounds/${id}/similar`, { key: free.key })).status, 403);
-    const first = await server.get(`/api/v1/sounds/${id}/similar`, { key });
-    const second = await server.get(`/api/v1/sounds/${id}/similar?limit=2`, { key });
-    assert.equal(
-      Number(second.headers.get('x-ratelimit-remaining')),
-      Number(first.headers.get('x-ratelimit-remaining')) - 1,
-    );
-  });
+  test(
+    'similar.errors: 404 for an unknown sound, 401 without ' + 'a key, 403 on the free plan; each call counts once',
+    async () => {
+      const missing = await server.get('/api/v1/sounds/no-such-sound/similar', { key });
+      assert.equal(missing.status, 404);
+      assert.deepEqual(await missing.json(), { error: 'Sound no-such-sound not found' });
+      const id = idsOf.wind![0]!;
+      assert.equal((await server.get(`/api/v1/sounds/${id}/similar`)).status, 401);
+      const free = await server.account('free');
+      assert.equal((await server.get(`/api/v1/sounds/${id}/similar`, { key: free.key })).status, 403);
+      const first = await server.get(`/api/v1/sounds/${id}/similar`, { key });
+      const second = await server.get(`/api/v1/sounds/${id}/similar?limit=2`, { key });
+      assert.equal(
+        Number(second.headers.get('x-ratelimit-remaining')),
+        Number(first.headers.get('x-ratelimit-remaining')) - 1,
+      );
+    },
+  );
 
   test('similar.mcp: find_similar_sounds answers as REST does, with the similarity in its text', async () => {
     const client: Client = await connectMcp(server, key);

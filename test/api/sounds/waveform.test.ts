@@ -66,20 +66,23 @@ describe('waveform (extension): GET /api/v1/sounds/{id}/waveform and get_wavefor
     assert.deepEqual(await waveform('', silent), { id: silent, points: 0, peaks: [] });
   });
 
-  test('waveform.errors: 404 for an unknown sound, 401 without a key, 403 on the free plan; each call counts once', async () => {
-    const missing = await server.get('/api/v1/sounds/no-such-sound/waveform', { key });
-    assert.equal(missing.status, 404);
-    assert.deepEqual(await missing.json(), { error: 'Sound no-such-sound not found' });
-    assert.equal((await server.get(`/api/v1/sounds/${id}/waveform`)).status, 401);
-    const free = await server.account('free');
-    assert.equal((await server.get(`/api/v1/sounds/${id}/waveform`, { key: free.key })).status, 403);
-    const first = await server.get(`/api/v1/sounds/${id}/waveform`, { key });
-    const second = await server.get(`/api/v1/sounds/${id}/waveform?points=20`, { key });
-    assert.equal(
-      Number(second.headers.get('x-ratelimit-remaining')),
-      Number(first.headers.get('x-ratelimit-remaining')) - 1,
-    );
-  });
+  test(
+    'waveform.errors: 404 for an unknown sound, 401 without ' + 'a key, 403 on the free plan; each call counts once',
+    async () => {
+      const missing = await server.get('/api/v1/sounds/no-such-sound/waveform', { key });
+      assert.equal(missing.status, 404);
+      assert.deepEqual(await missing.json(), { error: 'Sound no-such-sound not found' });
+      assert.equal((await server.get(`/api/v1/sounds/${id}/waveform`)).status, 401);
+      const free = await server.account('free');
+      assert.equal((await server.get(`/api/v1/sounds/${id}/waveform`, { key: free.key })).status, 403);
+      const first = await server.get(`/api/v1/sounds/${id}/waveform`, { key });
+      const second = await server.get(`/api/v1/sounds/${id}/waveform?points=20`, { key });
+      assert.equal(
+        Number(second.headers.get('x-ratelimit-remaining')),
+        Number(first.headers.get('x-ratelimit-remaining')) - 1,
+      );
+    },
+  );
 
   test('waveform.mcp: get_waveform gives the same data and sketches the shape in its text', async () => {
     const client: Client = await connectMcp(server, key);

@@ -78,21 +78,24 @@ const KINDS: Record<string, (next: () => number) => PcmAudio> = {
 const descriptorsOf = (sound: PcmAudio) => analyzeAudio(sound).descriptors!;
 
 describe('audio descriptors', () => {
-  test('descriptors.shape: one finite number per name, for silence, a click shorter than a frame, and a long texture', () => {
-    assert.equal(DESCRIPTOR_NAMES.length, DESCRIPTOR_LENGTH);
-    assert.equal(DESCRIPTOR_WEIGHTS.length, DESCRIPTOR_LENGTH);
-    assert.equal(new Set(DESCRIPTOR_NAMES).size, DESCRIPTOR_LENGTH);
-    const noise = random(3);
-    for (const sound of [
-      audio(1, 0, () => 0),
-      audio(0.01, 0, (t) => Math.sin(2 * Math.PI * 1000 * t)),
-      audio(3, 0, () => 0.1 * (noise() * 2 - 1)),
-    ]) {
-      const vector = descriptorsOf(sound);
-      assert.equal(vector.length, DESCRIPTOR_LENGTH);
-      assert.ok(vector.every(Number.isFinite), JSON.stringify(vector));
-    }
-  });
+  test(
+    'descriptors.shape: one finite number per name, for ' + 'silence, a click shorter than a frame, and a long texture',
+    () => {
+      assert.equal(DESCRIPTOR_NAMES.length, DESCRIPTOR_LENGTH);
+      assert.equal(DESCRIPTOR_WEIGHTS.length, DESCRIPTOR_LENGTH);
+      assert.equal(new Set(DESCRIPTOR_NAMES).size, DESCRIPTOR_LENGTH);
+      const noise = random(3);
+      for (const sound of [
+        audio(1, 0, () => 0),
+        audio(0.01, 0, (t) => Math.sin(2 * Math.PI * 1000 * t)),
+        audio(3, 0, () => 0.1 * (noise() * 2 - 1)),
+      ]) {
+        const vector = descriptorsOf(sound);
+        assert.equal(vector.length, DESCRIPTOR_LENGTH);
+        assert.ok(vector.every(Number.isFinite), JSON.stringify(vector));
+      }
+    },
+  );
 
   test('descriptors.steady: a steady texture is described the same at another level and from another frame', () => {
     const noise = random(5);
@@ -127,24 +130,28 @@ describe('audio descriptors', () => {
     }
   });
 
-  test('descriptors.projection: the learned axes come first, each the projection of the z-scored measures that follow', () => {
-    assert.equal(PROJECTION.axes.length + MEASURE_NAMES.length, DESCRIPTOR_LENGTH);
-    assert.ok(PROJECTION.axes.length >= 2 && PROJECTION.axes.every((axis) => axis.length === MEASURE_NAMES.length));
-    const next = random(7);
-    const vector = descriptorsOf(KINDS.snare!(next));
-    const measures = vector.slice(PROJECTION.axes.length);
-    PROJECTION.axes.forEach((axis, a) => {
-      const expected = axis.reduce(
-        (sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!,
-        0,
-      );
-      // The measures are stored to 5 significant digits, the axes computed before that rounding.
-      assert.ok(
-        Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)),
-        `axis ${a + 1}: ${vector[a]} against ${expected}`,
-      );
-    });
-  });
+  test(
+    'descriptors.projection: the learned axes come first, ' +
+      'each the projection of the z-scored measures that follow',
+    () => {
+      assert.equal(PROJECTION.axes.length + MEASURE_NAMES.length, DESCRIPTOR_LENGTH);
+      assert.ok(PROJECTION.axes.length >= 2 && PROJECTION.axes.every((axis) => axis.length === MEASURE_NAMES.length));
+      const next = random(7);
+      const vector = descriptorsOf(KINDS.snare!(next));
+      const measures = vector.slice(PROJECTION.axes.length);
+      PROJECTION.axes.forEach((axis, a) => {
+        const expected = axis.reduce(
+          (sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!,
+          0,
+        );
+        // The measures are stored to 5 significant digits, the axes computed before that rounding.
+        assert.ok(
+          Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)),
+          `axis ${a + 1}: ${vector[a]} against ${expected}`,
+        );
+      });
+    },
+  );
 
   test("descriptors.kinds: a kick's nearest sounds are kicks, a snare's snares, a hat's hats, a pad's pads", () => {
     const next = random(11);

@@ -51,7 +51,9 @@ variedSignals().forEach(({ name, audio }, index) => {
     const expectedLufs = theirs.integratedLufs + reference.correctionDb;
     const loudnessDelta = ours.integrated_lufs - expectedLufs;
     const peakDelta = ours.true_peak_db - theirs.truePeakDb;
-    const report = `ours I ${ours.integrated_lufs.toFixed(3)} TP ${ours.true_peak_db.toFixed(3)}; ffmpeg I ${expectedLufs.toFixed(3)} TP ${theirs.truePeakDb}`;
+    const report =
+      `ours I ${ours.integrated_lufs.toFixed(3)} TP ${ours.true_peak_db.toFixed(3)}; ` +
+      `ffmpeg I ${expectedLufs.toFixed(3)} TP ${theirs.truePeakDb}`;
     t.diagnostic(`delta I ${loudnessDelta.toFixed(3)} LU, TP ${peakDelta.toFixed(3)} dB (${report})`);
     assert.ok(
       Math.abs(loudnessDelta) <= LOUDNESS_TOLERANCE_LU,

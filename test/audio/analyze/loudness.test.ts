@@ -42,9 +42,12 @@ for (const [which, level] of [
   [1, -23],
   [2, -33],
 ] as const) {
-  test(`loudness.ebu: Tech 3341 case ${which} (1 kHz at ${level} dBFS, 20 s, 16-bit) reads ${level}.0 within 0.1 LU`, () => {
-    assertNear(analyzeAudio(tech3341Tones([[level, 20]])).loudness.integrated_lufs, level, 0.1, `case ${which}`);
-  });
+  test(
+    `loudness.ebu: Tech 3341 case ${which} (1 kHz at ${level} ` + `dBFS, 20 s, 16-bit) reads ${level}.0 within 0.1 LU`,
+    () => {
+      assertNear(analyzeAudio(tech3341Tones([[level, 20]])).loudness.integrated_lufs, level, 0.1, `case ${which}`);
+    },
+  );
 }
 
 test('loudness.ebu: Tech 3341 case 3 (-36/-23/-36 dBFS) reads -23.0 within 0.1 LU', () => {

@@ -90,21 +90,28 @@ test('timing.short: one sample, 5 ms and 10 ms sounds are timed without error', 
   }
 });
 
-test('timing.reference: random bursts, fades and noise agree sample for sample with a plain reading of the rule', () => {
-  const random = seededRandom(42);
-  for (let trial = 0; trial < 40; trial++) {
-    const rate = [8000, 22050, 44100, 48000, 96000][trial % 5]!;
-    const frames = Math.floor(random() * rate * (trial % 4 === 0 ? 0.05 : 1.5)) + 1;
-    const channels = Array.from({ length: 1 + (trial % 3) }, (_, c) => {
-      const signal = noise(trial * 10 + c, -60 + random() * 30, frames, random() * 0.9);
-      const at = Math.floor(random() * frames);
-      mixInto(signal, fadeEdges(noise(trial * 10 + c + 5, -20 + random() * 15, Math.floor(random() * frames)), 50), at);
-      return signal;
-    });
-    const audio = { sampleRate: rate, channels };
-    assert.deepEqual(timing(audio), referenceTiming(audio), `trial ${trial}: ${rate} Hz, ${frames} frames`);
-  }
-});
+test(
+  'timing.reference: random bursts, fades and noise agree ' + 'sample for sample with a plain reading of the rule',
+  () => {
+    const random = seededRandom(42);
+    for (let trial = 0; trial < 40; trial++) {
+      const rate = [8000, 22050, 44100, 48000, 96000][trial % 5]!;
+      const frames = Math.floor(random() * rate * (trial % 4 === 0 ? 0.05 : 1.5)) + 1;
+      const channels = Array.from({ length: 1 + (trial % 3) }, (_, c) => {
+        const signal = noise(trial * 10 + c, -60 + random() * 30, frames, random() * 0.9);
+        const at = Math.floor(random() * frames);
+        mixInto(
+          signal,
+          fadeEdges(noise(trial * 10 + c + 5, -20 + random() * 15, Math.floor(random() * frames)), 50),
+          at,
+        );
+        return signal;
+      });
+      const audio = { sampleRate: rate, channels };
+      assert.deepEqual(timing(audio), referenceTiming(audio), `trial ${trial}: ${rate} Hz, ${frames} frames`);
+    }
+  },
+);
 
 test('timing.long-fades: slow fades keep many candidate windows and still match the plain rule', () => {
   // 12 s rising 60 dB then 12 s falling: thousands of windows stay candidates for onset and tail.

@@ -14,7 +14,10 @@ function mutate(bytes: Uint8Array, seed: number): Uint8Array {
   return copy;
 }
 
-/** Decoding hostile bytes may give audio or a DecodeError; anything else (a crash, a TypeError, a hang, console noise) fails. */
+/**
+ * Decoding hostile bytes may give audio or a DecodeError; anything else (a crash, a TypeError, a hang, console noise)
+ * fails.
+ */
 async function assertHandled(bytes: Uint8Array, label: string) {
   try {
     const decoded = await decodeAudio(bytes);

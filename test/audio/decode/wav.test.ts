@@ -51,11 +51,15 @@ test('wav.tolerates a writer that forgot the pad byte after an odd chunk', async
 });
 
 for (const size of [0, 0xffffffff]) {
-  test(`wav.reads to the end of the file when the data size is 0x${size.toString(16)} (streaming writers)`, async () => {
-    const channels = [exactSamples(16, 777, 5), exactSamples(16, 777, 6)];
-    const decoded = await decodeAudio(writeWav({ sampleRate: 22050, channels, dataSizeField: size }));
-    assert.deepEqual(decoded.channels, channels);
-  });
+  test(
+    // biome-ignore lint/style/useTemplate: a test name split to stay within 120 columns
+    `wav.reads to the end of the file when the data ` + `size is 0x${size.toString(16)} (streaming writers)`,
+    async () => {
+      const channels = [exactSamples(16, 777, 5), exactSamples(16, 777, 6)];
+      const decoded = await decodeAudio(writeWav({ sampleRate: 22050, channels, dataSizeField: size }));
+      assert.deepEqual(decoded.channels, channels);
+    },
+  );
 }
 
 test('wav.drops a trailing partial frame when the size is open', async () => {

@@ -45,15 +45,19 @@ test('channels.more than two channels encode to a stereo MP3', async () => {
   }
 });
 
-test('rates.MP3 rates are kept; others go to 48 kHz, 44.1 kHz multiples to 44.1, low odd rates up to the next MP3 rate', () => {
-  for (const rate of [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000])
-    assert.equal(mp3SampleRate(rate), rate);
-  assert.deepEqual(
-    [96000, 88200, 192000, 176400, 64000, 50000].map(mp3SampleRate),
-    [48000, 44100, 48000, 44100, 48000, 48000],
-  );
-  assert.deepEqual([6000, 37800, 20000, 1000].map(mp3SampleRate), [8000, 44100, 22050, 8000]);
-});
+test(
+  'rates.MP3 rates are kept; others go to 48 kHz, 44.1 kHz ' +
+    'multiples to 44.1, low odd rates up to the next MP3 rate',
+  () => {
+    for (const rate of [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000])
+      assert.equal(mp3SampleRate(rate), rate);
+    assert.deepEqual(
+      [96000, 88200, 192000, 176400, 64000, 50000].map(mp3SampleRate),
+      [48000, 44100, 48000, 44100, 48000, 48000],
+    );
+    assert.deepEqual([6000, 37800, 20000, 1000].map(mp3SampleRate), [8000, 44100, 22050, 8000]);
+  },
+);
 
 for (const [inRate, outRate] of [
   [96000, 48000],

@@ -47,7 +47,8 @@ for (const sampleRate of [44100, 48000]) {
   for (const channelCount of [1, 2]) {
     for (const length of [1, 100, 1152, 1152 * 3, sampleRate, 10 * sampleRate]) {
       test(
-        `encode.${length} samples, ${channelCount === 1 ? 'mono' : 'stereo'}, ${sampleRate} Hz decode to exactly the source, aligned (ffmpeg and ours)`,
+        `encode.${length} samples, ${channelCount === 1 ? 'mono' : 'stereo'}, ` +
+          `${sampleRate} Hz decode to exactly the source, aligned (ffmpeg and ours)`,
         needsFfmpeg,
         () => assertExact(sampleRate, channelCount, length),
       );

@@ -65,7 +65,10 @@ export function ffmpegDecode(
   }
 }
 
-/** What ffprobe says about the first audio stream (e.g. the "encoder" tag ffmpeg sets only when the LAME tag CRC is valid). */
+/**
+ * What ffprobe says about the first audio stream (e.g. the "encoder" tag ffmpeg sets only when the LAME tag CRC is
+ * valid).
+ */
 export function ffprobeStreamTag(input: Uint8Array, extension: string, tag: string): string {
   ensureFfmpeg();
   const dir = mkdtempSync(join(tmpdir(), 'audio-test-'));

@@ -11,7 +11,8 @@ describe('html template', () => {
     const name = `<b onclick="x">Tom & 'Jerry'</b>`;
     assert.equal(
       html`<p title="${name}">${name}</p>`.text,
-      '<p title="&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;">&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;</p>',
+      '<p title="&lt;b onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;">&lt;b ' +
+        'onclick=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/b&gt;</p>',
     );
     const inner = html`<i>${'<'}</i>`;
     assert.equal(html`<p>${inner}</p>`.text, '<p><i>&lt;</i></p>');

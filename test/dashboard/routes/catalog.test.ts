@@ -63,18 +63,21 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.deepEqual(cardNames(page.text), []);
   });
 
-  test('catalog.search: a Pro account sees every sound with waveform, duration, category, tags, loudness and timing', async () => {
-    const page = await pro.client.get('/dashboard/catalog?q=rain');
-    assert.equal(page.status, 200);
-    assert.deepEqual(cardNames(page.text), ['Rain Loop']);
-    const text = visibleText(page.text);
-    assert.match(text, /Rain Loop 30\.0 s/);
-    assert.match(text, /AMBIENT rain loop/);
-    assert.match(text, /Loudness -18\.2 LUFS True peak -1\.1 dBTP Onset 13 ms Peak at 40 ms Tail 900 ms License CC0/);
-    assert.match(page.text, /<svg class="waveform"[^>]*aria-label="Waveform of Rain Loop"/);
-    const [src] = audioSources(page.text);
-    assert.equal((await fetch(src!)).status, 200);
-  });
+  test(
+    'catalog.search: a Pro account sees every sound with ' + 'waveform, duration, category, tags, loudness and timing',
+    async () => {
+      const page = await pro.client.get('/dashboard/catalog?q=rain');
+      assert.equal(page.status, 200);
+      assert.deepEqual(cardNames(page.text), ['Rain Loop']);
+      const text = visibleText(page.text);
+      assert.match(text, /Rain Loop 30\.0 s/);
+      assert.match(text, /AMBIENT rain loop/);
+      assert.match(text, /Loudness -18\.2 LUFS True peak -1\.1 dBTP Onset 13 ms Peak at 40 ms Tail 900 ms License CC0/);
+      assert.match(page.text, /<svg class="waveform"[^>]*aria-label="Waveform of Rain Loop"/);
+      const [src] = audioSources(page.text);
+      assert.equal((await fetch(src!)).status, 200);
+    },
+  );
 
   test('catalog.search: a 50 ms sound with a single peak pair still draws a full-width waveform', async () => {
     const page = (await pro.client.get('/dashboard/catalog?q=tiny')).text;
@@ -83,28 +86,31 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.match(path, /^M0,[\d.]+L600,[\d.]+L600,[\d.]+L0,[\d.]+Z$/);
   });
 
-  test('catalog.filters: category (several), tags (all of), duration range, sort and order work as in the API', async () => {
-    const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
-    assert.deepEqual(await names('category=LOFI&category=AMBIENT&sort=name&order=asc'), ['Lofi Beat', 'Rain Loop']);
-    assert.deepEqual(await names('tags=loop,beat'), ['Lofi Beat']);
-    assert.deepEqual(await names('min_duration=1&max_duration=60&sort=duration&order=asc'), [
-      'Glass Break',
-      'Rain Loop',
-    ]);
-    assert.deepEqual(await names('sort=duration&order=desc&min_duration=&max_duration=&q=&tags='), [
-      'Synth Theme',
-      'Lofi Beat',
-      'Rain Loop',
-      'Glass Break',
-      'Door Knock',
-      'Tiny Click',
-    ]);
-    const form = (await pro.client.get('/dashboard/catalog?category=LOFI&sort=name&order=asc&tags=beat')).text;
-    assert.match(form, /value="LOFI" checked/);
-    assert.match(form, /<option value="name" selected>/);
-    assert.match(form, /<option value="asc" selected>/);
-    assert.match(form, /id="tags" name="tags" type="text" value="beat"/);
-  });
+  test(
+    'catalog.filters: category (several), tags (all of), ' + 'duration range, sort and order work as in the API',
+    async () => {
+      const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
+      assert.deepEqual(await names('category=LOFI&category=AMBIENT&sort=name&order=asc'), ['Lofi Beat', 'Rain Loop']);
+      assert.deepEqual(await names('tags=loop,beat'), ['Lofi Beat']);
+      assert.deepEqual(await names('min_duration=1&max_duration=60&sort=duration&order=asc'), [
+        'Glass Break',
+        'Rain Loop',
+      ]);
+      assert.deepEqual(await names('sort=duration&order=desc&min_duration=&max_duration=&q=&tags='), [
+        'Synth Theme',
+        'Lofi Beat',
+        'Rain Loop',
+        'Glass Break',
+        'Door Knock',
+        'Tiny Click',
+      ]);
+      const form = (await pro.client.get('/dashboard/catalog?category=LOFI&sort=name&order=asc&tags=beat')).text;
+      assert.match(form, /value="LOFI" checked/);
+      assert.match(form, /<option value="name" selected>/);
+      assert.match(form, /<option value="asc" selected>/);
+      assert.match(form, /id="tags" name="tags" type="text" value="beat"/);
+    },
+  );
 
   test('catalog.filters: the same query gives the same total as GET /api/v1/sounds', async () => {
     const { key } = await server.services.accounts.createKey(pro.account.id, 'compare');
@@ -146,93 +152,109 @@ describe('dashboard catalog: public samples and full search', () => {
     assert.match(visibleText(invertedLufs.text), /Max LUFS must not be smaller than min LUFS\./);
   });
 
-  test('catalog.similar: each card links to "More like this", which lists the nearest sounds by their audio', async () => {
-    const vector = (shift: number) =>
-      Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => Math.sin(i) + shift * Math.cos(3 * i));
-    const { id: bell } = await addSound(server.services, { name: 'Bell Ding', tags: ['bell'], descriptors: vector(0) });
-    await addSound(server.services, { name: 'Bell Dong', tags: ['bell'], descriptors: vector(0.1) });
-    await addSound(server.services, { name: 'Deep Drone', tags: ['drone'], descriptors: vector(3) });
-    const search = (await pro.client.get('/dashboard/catalog?q=bell%20ding')).text;
-    assert.match(
-      search,
-      new RegExp(`<a class="button button-quiet" href="/dashboard/catalog/similar/${bell}">More like this</a>`),
-    );
-    const page = await pro.client.get(`/dashboard/catalog/similar/${bell}`);
-    assert.equal(page.status, 200);
-    assert.deepEqual(cardNames(page.text), ['Bell Ding', 'Bell Dong', 'Deep Drone']);
-    const similarities = [...page.text.matchAll(/<dt>Similarity<\/dt><dd>([\d.]+)<\/dd>/g)].map((match) =>
-      Number(match[1]),
-    );
-    assert.equal(similarities.length, 2);
-    assert.ok(similarities[0]! > similarities[1]!, 'the nearer sound first');
-    assert.match(visibleText(page.text), /Sounds like Bell Ding/);
-    assert.equal((await pro.client.get('/dashboard/catalog/similar/no-such-sound')).status, 404);
-    const free = await signedIn(server, 'free');
-    assert.equal((await free.client.get(`/dashboard/catalog/similar/${bell}`)).status, 403);
-  });
+  test(
+    'catalog.similar: each card links to "More like ' + 'this", which lists the nearest sounds by their audio',
+    async () => {
+      const vector = (shift: number) =>
+        Array.from({ length: DESCRIPTOR_LENGTH }, (_, i) => Math.sin(i) + shift * Math.cos(3 * i));
+      const { id: bell } = await addSound(server.services, {
+        name: 'Bell Ding',
+        tags: ['bell'],
+        descriptors: vector(0),
+      });
+      await addSound(server.services, { name: 'Bell Dong', tags: ['bell'], descriptors: vector(0.1) });
+      await addSound(server.services, { name: 'Deep Drone', tags: ['drone'], descriptors: vector(3) });
+      const search = (await pro.client.get('/dashboard/catalog?q=bell%20ding')).text;
+      assert.match(
+        search,
+        new RegExp(`<a class="button button-quiet" href="/dashboard/catalog/similar/${bell}">More like this</a>`),
+      );
+      const page = await pro.client.get(`/dashboard/catalog/similar/${bell}`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(cardNames(page.text), ['Bell Ding', 'Bell Dong', 'Deep Drone']);
+      const similarities = [...page.text.matchAll(/<dt>Similarity<\/dt><dd>([\d.]+)<\/dd>/g)].map((match) =>
+        Number(match[1]),
+      );
+      assert.equal(similarities.length, 2);
+      assert.ok(similarities[0]! > similarities[1]!, 'the nearer sound first');
+      assert.match(visibleText(page.text), /Sounds like Bell Ding/);
+      assert.equal((await pro.client.get('/dashboard/catalog/similar/no-such-sound')).status, 404);
+      const free = await signedIn(server, 'free');
+      assert.equal((await free.client.get(`/dashboard/catalog/similar/${bell}`)).status, 403);
+    },
+  );
 
-  test('catalog.download: the download button posts a form that counts one download and sends the file, or the rendition chosen', async () => {
-    const { id } = await addSound(server.services, { name: 'Door Slam', tags: ['door'] });
-    const card = (await pro.client.get('/dashboard/catalog?q=door%20slam')).text;
-    assert.match(
-      card,
-      new RegExp(
-        `<form class="download-form" method="post" action="/dashboard/download/${id}"[^>]*>\\s*<input type="hidden" name="_csrf" value="[^"]+">`,
-      ),
-    );
-    assert.match(card, /<option value="-16">-16 LUFS \(podcasts, streaming\)<\/option>/);
-    assert.match(card, /<input type="checkbox" id="trim-[^"]+" name="trim" value="true">/);
-    const _csrf = csrfToken(card);
-    const downloads = async () => (await server.services.catalog.findById(id))!.numDownloads;
-    const before = await downloads();
-    const rendition = await pro.client.post(`/dashboard/download/${id}`, { loudness: '-16', trim: 'true', _csrf });
-    assert.equal(rendition.status, 303);
-    const renditionUrl = new URL(rendition.location ?? '');
-    assert.equal(renditionUrl.pathname, `/media/${id}.mp3`);
-    assert.equal(renditionUrl.searchParams.get('d'), 'download');
-    assert.equal(Number(renditionUrl.searchParams.get('loudness')), -16);
-    assert.equal(renditionUrl.searchParams.get('trim'), 'true');
-    const plain = await pro.client.post(`/dashboard/download/${id}`, { loudness: '', _csrf });
-    const plainUrl = new URL(plain.location ?? '');
-    assert.equal(plainUrl.searchParams.get('d'), 'download');
-    assert.equal(plainUrl.searchParams.has('loudness'), false);
-    assert.equal(plainUrl.searchParams.has('trim'), false);
-    assert.equal(await downloads(), before + 2);
-    const file = await fetch(plain.location!);
-    assert.equal(file.status, 200);
-    assert.match(file.headers.get('content-disposition') ?? '', /^attachment; filename="door-slam\.mp3"/);
-    assert.equal((await pro.client.post('/dashboard/download/no-such-sound', { _csrf })).status, 404);
-    const free = await signedIn(server, 'free');
-    assert.equal((await free.client.post(`/dashboard/download/${id}`, {}, '/dashboard')).status, 403);
-    assert.equal(await downloads(), before + 2, 'refusals count nothing');
-  });
+  test(
+    'catalog.download: the download button posts a form that ' +
+      'counts one download and sends the file, or the rendition chosen',
+    async () => {
+      const { id } = await addSound(server.services, { name: 'Door Slam', tags: ['door'] });
+      const card = (await pro.client.get('/dashboard/catalog?q=door%20slam')).text;
+      assert.match(
+        card,
+        new RegExp(
+          `<form class="download-form" method="post" ` +
+            `action="/dashboard/download/${id}"[^>]*>\\s*<input type="hidden" name="_csrf" value="[^"]+">`,
+        ),
+      );
+      assert.match(card, /<option value="-16">-16 LUFS \(podcasts, streaming\)<\/option>/);
+      assert.match(card, /<input type="checkbox" id="trim-[^"]+" name="trim" value="true">/);
+      const _csrf = csrfToken(card);
+      const downloads = async () => (await server.services.catalog.findById(id))!.numDownloads;
+      const before = await downloads();
+      const rendition = await pro.client.post(`/dashboard/download/${id}`, { loudness: '-16', trim: 'true', _csrf });
+      assert.equal(rendition.status, 303);
+      const renditionUrl = new URL(rendition.location ?? '');
+      assert.equal(renditionUrl.pathname, `/media/${id}.mp3`);
+      assert.equal(renditionUrl.searchParams.get('d'), 'download');
+      assert.equal(Number(renditionUrl.searchParams.get('loudness')), -16);
+      assert.equal(renditionUrl.searchParams.get('trim'), 'true');
+      const plain = await pro.client.post(`/dashboard/download/${id}`, { loudness: '', _csrf });
+      const plainUrl = new URL(plain.location ?? '');
+      assert.equal(plainUrl.searchParams.get('d'), 'download');
+      assert.equal(plainUrl.searchParams.has('loudness'), false);
+      assert.equal(plainUrl.searchParams.has('trim'), false);
+      assert.equal(await downloads(), before + 2);
+      const file = await fetch(plain.location!);
+      assert.equal(file.status, 200);
+      assert.match(file.headers.get('content-disposition') ?? '', /^attachment; filename="door-slam\.mp3"/);
+      assert.equal((await pro.client.post('/dashboard/download/no-such-sound', { _csrf })).status, 404);
+      const free = await signedIn(server, 'free');
+      assert.equal((await free.client.post(`/dashboard/download/${id}`, {}, '/dashboard')).status, 403);
+      assert.equal(await downloads(), before + 2, 'refusals count nothing');
+    },
+  );
 
-  test('catalog.extensions: onset and loudness filters and the relevance sort work as in the API, and come back filled in', async () => {
-    await addSound(server.services, {
-      name: 'Tight Kick',
-      tags: ['kick', 'drum'],
-      duration: 0.3,
-      timing: { onset_ms: 0.5, peak_ms: 2, tail_ms: 250 },
-      loudness: { integrated_lufs: -9, true_peak_db: -0.5 },
-    });
-    await addSound(server.services, {
-      name: 'Drum Loop',
-      tags: ['loop', 'kick'],
-      description: 'A kick pattern',
-      duration: 8,
-    });
-    const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
-    assert.deepEqual(await names('max_onset_ms=1'), ['Tight Kick']);
-    assert.deepEqual(await names('min_lufs=-10&max_lufs=-5'), ['Tight Kick']);
-    assert.deepEqual(await names('q=drum&sort=relevance'), ['Drum Loop', 'Tight Kick']);
-    const form = (
-      await pro.client.get('/dashboard/catalog?q=drum&sort=relevance&max_onset_ms=1&min_lufs=-10&max_lufs=-5')
-    ).text;
-    assert.match(form, /<option value="relevance" selected>Relevance<\/option>/);
-    assert.match(form, /id="max_onset_ms" name="max_onset_ms" type="number"[^>]* value="1"/);
-    assert.match(form, /id="min_lufs" name="min_lufs" type="number"[^>]* value="-10"/);
-    assert.match(form, /id="max_lufs" name="max_lufs" type="number"[^>]* value="-5"/);
-  });
+  test(
+    'catalog.extensions: onset and loudness filters and the ' +
+      'relevance sort work as in the API, and come back filled in',
+    async () => {
+      await addSound(server.services, {
+        name: 'Tight Kick',
+        tags: ['kick', 'drum'],
+        duration: 0.3,
+        timing: { onset_ms: 0.5, peak_ms: 2, tail_ms: 250 },
+        loudness: { integrated_lufs: -9, true_peak_db: -0.5 },
+      });
+      await addSound(server.services, {
+        name: 'Drum Loop',
+        tags: ['loop', 'kick'],
+        description: 'A kick pattern',
+        duration: 8,
+      });
+      const names = async (query: string) => cardNames((await pro.client.get(`/dashboard/catalog?${query}`)).text);
+      assert.deepEqual(await names('max_onset_ms=1'), ['Tight Kick']);
+      assert.deepEqual(await names('min_lufs=-10&max_lufs=-5'), ['Tight Kick']);
+      assert.deepEqual(await names('q=drum&sort=relevance'), ['Drum Loop', 'Tight Kick']);
+      const form = (
+        await pro.client.get('/dashboard/catalog?q=drum&sort=relevance&max_onset_ms=1&min_lufs=-10&max_lufs=-5')
+      ).text;
+      assert.match(form, /<option value="relevance" selected>Relevance<\/option>/);
+      assert.match(form, /id="max_onset_ms" name="max_onset_ms" type="number"[^>]* value="1"/);
+      assert.match(form, /id="min_lufs" name="min_lufs" type="number"[^>]* value="-10"/);
+      assert.match(form, /id="max_lufs" name="max_lufs" type="number"[^>]* value="-5"/);
+    },
+  );
 });
 
 function cardIdOf(page: string, name: string): string {

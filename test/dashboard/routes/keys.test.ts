@@ -31,23 +31,26 @@ describe('dashboard API keys', () => {
     assert.equal((await server.services.accounts.listKeys(account.id)).length, 0);
   });
 
-  test('keys.create: the full key is shown once with a copy button and a warning; the list shows only its prefix', async () => {
-    const { client } = await signedIn(server, 'pro');
-    const created = await client.post('/dashboard/keys', { name: 'Production server' }, '/dashboard/keys');
-    assert.equal(created.status, 201);
-    assert.equal(created.headers.get('cache-control'), 'no-store');
-    const key = KEY_PATTERN.exec(created.text)![1]!;
-    assert.match(created.text, /data-copy-from="new-key-value"/);
-    assert.match(visibleText(created.text), /Copy it now: it will not be shown again\./);
-    const api = await server.get('/api/v1/sounds', { key });
-    assert.equal(api.status, 200);
+  test(
+    'keys.create: the full key is shown once with a copy ' + 'button and a warning; the list shows only its prefix',
+    async () => {
+      const { client } = await signedIn(server, 'pro');
+      const created = await client.post('/dashboard/keys', { name: 'Production server' }, '/dashboard/keys');
+      assert.equal(created.status, 201);
+      assert.equal(created.headers.get('cache-control'), 'no-store');
+      const key = KEY_PATTERN.exec(created.text)![1]!;
+      assert.match(created.text, /data-copy-from="new-key-value"/);
+      assert.match(visibleText(created.text), /Copy it now: it will not be shown again\./);
+      const api = await server.get('/api/v1/sounds', { key });
+      assert.equal(api.status, 200);
 
-    const list = await client.get('/dashboard/keys');
-    assert.ok(!list.text.includes(key), 'the full key is never shown again');
-    const text = visibleText(list.text);
-    assert.match(text, new RegExp(`Production server ${key.slice(0, 11)}… 15 Jun 2026, 12:00 UTC`));
-    assert.match(text, /1 of 2 keys in use on the Pro plan/);
-  });
+      const list = await client.get('/dashboard/keys');
+      assert.ok(!list.text.includes(key), 'the full key is never shown again');
+      const text = visibleText(list.text);
+      assert.match(text, new RegExp(`Production server ${key.slice(0, 11)}… 15 Jun 2026, 12:00 UTC`));
+      assert.match(text, /1 of 2 keys in use on the Pro plan/);
+    },
+  );
 
   test('keys.list: last used and per-key request counts follow API use', async () => {
     const { client, account } = await signedIn(server, 'pro');
@@ -66,7 +69,10 @@ describe('dashboard API keys', () => {
     const page = await client.get('/dashboard/keys');
     assert.match(
       visibleText(page.text),
-      /The Pro plan allows 2 API keys and all of them are in use\. Revoke one to create another, or move to a bigger plan ?\./,
+      new RegExp(
+        'The Pro plan allows 2 API keys and all of them are in use\\. ' +
+          'Revoke one to create another, or move to a bigger plan ?\\.',
+      ),
     );
     const third = await client.post('/dashboard/keys', { name: 'three', _csrf: csrfToken(page.text) });
     assert.equal(third.status, 409);

@@ -126,20 +126,23 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     await app.close();
   });
 
-  test('throttle.sign-in: an email holding NUL is a wrong sign-in like any other, its failures counted apart', async () => {
-    // PostgreSQL stores no NUL: the failure log once refused the whole statement and the page was a 500.
-    const client = new WebClient(server.url, ownAddress());
-    assert.equal((await client.signIn('\u0000', '\u0000')).status, 401);
-    assert.equal((await client.signIn(`${uniqueEmail()}\u0000`, 'wrong password here')).status, 401);
-    const { app, attempt } = throttleApp();
-    const plain = uniqueEmail();
-    const withNul = plain.replace('@', '\u0000@');
-    for (let i = 0; i < 10; i++) assert.equal((await attempt(`10.1.0.${i}`, withNul)).allowed, true);
-    assert.equal((await attempt('10.1.0.99', withNul)).allowed, false, 'the email with NUL is throttled');
-    assert.equal((await attempt('10.1.0.98', plain)).allowed, true, 'the email without it is not');
-    server.clock.advance(15 * 60 * 1000 + 1000);
-    await app.close();
-  });
+  test(
+    'throttle.sign-in: an email holding NUL is a wrong ' + 'sign-in like any other, its failures counted apart',
+    async () => {
+      // PostgreSQL stores no NUL: the failure log once refused the whole statement and the page was a 500.
+      const client = new WebClient(server.url, ownAddress());
+      assert.equal((await client.signIn('\u0000', '\u0000')).status, 401);
+      assert.equal((await client.signIn(`${uniqueEmail()}\u0000`, 'wrong password here')).status, 401);
+      const { app, attempt } = throttleApp();
+      const plain = uniqueEmail();
+      const withNul = plain.replace('@', '\u0000@');
+      for (let i = 0; i < 10; i++) assert.equal((await attempt(`10.1.0.${i}`, withNul)).allowed, true);
+      assert.equal((await attempt('10.1.0.99', withNul)).allowed, false, 'the email with NUL is throttled');
+      assert.equal((await attempt('10.1.0.98', plain)).allowed, true, 'the email without it is not');
+      server.clock.advance(15 * 60 * 1000 + 1000);
+      await app.close();
+    },
+  );
 
   test('throttle.sign-up: refused sign-ups for taken emails count against the address too', async () => {
     const taken = uniqueEmail();
@@ -162,17 +165,20 @@ describe('dashboard forms: CSRF, throttling, body limits', () => {
     assert.match(response.headers.get('content-type')!, /text\/html/);
   });
 
-  test('form-body.scope: forms are parsed for the dashboard only; the MCP endpoint still refuses a form body', async () => {
-    const { key } = await server.account('pro');
-    const response = await fetch(`${server.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json, text/event-stream',
-        'x-api-key': key,
-      },
-      body: 'jsonrpc=2.0&method=tools%2Flist',
-    });
-    assert.equal(response.status, 415);
-  });
+  test(
+    'form-body.scope: forms are parsed for the dashboard ' + 'only; the MCP endpoint still refuses a form body',
+    async () => {
+      const { key } = await server.account('pro');
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json, text/event-stream',
+          'x-api-key': key,
+        },
+        body: 'jsonrpc=2.0&method=tools%2Flist',
+      });
+      assert.equal(response.status, 415);
+    },
+  );
 });

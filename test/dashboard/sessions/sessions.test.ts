@@ -11,20 +11,24 @@ describe('dashboard sign-up, sign-in and sessions', () => {
   });
   after(() => server.close());
 
-  test("sign-up.happy: a new account is on the free plan, signed in, with an argon2id password hash at OWASP's minimum cost", async () => {
-    const client = new WebClient(server.url, ownAddress());
-    const email = uniqueEmail();
-    const response = await client.signUp(email);
-    assert.equal(response.status, 303);
-    assert.equal(response.location, '/dashboard');
-    const stored = await server.services.accounts.findByEmail(email);
-    assert.equal(stored?.plan.name, 'free');
-    assert.match(stored!.passwordHash!, /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
-    assert.doesNotMatch(stored!.passwordHash!, /correct horse/);
-    const overview = await client.get('/dashboard');
-    assert.equal(overview.status, 200);
-    assert.match(visibleText(overview.text), new RegExp(`Signed in as ${email} on the Free plan`));
-  });
+  test(
+    'sign-up.happy: a new account is on the free plan, signed ' +
+      "in, with an argon2id password hash at OWASP's minimum cost",
+    async () => {
+      const client = new WebClient(server.url, ownAddress());
+      const email = uniqueEmail();
+      const response = await client.signUp(email);
+      assert.equal(response.status, 303);
+      assert.equal(response.location, '/dashboard');
+      const stored = await server.services.accounts.findByEmail(email);
+      assert.equal(stored?.plan.name, 'free');
+      assert.match(stored!.passwordHash!, /^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+      assert.doesNotMatch(stored!.passwordHash!, /correct horse/);
+      const overview = await client.get('/dashboard');
+      assert.equal(overview.status, 200);
+      assert.match(visibleText(overview.text), new RegExp(`Signed in as ${email} on the Free plan`));
+    },
+  );
 
   test('sign-up.errors: a short password and a malformed email are refused beside their fields', async () => {
     const client = new WebClient(server.url, ownAddress());

@@ -42,17 +42,20 @@ describe('dashboard sign-in and sign-up limits per network', () => {
     new ProxiedClient(server.url, address).signIn(uniqueEmail('nobody'), 'wrong password');
   const signUp = (address: string) => new ProxiedClient(server.url, address).signUp(uniqueEmail());
 
-  test('throttle.ipv6: failed sign-ins from many addresses of one /64 are counted together; another /64 is not', async () => {
-    for (let i = 0; i < SIGN_IN_RULE.failures; i++)
-      assert.equal((await signIn(addressIn('2001:db8:1:1', i))).status, 401);
-    const refused = await signIn(addressIn('2001:db8:1:1', 1000));
-    assert.equal(refused.status, 429, 'a new address of the same /64');
-    assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    assert.equal((await signIn('2001:db8:1:1::1')).status, 429, 'however it is written');
-    assert.equal((await signIn(addressIn('2001:db8:1:2', 0))).status, 401, 'the next /64');
-    server.clock.advance(SIGN_IN_RULE.windowMs + 1000);
-    assert.equal((await signIn(addressIn('2001:db8:1:1', 2000))).status, 401, 'and this one after the window');
-  });
+  test(
+    'throttle.ipv6: failed sign-ins from many addresses ' + 'of one /64 are counted together; another /64 is not',
+    async () => {
+      for (let i = 0; i < SIGN_IN_RULE.failures; i++)
+        assert.equal((await signIn(addressIn('2001:db8:1:1', i))).status, 401);
+      const refused = await signIn(addressIn('2001:db8:1:1', 1000));
+      assert.equal(refused.status, 429, 'a new address of the same /64');
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      assert.equal((await signIn('2001:db8:1:1::1')).status, 429, 'however it is written');
+      assert.equal((await signIn(addressIn('2001:db8:1:2', 0))).status, 401, 'the next /64');
+      server.clock.advance(SIGN_IN_RULE.windowMs + 1000);
+      assert.equal((await signIn(addressIn('2001:db8:1:1', 2000))).status, 401, 'and this one after the window');
+    },
+  );
 
   test('throttle.ipv4-mapped: an IPv4 client counts the same as IPv4 and as IPv4-mapped IPv6', async () => {
     for (let i = 0; i < SIGN_IN_RULE.failures; i++) {
@@ -64,14 +67,17 @@ describe('dashboard sign-in and sign-up limits per network', () => {
     server.clock.advance(SIGN_IN_RULE.windowMs + 1000);
   });
 
-  test('throttle.sign-up-ipv6: sign-ups from many addresses of one /64 are counted together; another /64 is not', async () => {
-    for (let i = 0; i < SIGN_UP_RULE.signUps; i++)
-      assert.equal((await signUp(addressIn('2001:db8:2:1', i))).status, 303);
-    const refusedEmail = uniqueEmail();
-    const refused = await new ProxiedClient(server.url, addressIn('2001:db8:2:1', 1000)).signUp(refusedEmail);
-    assert.equal(refused.status, 429);
-    assert.equal(await server.services.accounts.findByEmail(refusedEmail), null);
-    assert.equal((await signUp(addressIn('2001:db8:2:2', 0))).status, 303, 'the next /64');
-    server.clock.advance(SIGN_UP_RULE.windowMs + 1000);
-  });
+  test(
+    'throttle.sign-up-ipv6: sign-ups from many addresses ' + 'of one /64 are counted together; another /64 is not',
+    async () => {
+      for (let i = 0; i < SIGN_UP_RULE.signUps; i++)
+        assert.equal((await signUp(addressIn('2001:db8:2:1', i))).status, 303);
+      const refusedEmail = uniqueEmail();
+      const refused = await new ProxiedClient(server.url, addressIn('2001:db8:2:1', 1000)).signUp(refusedEmail);
+      assert.equal(refused.status, 429);
+      assert.equal(await server.services.accounts.findByEmail(refusedEmail), null);
+      assert.equal((await signUp(addressIn('2001:db8:2:2', 0))).status, 303, 'the next /64');
+      server.clock.advance(SIGN_UP_RULE.windowMs + 1000);
+    },
+  );
 });

@@ -158,7 +158,8 @@ export function ixmlDocument(user: Record<string, string>, note?: string): Uint8
     .map(([name, value]) => `<${name}>${value}</${name}>`)
     .join('');
   return utf8.encode(
-    `<?xml version="1.0" encoding="UTF-8"?><BWFXML><IXML_VERSION>2.10</IXML_VERSION>${note ? `<NOTE>${note}</NOTE>` : ''}<USER>${fields}</USER></BWFXML>`,
+    `<?xml version="1.0" encoding="UTF-8"?><BWFXML><IXML_VERSION>2.10</IXML_VERSION>` +
+      `${note ? `<NOTE>${note}</NOTE>` : ''}<USER>${fields}</USER></BWFXML>`,
   );
 }
 

@@ -45,50 +45,53 @@ describe('tags: metadata read from inside audio files', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  test('tags.id3: TIT2, the user comment, TCON and TXXX keywords in ID3v2.3 and 2.4, in every text encoding', async () => {
-    const v3 = id3Tag(
-      [
-        ['TIT2', textFrame('Glass Break', 0)],
-        ['COMM', commentFrame('iTunes normalization data', 'iTunNORM', 0)],
-        ['COMM', commentFrame('A pane shatters on tile', '', 1)],
-        ['TCON', textFrame('(37)Foley', 0)],
-        ['TXXX', userTextFrame('KEYWORDS', 'Glass, break; shatter', 2)],
-        ['APIC', new Uint8Array(3000)],
-      ],
-      3,
-    );
-    const found = await readEmbeddedTags(await file('v3.mp3', concat([v3, mpegFrames()])));
-    // "(37)" is ID3v1's genre 37, which music-metadata names: Sound Clip.
-    assert.deepEqual(found, {
-      found: [
-        {
-          source: 'id3',
-          fields: {
-            name: 'Glass Break',
-            description: 'A pane shatters on tile',
-            tags: ['glass', 'break', 'shatter', 'sound clip', 'foley'],
-            category: 'SFX',
+  test(
+    'tags.id3: TIT2, the user comment, TCON and TXXX ' + 'keywords in ID3v2.3 and 2.4, in every text encoding',
+    async () => {
+      const v3 = id3Tag(
+        [
+          ['TIT2', textFrame('Glass Break', 0)],
+          ['COMM', commentFrame('iTunes normalization data', 'iTunNORM', 0)],
+          ['COMM', commentFrame('A pane shatters on tile', '', 1)],
+          ['TCON', textFrame('(37)Foley', 0)],
+          ['TXXX', userTextFrame('KEYWORDS', 'Glass, break; shatter', 2)],
+          ['APIC', new Uint8Array(3000)],
+        ],
+        3,
+      );
+      const found = await readEmbeddedTags(await file('v3.mp3', concat([v3, mpegFrames()])));
+      // "(37)" is ID3v1's genre 37, which music-metadata names: Sound Clip.
+      assert.deepEqual(found, {
+        found: [
+          {
+            source: 'id3',
+            fields: {
+              name: 'Glass Break',
+              description: 'A pane shatters on tile',
+              tags: ['glass', 'break', 'shatter', 'sound clip', 'foley'],
+              category: 'SFX',
+            },
           },
-        },
-      ],
-      notes: [],
-    });
+        ],
+        notes: [],
+      });
 
-    const v4 = id3Tag(
-      [
-        ['TIT2', textFrame('Überflug', 3)],
-        ['TCON', textFrame('Ambient', 1)],
-        ['TXXX', userTextFrame('CatID', 'AMBForst', 3)],
-      ],
-      4,
-    );
-    const found4 = await readEmbeddedTags(await file('v4.mp3', concat([v4, mpegFrames()])));
-    assert.deepEqual(found4.found[0]!.fields, {
-      name: 'Überflug',
-      tags: ['ambient', 'ambience', 'forest'],
-      category: 'AMBIENT',
-    });
-  });
+      const v4 = id3Tag(
+        [
+          ['TIT2', textFrame('Überflug', 3)],
+          ['TCON', textFrame('Ambient', 1)],
+          ['TXXX', userTextFrame('CatID', 'AMBForst', 3)],
+        ],
+        4,
+      );
+      const found4 = await readEmbeddedTags(await file('v4.mp3', concat([v4, mpegFrames()])));
+      assert.deepEqual(found4.found[0]!.fields, {
+        name: 'Überflug',
+        tags: ['ambient', 'ambience', 'forest'],
+        category: 'AMBIENT',
+      });
+    },
+  );
 
   test('tags.vorbis: comments in FLAC metadata and in Ogg packets that span pages, names in any case', async () => {
     const comments = vorbisComments([
@@ -315,82 +318,87 @@ describe('tags: metadata read from inside audio files', () => {
     assert.equal(ucsFromFileName('glass_break-small.wav'), null);
   });
 
-  test('tags.precedence: sidecar > tags in the file > UCS file name > the title made from the file name, key by key', async () => {
-    const wav = appendRiffChunk(
-      writeWav({
-        sampleRate: 8000,
-        channels: tone(),
-        chunksBeforeData: [
-          [
-            'LIST',
-            infoList([
-              ['ICMT', 'from INFO'],
-              ['IKEY', 'info-tag'],
-            ]),
+  test(
+    'tags.precedence: sidecar > tags in the file > UCS file ' + 'name > the title made from the file name, key by key',
+    async () => {
+      const wav = appendRiffChunk(
+        writeWav({
+          sampleRate: 8000,
+          channels: tone(),
+          chunksBeforeData: [
+            [
+              'LIST',
+              infoList([
+                ['ICMT', 'from INFO'],
+                ['IKEY', 'info-tag'],
+              ]),
+            ],
           ],
-        ],
-      }),
-      'iXML',
-      ixmlDocument({ DESCRIPTION: 'from iXML' }),
-    );
-    const where = await file('DOORWood_Creak Open_ACME_Mic1.wav', wav);
-    await writeFile(where.replace(/\.wav$/, '.json'), JSON.stringify({ category: 'ambient', sample: true }));
-    const resolved = await readMetadata(where);
-    assert.deepEqual(resolved.metadata, {
-      name: 'Creak Open',
-      description: 'from iXML',
-      tags: ['info-tag'],
-      category: 'AMBIENT',
-      license: 'CC0',
-      sample: true,
-    });
-    assert.deepEqual(resolved.sources, {
-      name: 'ucs',
-      description: 'ixml',
-      tags: 'info',
-      category: 'sidecar',
-      license: 'default',
-      sample: 'sidecar',
-    });
-
-    // A key the sidecar sets, even to null, wins over the file.
-    const nulled = await file(
-      'nulled.wav',
-      appendRiffChunk(
-        writeWav({ sampleRate: 8000, channels: tone() }),
+        }),
         'iXML',
-        ixmlDocument({ FXNAME: 'Tagged', DESCRIPTION: 'from iXML' }),
-      ),
-    );
-    await writeFile(nulled.replace(/\.wav$/, '.json'), JSON.stringify({ description: null, tags: [] }));
-    const withNull = await readMetadata(nulled);
-    assert.deepEqual(
-      [withNull.metadata.name, withNull.metadata.description, withNull.metadata.tags],
-      ['Tagged', null, []],
-    );
-    assert.deepEqual(
-      [withNull.sources.name, withNull.sources.description, withNull.sources.tags],
-      ['ixml', 'sidecar', 'sidecar'],
-    );
+        ixmlDocument({ DESCRIPTION: 'from iXML' }),
+      );
+      const where = await file('DOORWood_Creak Open_ACME_Mic1.wav', wav);
+      await writeFile(where.replace(/\.wav$/, '.json'), JSON.stringify({ category: 'ambient', sample: true }));
+      const resolved = await readMetadata(where);
+      assert.deepEqual(resolved.metadata, {
+        name: 'Creak Open',
+        description: 'from iXML',
+        tags: ['info-tag'],
+        category: 'AMBIENT',
+        license: 'CC0',
+        sample: true,
+      });
+      assert.deepEqual(resolved.sources, {
+        name: 'ucs',
+        description: 'ixml',
+        tags: 'info',
+        category: 'sidecar',
+        license: 'default',
+        sample: 'sidecar',
+      });
 
-    const plain = await readMetadata(await file('plain_tone-02.wav', writeWav({ sampleRate: 8000, channels: tone() })));
-    assert.deepEqual(plain.metadata, {
-      name: 'Plain Tone 02',
-      description: null,
-      tags: [],
-      category: null,
-      license: 'CC0',
-      sample: false,
-    });
-    assert.deepEqual(plain.sources, {
-      name: 'file name',
-      description: 'default',
-      tags: 'default',
-      category: 'default',
-      license: 'default',
-      sample: 'default',
-    });
-  });
+      // A key the sidecar sets, even to null, wins over the file.
+      const nulled = await file(
+        'nulled.wav',
+        appendRiffChunk(
+          writeWav({ sampleRate: 8000, channels: tone() }),
+          'iXML',
+          ixmlDocument({ FXNAME: 'Tagged', DESCRIPTION: 'from iXML' }),
+        ),
+      );
+      await writeFile(nulled.replace(/\.wav$/, '.json'), JSON.stringify({ description: null, tags: [] }));
+      const withNull = await readMetadata(nulled);
+      assert.deepEqual(
+        [withNull.metadata.name, withNull.metadata.description, withNull.metadata.tags],
+        ['Tagged', null, []],
+      );
+      assert.deepEqual(
+        [withNull.sources.name, withNull.sources.description, withNull.sources.tags],
+        ['ixml', 'sidecar', 'sidecar'],
+      );
+
+      const plain = await readMetadata(
+        await file('plain_tone-02.wav', writeWav({ sampleRate: 8000, channels: tone() })),
+      );
+      assert.deepEqual(plain.metadata, {
+        name: 'Plain Tone 02',
+        description: null,
+        tags: [],
+        category: null,
+        license: 'CC0',
+        sample: false,
+      });
+      assert.deepEqual(plain.sources, {
+        name: 'file name',
+        description: 'default',
+        tags: 'default',
+        category: 'default',
+        license: 'default',
+        sample: 'default',
+      });
+    },
+  );
 
   test(
     'tags.ffmpeg: `ffmpeg -metadata comment=...` in an MP3 (an ID3 TXXX:comment frame) is the description',
@@ -418,47 +426,53 @@ describe('tags: metadata read from inside audio files', () => {
     },
   );
 
-  test('tags.bounds: a tag that claims hundreds of megabytes is refused before it is read; covers are skipped', async () => {
-    // Sparse files: the claimed bytes exist, so only the 1 MiB bound keeps them from being read.
-    const sparse = async (name: string, head: Uint8Array) => {
-      const where = await file(name, head);
-      await truncate(where, 300 << 20);
-      return where;
-    };
-    const id3Header = concat([ascii('ID3'), Uint8Array.of(3, 0, 0, 0x7f, 0x7f, 0x7f, 0x7f)]);
-    const infoValue = concat([ascii('INFOINAM'), u32(250 << 20)]);
-    const claims: Array<[string, Promise<string>, RegExp]> = [
-      [
-        'ID3 tag of 256 MiB',
-        sparse('claims.mp3', concat([id3Header, textFrame('x')])),
-        /MP3 tags ignored: a tag of \d+ bytes is larger than 1 MiB/,
-      ],
-      [
-        'INFO value of 250 MiB',
-        sparse('claims.wav', appendRiffChunk(writeWav({ sampleRate: 8000, channels: tone() }), 'LIST', infoValue)),
-        /WAV tags ignored: a tag of \d+ bytes is larger than 1 MiB/,
-      ],
-    ];
-    const before = process.memoryUsage().arrayBuffers;
-    for (const [what, where, note] of claims) {
-      const { found, notes } = await readEmbeddedTags(await where);
-      assert.deepEqual(found, [], what);
-      assert.ok(
-        notes.some((text) => note.test(text)),
-        `${what}: ${JSON.stringify(notes)}`,
-      );
-    }
-    assert.ok(process.memoryUsage().arrayBuffers - before < 64 << 20, 'no large buffer was allocated');
+  test(
+    'tags.bounds: a tag that claims hundreds of megabytes ' + 'is refused before it is read; covers are skipped',
+    async () => {
+      // Sparse files: the claimed bytes exist, so only the 1 MiB bound keeps them from being read.
+      const sparse = async (name: string, head: Uint8Array) => {
+        const where = await file(name, head);
+        await truncate(where, 300 << 20);
+        return where;
+      };
+      const id3Header = concat([ascii('ID3'), Uint8Array.of(3, 0, 0, 0x7f, 0x7f, 0x7f, 0x7f)]);
+      const infoValue = concat([ascii('INFOINAM'), u32(250 << 20)]);
+      const claims: Array<[string, Promise<string>, RegExp]> = [
+        [
+          'ID3 tag of 256 MiB',
+          sparse('claims.mp3', concat([id3Header, textFrame('x')])),
+          /MP3 tags ignored: a tag of \d+ bytes is larger than 1 MiB/,
+        ],
+        [
+          'INFO value of 250 MiB',
+          sparse('claims.wav', appendRiffChunk(writeWav({ sampleRate: 8000, channels: tone() }), 'LIST', infoValue)),
+          /WAV tags ignored: a tag of \d+ bytes is larger than 1 MiB/,
+        ],
+      ];
+      const before = process.memoryUsage().arrayBuffers;
+      for (const [what, where, note] of claims) {
+        const { found, notes } = await readEmbeddedTags(await where);
+        assert.deepEqual(found, [], what);
+        assert.ok(
+          notes.some((text) => note.test(text)),
+          `${what}: ${JSON.stringify(notes)}`,
+        );
+      }
+      assert.ok(process.memoryUsage().arrayBuffers - before < 64 << 20, 'no large buffer was allocated');
 
-    // A FLAC picture of 3 MiB before the comments is skipped, not read; the comments still count.
-    const withPicture = await readEmbeddedTags(
-      await file(
-        'picture.flac',
-        flacMetadata(vorbisComments(['TITLE=After The Picture']), [[6, new Uint8Array(3 << 20)]]),
-      ),
-    );
-    assert.deepEqual(withPicture, { found: [{ source: 'vorbis', fields: { name: 'After The Picture' } }], notes: [] });
-  });
+      // A FLAC picture of 3 MiB before the comments is skipped, not read; the comments still count.
+      const withPicture = await readEmbeddedTags(
+        await file(
+          'picture.flac',
+          flacMetadata(vorbisComments(['TITLE=After The Picture']), [[6, new Uint8Array(3 << 20)]]),
+        ),
+      );
+      assert.deepEqual(withPicture, {
+        found: [{ source: 'vorbis', fields: { name: 'After The Picture' } }],
+        notes: [],
+      });
+    },
+  );
 
   test('tags.hostile: damaged and oversized tags are notes; the reader never throws and stays fast', async () => {
     const wavWith = (id: string, body: Uint8Array) =>
@@ -553,7 +567,8 @@ describe('tags: metadata read from inside audio files', () => {
       ...Array.from({ length: 20_000 }, () => concat([ascii('JUNK'), new Uint8Array(4)])),
     ]);
     assert.deepEqual((await readEmbeddedTags(await file('chunks.wav', manyChunks))).found, []);
-    // A quadratic reader takes minutes here; a linear one well under a second, so 30 s tells them apart even on a loaded machine.
+    // A quadratic reader takes minutes here; a linear one well under a second, so 30 s tells them apart even on a
+    // loaded machine.
     assert.ok(performance.now() - started < 30_000, `took ${performance.now() - started} ms`);
   });
 

@@ -58,83 +58,87 @@ describe('crash: kill -9 under load loses no quota count and no download count',
     await removeBackend(dataDir);
   });
 
-  test("crash.counts: after kill -9, the quota and each sound's download count cover every 200 answer, and at most the requests in flight more", async () => {
-    server = await startServe(env);
-    const running = server;
-    const seen: Seen = { searches: 0, downloads: 0, downloadsOf: new Map(), others: 0, unanswered: 0 };
-    let killed = false;
-    let n = 0;
-    const client = async () => {
-      while (!killed) {
-        const i = n++;
-        const isDownload = i % 5 === 0;
-        const id = ids[i % ids.length]!;
-        const pathAndQuery = isDownload
-          ? `/api/v1/sounds/${id}/download`
-          : `/api/v1/sounds?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}`;
-        let status: number;
-        try {
-          const response = await fetch(running.url + pathAndQuery, { headers: { 'x-api-key': key } });
-          status = response.status;
-          // The answer counts as received once its status is: the body may be cut by the kill.
-          response.body?.cancel().catch(() => {});
-        } catch {
-          seen.unanswered++;
-          continue;
+  test(
+    "crash.counts: after kill -9, the quota and each sound's download " +
+      'count cover every 200 answer, and at most the requests in flight more',
+    async () => {
+      server = await startServe(env);
+      const running = server;
+      const seen: Seen = { searches: 0, downloads: 0, downloadsOf: new Map(), others: 0, unanswered: 0 };
+      let killed = false;
+      let n = 0;
+      const client = async () => {
+        while (!killed) {
+          const i = n++;
+          const isDownload = i % 5 === 0;
+          const id = ids[i % ids.length]!;
+          const pathAndQuery = isDownload
+            ? `/api/v1/sounds/${id}/download`
+            : `/api/v1/sounds?q=${WORDS[i % WORDS.length]}&page=${1 + (i % 3)}`;
+          let status: number;
+          try {
+            const response = await fetch(running.url + pathAndQuery, { headers: { 'x-api-key': key } });
+            status = response.status;
+            // The answer counts as received once its status is: the body may be cut by the kill.
+            response.body?.cancel().catch(() => {});
+          } catch {
+            seen.unanswered++;
+            continue;
+          }
+          if (status !== 200) seen.others++;
+          else if (isDownload) {
+            seen.downloads++;
+            seen.downloadsOf.set(id, (seen.downloadsOf.get(id) ?? 0) + 1);
+          } else seen.searches++;
         }
-        if (status !== 200) seen.others++;
-        else if (isDownload) {
-          seen.downloads++;
-          seen.downloadsOf.set(id, (seen.downloadsOf.get(id) ?? 0) + 1);
-        } else seen.searches++;
-      }
-    };
-    const clients = Array.from({ length: CLIENTS }, client);
-    // Load for long enough that many event-loop turns commit, then the crash.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
-    running.child.kill('SIGKILL');
-    await new Promise((resolve) => running.child.once('exit', resolve));
-    killed = true;
-    await Promise.all(clients);
+      };
+      const clients = Array.from({ length: CLIENTS }, client);
+      // Load for long enough that many event-loop turns commit, then the crash.
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      running.child.kill('SIGKILL');
+      await new Promise((resolve) => running.child.once('exit', resolve));
+      killed = true;
+      await Promise.all(clients);
 
-    const answered = seen.searches + seen.downloads;
-    assert.equal(seen.others, 0, 'every request was valid');
-    assert.ok(answered > 200, `the load ran (${answered} answers)`);
-    const quotaCount = await countedToday(dataDir, accountId);
-    assert.ok(quotaCount >= answered, `quota count ${quotaCount} covers the ${answered} answers`);
-    assert.ok(
-      quotaCount <= answered + seen.unanswered,
-      `quota count ${quotaCount} is at most ${answered} answers + ${seen.unanswered} in flight`,
-    );
-
-    const connection = await otherConnection(dataDir);
-    const rows = await connection.all<{ id: string; n: number | string }>(
-      'SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq',
-    );
-    await connection.close();
-    const stored = new Map(rows.map((row) => [row.id, Number(row.n)]));
-    assert.ok(seen.downloads > 50, `downloads ran (${seen.downloads} answers)`);
-    for (const [id, answers] of seen.downloadsOf) {
+      const answered = seen.searches + seen.downloads;
+      assert.equal(seen.others, 0, 'every request was valid');
+      assert.ok(answered > 200, `the load ran (${answered} answers)`);
+      const quotaCount = await countedToday(dataDir, accountId);
+      assert.ok(quotaCount >= answered, `quota count ${quotaCount} covers the ${answered} answers`);
       assert.ok(
-        (stored.get(id) ?? 0) >= answers,
-        `sound ${id}: count ${stored.get(id)} covers its ${answers} download answers`,
+        quotaCount <= answered + seen.unanswered,
+        `quota count ${quotaCount} is at most ${answered} answers + ${seen.unanswered} in flight`,
       );
-    }
-    const downloads = [...stored.values()].reduce((sum, n) => sum + n, 0);
-    assert.ok(
-      downloads <= seen.downloads + seen.unanswered,
-      `download count ${downloads} is at most ${seen.downloads} + ${seen.unanswered} in flight`,
-    );
 
-    // A new process starts from the committed count: the quota goes on from there.
-    server = await startServe(env);
-    const response = await fetch(`${server.url}/api/v1/sounds?q=rain`, { headers: { 'x-api-key': key } });
-    assert.equal(response.status, 200);
-    const limit = Number(response.headers.get('x-ratelimit-limit'));
-    assert.equal(Number(response.headers.get('x-ratelimit-remaining')), limit - quotaCount - 1);
-    await server.stop();
-    server = undefined;
-  });
+      const connection = await otherConnection(dataDir);
+      const rows = await connection.all<{ id: string; n: number | string }>(
+        'SELECT s.id, d.count AS n FROM sounds s JOIN sound_downloads d ON d.sound_seq = s.seq',
+      );
+      await connection.close();
+      const stored = new Map(rows.map((row) => [row.id, Number(row.n)]));
+      assert.ok(seen.downloads > 50, `downloads ran (${seen.downloads} answers)`);
+      for (const [id, answers] of seen.downloadsOf) {
+        assert.ok(
+          (stored.get(id) ?? 0) >= answers,
+          `sound ${id}: count ${stored.get(id)} covers its ${answers} download answers`,
+        );
+      }
+      const downloads = [...stored.values()].reduce((sum, n) => sum + n, 0);
+      assert.ok(
+        downloads <= seen.downloads + seen.unanswered,
+        `download count ${downloads} is at most ${seen.downloads} + ${seen.unanswered} in flight`,
+      );
+
+      // A new process starts from the committed count: the quota goes on from there.
+      server = await startServe(env);
+      const response = await fetch(`${server.url}/api/v1/sounds?q=rain`, { headers: { 'x-api-key': key } });
+      assert.equal(response.status, 200);
+      const limit = Number(response.headers.get('x-ratelimit-limit'));
+      assert.equal(Number(response.headers.get('x-ratelimit-remaining')), limit - quotaCount - 1);
+      await server.stop();
+      server = undefined;
+    },
+  );
 });
 
 /** The day's count of the account as the quota will see it: Redis's counter when there is one, else the database's. */

@@ -170,21 +170,24 @@ describe('fuzz: the API operations', () => {
     return response;
   }
 
-  test('fuzz.api.query: any query string, repeated parameters included, gets a listed status with a valid key', async () => {
-    // Operations that read no parameter still get some: they must ignore them.
-    const withQuery = operation.chain((op) =>
-      fc.tuple(fc.constant(op), wireQuery(op.params.length > 0 ? op.params : ['q', 'limit'])),
-    );
-    await fc.assert(
-      fc.asyncProperty(withQuery, async ([op, query]) => {
-        await expectClean(
-          { target: `${op.path(sampleId)}?${query}`, headers: [['x-api-key', key]] },
-          allowedFor(op, [401, 403, 429]),
-        );
-      }),
-      fuzzSettings(300),
-    );
-  });
+  test(
+    'fuzz.api.query: any query string, repeated parameters ' + 'included, gets a listed status with a valid key',
+    async () => {
+      // Operations that read no parameter still get some: they must ignore them.
+      const withQuery = operation.chain((op) =>
+        fc.tuple(fc.constant(op), wireQuery(op.params.length > 0 ? op.params : ['q', 'limit'])),
+      );
+      await fc.assert(
+        fc.asyncProperty(withQuery, async ([op, query]) => {
+          await expectClean(
+            { target: `${op.path(sampleId)}?${query}`, headers: [['x-api-key', key]] },
+            allowedFor(op, [401, 403, 429]),
+          );
+        }),
+        fuzzSettings(300),
+      );
+    },
+  );
 
   test('fuzz.api.repeated: every parameter of an operation sent many times over gets a listed status', async () => {
     const repeated = operation
@@ -227,66 +230,74 @@ describe('fuzz: the API operations', () => {
     );
   });
 
-  test('fuzz.api.keys: without a valid key (none, a wrong one, a Bearer header, two) every keyed operation is 401, whatever the query', async () => {
-    const keyHeaders = fc.oneof(
-      fc.constant<Array<[string, string]>>([]),
-      wireValue.map((value): Array<[string, string]> => [['x-api-key', decodeURIComponentSafe(value)]]),
-      fc.constantFrom<Array<[string, string]>>(
-        [['authorization', 'Bearer KEY']],
-        [['x-api-key', 'KEY ']],
-        [['x-api-key', 'KEYx']],
-        [
-          ['x-api-key', 'KEY'],
-          ['x-api-key', 'KEY'],
-        ],
-        [['x-api-key', 'sc_']],
-        [['x-api-key', 'SC_KEY']],
-        [['x-api-key', '']],
-        [['x-api-key', ' ']],
-        [['X-Api-Key', 'KEY\u00ff']],
-      ),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        keyedOperation,
-        keyHeaders,
-        wireQuery(['q', 'limit', 'loudness']),
-        async (op, headers, query) => {
-          // KEY stands for the valid key with its last character changed: right prefix, wrong checksum.
-          const sent = headers.map(([name, value]): [string, string] => [
-            name,
-            value.replace('KEY', key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A')),
-          ]);
-          const request = { target: `${op.path(sampleId)}?${query}`, headers: sent };
-          const response = await expectClean(request, allowedFor(op, [200, 400, 403, 404, 429]));
-          assert.equal(response.status, 401, describeRequest(request));
-        },
-      ),
-      fuzzSettings(150),
-    );
-  });
+  test(
+    'fuzz.api.keys: without a valid key (none, a wrong one, a Bearer ' +
+      'header, two) every keyed operation is 401, whatever the query',
+    async () => {
+      const keyHeaders = fc.oneof(
+        fc.constant<Array<[string, string]>>([]),
+        wireValue.map((value): Array<[string, string]> => [['x-api-key', decodeURIComponentSafe(value)]]),
+        fc.constantFrom<Array<[string, string]>>(
+          [['authorization', 'Bearer KEY']],
+          [['x-api-key', 'KEY ']],
+          [['x-api-key', 'KEYx']],
+          [
+            ['x-api-key', 'KEY'],
+            ['x-api-key', 'KEY'],
+          ],
+          [['x-api-key', 'sc_']],
+          [['x-api-key', 'SC_KEY']],
+          [['x-api-key', '']],
+          [['x-api-key', ' ']],
+          [['X-Api-Key', 'KEY\u00ff']],
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          keyedOperation,
+          keyHeaders,
+          wireQuery(['q', 'limit', 'loudness']),
+          async (op, headers, query) => {
+            // KEY stands for the valid key with its last character changed: right prefix, wrong checksum.
+            const sent = headers.map(([name, value]): [string, string] => [
+              name,
+              value.replace('KEY', key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A')),
+            ]);
+            const request = { target: `${op.path(sampleId)}?${query}`, headers: sent };
+            const response = await expectClean(request, allowedFor(op, [200, 400, 403, 404, 429]));
+            assert.equal(response.status, 401, describeRequest(request));
+          },
+        ),
+        fuzzSettings(150),
+      );
+    },
+  );
 
-  test('fuzz.api.plans: a free-plan key is 403 and a spent one 429 on every keyed operation, whatever the query or id', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        keyedOperation,
-        fc.boolean(),
-        wireQuery(['q', 'limit', 'page']),
-        fc.option(wireSegment, { nil: undefined }),
-        async (op, free, query, id) => {
-          const request = {
-            target: `${op.path(id ?? sampleId)}?${query}`,
-            headers: [['x-api-key', free ? freeKey : spentKey]] as Array<[string, string]>,
-          };
-          const response = await expectClean(request, allowedFor(op, [200, 400, 401, free ? 429 : 403]));
-          if (id === undefined) assert.equal(response.status, free ? 403 : 429, describeRequest(request));
-          if (response.status === 403) assert.match(JSON.parse(response.body).upgrade_url, /\/dashboard\/upgrade$/);
-          if (response.status === 429) assert.ok(response.headers['retry-after'], 'a 429 says when to retry');
-        },
-      ),
-      fuzzSettings(150),
-    );
-  });
+  test(
+    'fuzz.api.plans: a free-plan key is 403 and a spent one ' +
+      '429 on every keyed operation, whatever the query or id',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          keyedOperation,
+          fc.boolean(),
+          wireQuery(['q', 'limit', 'page']),
+          fc.option(wireSegment, { nil: undefined }),
+          async (op, free, query, id) => {
+            const request = {
+              target: `${op.path(id ?? sampleId)}?${query}`,
+              headers: [['x-api-key', free ? freeKey : spentKey]] as Array<[string, string]>,
+            };
+            const response = await expectClean(request, allowedFor(op, [200, 400, 401, free ? 429 : 403]));
+            if (id === undefined) assert.equal(response.status, free ? 403 : 429, describeRequest(request));
+            if (response.status === 403) assert.match(JSON.parse(response.body).upgrade_url, /\/dashboard\/upgrade$/);
+            if (response.status === 429) assert.ok(response.headers['retry-after'], 'a 429 says when to retry');
+          },
+        ),
+        fuzzSettings(150),
+      );
+    },
+  );
 
   test('fuzz.api.headers: any ordinary headers beside a valid key get a listed status', async () => {
     await fc.assert(
@@ -298,17 +309,20 @@ describe('fuzz: the API operations', () => {
     );
   });
 
-  test("fuzz.api.big-headers: many or huge headers get a listed status, or the parser's refusal past 16 KiB", async () => {
-    await fc.assert(
-      fc.asyncProperty(operation, fc.oneof(manyHeaders, hugeHeader), async (op, headers) => {
-        const request: RawRequest = { target: op.path(sampleId), headers: [['x-api-key', key], ...headers] };
-        const response = await expectClean(request, allowedFor(op, [400, 429]));
-        // A head the parser let through was answered by the endpoint itself.
-        if (response.headBytes <= NODE_HEADER_LIMIT) assert.ok(allowedFor(op, [400, 429]).includes(response.status));
-      }),
-      fuzzSettings(50),
-    );
-  });
+  test(
+    'fuzz.api.big-headers: many or huge headers get a ' + "listed status, or the parser's refusal past 16 KiB",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(operation, fc.oneof(manyHeaders, hugeHeader), async (op, headers) => {
+          const request: RawRequest = { target: op.path(sampleId), headers: [['x-api-key', key], ...headers] };
+          const response = await expectClean(request, allowedFor(op, [400, 429]));
+          // A head the parser let through was answered by the endpoint itself.
+          if (response.headBytes <= NODE_HEADER_LIMIT) assert.ok(allowedFor(op, [400, 429]).includes(response.status));
+        }),
+        fuzzSettings(50),
+      );
+    },
+  );
 
   test("fuzz.api.long-url: a query or id past 16 KiB gets the parser's refusal, never a 5xx", async () => {
     await fc.assert(
@@ -363,34 +377,39 @@ describe('fuzz: the API operations', () => {
     );
   });
 
-  test("fuzz.api.invalid-http: raw NUL, control, space and non-UTF-8 bytes in the target or a header are the parser's 400", async () => {
-    const where = fc.constantFrom('path', 'query', 'header');
-    await fc.assert(
-      fc.asyncProperty(operation, invalidTargetByte, where, async (op, byte, place) => {
-        // HTTP/1.1 (RFC 9112) allows only visible ASCII in a request target, and no NUL, CR, LF or
-        // other control but tab in a field value: Node's parser refuses the message before any route.
-        const inHeader = place === 'header';
-        if (inHeader && (byte === '\t' || byte === ' ' || byte.charCodeAt(0) >= 0x80)) return; // allowed in a field value
-        const target =
-          place === 'path'
-            ? op.byId
-              ? op.path(`a${byte}b`)
-              : `${op.path(sampleId)}${byte}x`
-            : place === 'query'
-              ? `${op.path(sampleId)}?q=a${byte}b`
-              : op.path(sampleId);
-        const headers: Array<[string, string]> = [
-          ['x-api-key', key],
-          ...(inHeader ? [['x-fuzz', `a${byte}b`] as [string, string]] : []),
-        ];
-        const request = { target, headers };
-        const response = await rawRequest(server.url, request);
-        assertClean(response, [400], describeRequest(request));
-        assertJsonError(response, describeRequest(request));
-      }),
-      fuzzSettings(150),
-    );
-  });
+  test(
+    'fuzz.api.invalid-http: raw NUL, control, space and non-UTF-8 ' +
+      "bytes in the target or a header are the parser's 400",
+    async () => {
+      const where = fc.constantFrom('path', 'query', 'header');
+      await fc.assert(
+        fc.asyncProperty(operation, invalidTargetByte, where, async (op, byte, place) => {
+          // HTTP/1.1 (RFC 9112) allows only visible ASCII in a request target, and no NUL, CR, LF or
+          // other control but tab in a field value: Node's parser refuses the message before any route.
+          const inHeader = place === 'header';
+          // allowed in a field value
+          if (inHeader && (byte === '\t' || byte === ' ' || byte.charCodeAt(0) >= 0x80)) return;
+          const target =
+            place === 'path'
+              ? op.byId
+                ? op.path(`a${byte}b`)
+                : `${op.path(sampleId)}${byte}x`
+              : place === 'query'
+                ? `${op.path(sampleId)}?q=a${byte}b`
+                : op.path(sampleId);
+          const headers: Array<[string, string]> = [
+            ['x-api-key', key],
+            ...(inHeader ? [['x-fuzz', `a${byte}b`] as [string, string]] : []),
+          ];
+          const request = { target, headers };
+          const response = await rawRequest(server.url, request);
+          assertClean(response, [400], describeRequest(request));
+          assertJsonError(response, describeRequest(request));
+        }),
+        fuzzSettings(150),
+      );
+    },
+  );
 
   test('fuzz.api.alive: after all of that the server answers as before', async () => {
     const search = await rawRequest(server.url, { target: '/api/v1/sounds?q=laser', headers: [['x-api-key', key]] });

@@ -153,267 +153,288 @@ describe('fuzz: the dashboard', () => {
     fc.constantFrom('other' as const, 'forged' as const, 'none' as const),
   );
 
-  test('fuzz.dashboard.forms: any fields to any form, as anyone, with any token: never a 5xx; without the right token nothing happens', async () => {
-    // Mostly the form's own fields (each may be missing), sometimes others besides.
-    const fields = (form: Form) =>
-      fc
-        .tuple(
-          fc.record(Object.fromEntries(form.fields.map((name) => [name, fieldText])), { requiredKeys: [] }),
-          fc.dictionary(fc.oneof(fc.constantFrom('_csrf', 'email', 'x'), fc.string({ maxLength: 8 })), fieldText, {
-            maxKeys: 3,
-          }),
-        )
-        .map(([own, extra]) => ({ ...extra, ...own }));
-    const run = fc
-      .constantFrom(...FORMS)
-      .chain((form) =>
-        fc.tuple(
-          fc.constant(form),
-          fields(form),
+  test(
+    'fuzz.dashboard.forms: any fields to any form, as anyone, with ' +
+      'any token: never a 5xx; without the right token nothing happens',
+    async () => {
+      // Mostly the form's own fields (each may be missing), sometimes others besides.
+      const fields = (form: Form) =>
+        fc
+          .tuple(
+            fc.record(Object.fromEntries(form.fields.map((name) => [name, fieldText])), { requiredKeys: [] }),
+            fc.dictionary(fc.oneof(fc.constantFrom('_csrf', 'email', 'x'), fc.string({ maxLength: 8 })), fieldText, {
+              maxKeys: 3,
+            }),
+          )
+          .map(([own, extra]) => ({ ...extra, ...own }));
+      const run = fc
+        .constantFrom(...FORMS)
+        .chain((form) =>
+          fc.tuple(
+            fc.constant(form),
+            fields(form),
+            who,
+            tokenKind,
+            fc.constantFrom('', 'KEPT', 'sc_AAAAAAAA'),
+            wireSegment,
+          ),
+        );
+      await fc.assert(
+        fc.asyncProperty(
+          run,
+          fc.string({ maxLength: 40 }),
+          async ([form, given, as, tokenSent, prefixChoice, segment], forged) => {
+            await forgetFailures();
+            const identity = identities.get(as)!;
+            const others = [...identities.entries()].filter(([name]) => name !== as && name !== 'nobody');
+            const token = { own: identity.token, other: others[0]![1].token, forged, none: undefined }[tokenSent];
+            const body = new URLSearchParams(
+              Object.entries(given)
+                .filter((entry): entry is [string, string] => entry[0] !== '_csrf' && entry[1] !== undefined)
+                .map(([name, value]) => [name, value === 'MEMBER' ? accountIds[0]! : value]),
+            );
+            if (token !== undefined) body.set('_csrf', token);
+            const path = form.path
+              .replace('PREFIX', prefixChoice === '' ? segment : prefixChoice === 'KEPT' ? keyPrefix : prefixChoice)
+              .replace('ID', soundId);
+            const request: RawRequest = {
+              method: 'POST',
+              target: path,
+              body: body.toString(),
+              headers: [
+                ['content-type', 'application/x-www-form-urlencoded'],
+                ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : []),
+              ],
+            };
+            const context =
+              `${describeRequest(request)} as ${as} with ` + `${tokenSent} token: ${body.toString().slice(0, 200)}`;
+            const downloads = async () => (await server.services.catalog.findById(soundId))!.numDownloads;
+            const downloadsBefore = await downloads();
+            const response = await rawRequest(server.url, request);
+            const rightToken = tokenSent === 'own' && as !== 'nobody';
+            if (!rightToken) assert.equal(await downloads(), downloadsBefore, `a download was counted: ${context}`);
+            assertDashboardAnswer(response, rightToken ? DASHBOARD_STATUSES : REFUSED, context);
+            if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path))
+              await signInAgain(as);
+            // The member's key is revoked only by the member's own form with the member's own token.
+            const kept = (await server.services.accounts.listKeys(accountIds[0]!)).some(
+              (key) => key.prefix === keyPrefix,
+            );
+            if (!(rightToken && as === 'member')) assert.ok(kept, `a key was revoked: ${context}`);
+            if (!kept) keyPrefix = (await server.services.accounts.createKey(accountIds[0]!, 'kept')).record.prefix;
+          },
+        ),
+        fuzzSettings(300),
+      );
+    },
+  );
+
+  test(
+    'fuzz.dashboard.bodies: any bytes under any content type ' +
+      'get a page, never a 5xx; a token in the query does not count',
+    async () => {
+      const contentType = fc.constantFrom(
+        'application/x-www-form-urlencoded',
+        'application/x-www-form-urlencoded; charset=latin1',
+        'application/json',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        '',
+      );
+      const bytes = fc.oneof(
+        wireQuery(['email', 'password', 'name', 'next', '_csrf', 'account_id', 'plan']).map((text) =>
+          Buffer.from(text, 'latin1'),
+        ),
+        fc.uint8Array({ maxLength: 300 }).map((array) => Buffer.from(array)),
+        fc
+          .constantFrom(
+            '{"email":"a@b.co"}',
+            '{',
+            '_csrf=%',
+            'email=%zz&password=%C0%AF',
+            'a=1&a=2&a=3',
+            '&&&===',
+            '\u0000=\u0000',
+          )
+          .map((text) => Buffer.from(text)),
+        fc.integer({ min: 10 * 1024, max: 80 * 1024 }).map((size) => Buffer.from(`name=${'n'.repeat(size)}`)),
+      );
+      const tokenIn = fc.constantFrom('header', 'query');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...FORMS),
+          who,
+          contentType,
+          bytes,
+          tokenIn,
+          async (form, as, type, body, place) => {
+            await forgetFailures();
+            const identity = identities.get(as)!;
+            const query = place === 'query' ? `?_csrf=${encodeURIComponent(identity.token)}` : '';
+            const request: RawRequest = {
+              method: 'POST',
+              target: `${form.path.replace('PREFIX', 'sc_AAAAAAAA').replace('ID', soundId)}${query}`,
+              body,
+              headers: [
+                ...(type ? [['content-type', type] as [string, string]] : []),
+                ...(place === 'header' ? [['csrf-token', identity.token] as [string, string]] : []),
+                ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : []),
+              ],
+            };
+            const context = `${describeRequest(request)} as ${as}: ${body.subarray(0, 120).toString('latin1')}`;
+            const response = await rawRequest(server.url, request);
+            // The plugin reads the token from the body or a header, never from the query.
+            const rightToken = as !== 'nobody' && (place === 'header' || body.includes(identity.token));
+            assertDashboardAnswer(response, rightToken ? DASHBOARD_STATUSES : REFUSED, context);
+            if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path))
+              await signInAgain(as);
+          },
+        ),
+        fuzzSettings(200),
+      );
+    },
+  );
+
+  test(
+    'fuzz.dashboard.csrf-header: a form with the right token ' +
+      'in the csrf-token header is taken, a wrong one refused',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...FORMS.filter((form) => form.path !== '/dashboard/sign-out')),
           who,
           tokenKind,
-          fc.constantFrom('', 'KEPT', 'sc_AAAAAAAA'),
-          wireSegment,
+          fc.string({ maxLength: 60 }),
+          async (form, as, tokenSent, forged) => {
+            await forgetFailures();
+            const identity = identities.get(as)!;
+            const token = {
+              own: identity.token,
+              other: identities.get(as === 'member' ? 'visitor' : 'member')!.token,
+              forged,
+              none: undefined,
+            }[tokenSent];
+            const request: RawRequest = {
+              method: 'POST',
+              target: form.path.replace('PREFIX', 'sc_AAAAAAAA').replace('ID', soundId),
+              body: 'name=x&email=x&password=x',
+              headers: [
+                ['content-type', 'application/x-www-form-urlencoded'],
+                ...(token !== undefined ? [['csrf-token', token] as [string, string]] : []),
+                ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : []),
+              ],
+            };
+            const rightToken = tokenSent === 'own' && as !== 'nobody';
+            const response = await rawRequest(server.url, request);
+            assertDashboardAnswer(
+              response,
+              rightToken ? DASHBOARD_STATUSES : REFUSED,
+              `${describeRequest(request)} as ${as} with ${tokenSent}`,
+            );
+            if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path))
+              await signInAgain(as);
+          },
         ),
+        fuzzSettings(100),
       );
-    await fc.assert(
-      fc.asyncProperty(
-        run,
-        fc.string({ maxLength: 40 }),
-        async ([form, given, as, tokenSent, prefixChoice, segment], forged) => {
-          await forgetFailures();
-          const identity = identities.get(as)!;
-          const others = [...identities.entries()].filter(([name]) => name !== as && name !== 'nobody');
-          const token = { own: identity.token, other: others[0]![1].token, forged, none: undefined }[tokenSent];
-          const body = new URLSearchParams(
-            Object.entries(given)
-              .filter((entry): entry is [string, string] => entry[0] !== '_csrf' && entry[1] !== undefined)
-              .map(([name, value]) => [name, value === 'MEMBER' ? accountIds[0]! : value]),
-          );
-          if (token !== undefined) body.set('_csrf', token);
-          const path = form.path
-            .replace('PREFIX', prefixChoice === '' ? segment : prefixChoice === 'KEPT' ? keyPrefix : prefixChoice)
-            .replace('ID', soundId);
-          const request: RawRequest = {
-            method: 'POST',
-            target: path,
-            body: body.toString(),
-            headers: [
-              ['content-type', 'application/x-www-form-urlencoded'],
-              ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : []),
-            ],
-          };
-          const context = `${describeRequest(request)} as ${as} with ${tokenSent} token: ${body.toString().slice(0, 200)}`;
-          const downloads = async () => (await server.services.catalog.findById(soundId))!.numDownloads;
-          const downloadsBefore = await downloads();
-          const response = await rawRequest(server.url, request);
-          const rightToken = tokenSent === 'own' && as !== 'nobody';
-          if (!rightToken) assert.equal(await downloads(), downloadsBefore, `a download was counted: ${context}`);
-          assertDashboardAnswer(response, rightToken ? DASHBOARD_STATUSES : REFUSED, context);
-          if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path))
-            await signInAgain(as);
-          // The member's key is revoked only by the member's own form with the member's own token.
-          const kept = (await server.services.accounts.listKeys(accountIds[0]!)).some(
-            (key) => key.prefix === keyPrefix,
-          );
-          if (!(rightToken && as === 'member')) assert.ok(kept, `a key was revoked: ${context}`);
-          if (!kept) keyPrefix = (await server.services.accounts.createKey(accountIds[0]!, 'kept')).record.prefix;
-        },
-      ),
-      fuzzSettings(300),
-    );
-  });
+    },
+  );
 
-  test('fuzz.dashboard.bodies: any bytes under any content type get a page, never a 5xx; a token in the query does not count', async () => {
-    const contentType = fc.constantFrom(
-      'application/x-www-form-urlencoded',
-      'application/x-www-form-urlencoded; charset=latin1',
-      'application/json',
-      'text/plain',
-      'multipart/form-data; boundary=x',
-      'application/xml',
-      '',
-    );
-    const bytes = fc.oneof(
-      wireQuery(['email', 'password', 'name', 'next', '_csrf', 'account_id', 'plan']).map((text) =>
-        Buffer.from(text, 'latin1'),
-      ),
-      fc.uint8Array({ maxLength: 300 }).map((array) => Buffer.from(array)),
-      fc
-        .constantFrom(
-          '{"email":"a@b.co"}',
-          '{',
-          '_csrf=%',
-          'email=%zz&password=%C0%AF',
-          'a=1&a=2&a=3',
-          '&&&===',
-          '\u0000=\u0000',
+  test(
+    'fuzz.dashboard.cookies: any cookies (forged sessions, ' +
+      'broken CSRF secrets) get a page or a redirect to sign-in',
+    async () => {
+      const cookie = fc
+        .array(
+          fc.tuple(
+            fc.constantFrom('sc_session', 'sc_visitor', '_csrf', 'x'),
+            fc.oneof(wireValue, fc.constantFrom('A'.repeat(43), '', '"', 'a;b')),
+          ),
+          { maxLength: 5 },
         )
-        .map((text) => Buffer.from(text)),
-      fc.integer({ min: 10 * 1024, max: 80 * 1024 }).map((size) => Buffer.from(`name=${'n'.repeat(size)}`)),
-    );
-    const tokenIn = fc.constantFrom('header', 'query');
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...FORMS),
-        who,
-        contentType,
-        bytes,
-        tokenIn,
-        async (form, as, type, body, place) => {
-          await forgetFailures();
-          const identity = identities.get(as)!;
-          const query = place === 'query' ? `?_csrf=${encodeURIComponent(identity.token)}` : '';
+        .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('; '));
+      const page = fc.constantFrom(
+        '/',
+        '/dashboard',
+        '/dashboard/keys',
+        '/dashboard/sign-in',
+        '/dashboard/sign-up',
+        '/dashboard/catalog',
+        '/dashboard/operator',
+        '/dashboard/upgrade',
+      );
+      await fc.assert(
+        fc.asyncProperty(page, cookie, fc.constantFrom('GET', 'POST'), async (path, cookies, method) => {
           const request: RawRequest = {
-            method: 'POST',
-            target: `${form.path.replace('PREFIX', 'sc_AAAAAAAA').replace('ID', soundId)}${query}`,
-            body,
+            method,
+            target: path,
             headers: [
-              ...(type ? [['content-type', type] as [string, string]] : []),
-              ...(place === 'header' ? [['csrf-token', identity.token] as [string, string]] : []),
-              ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : []),
-            ],
-          };
-          const context = `${describeRequest(request)} as ${as}: ${body.subarray(0, 120).toString('latin1')}`;
-          const response = await rawRequest(server.url, request);
-          // The plugin reads the token from the body or a header, never from the query.
-          const rightToken = as !== 'nobody' && (place === 'header' || body.includes(identity.token));
-          assertDashboardAnswer(response, rightToken ? DASHBOARD_STATUSES : REFUSED, context);
-          if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path))
-            await signInAgain(as);
-        },
-      ),
-      fuzzSettings(200),
-    );
-  });
-
-  test('fuzz.dashboard.csrf-header: a form with the right token in the csrf-token header is taken, a wrong one refused', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...FORMS.filter((form) => form.path !== '/dashboard/sign-out')),
-        who,
-        tokenKind,
-        fc.string({ maxLength: 60 }),
-        async (form, as, tokenSent, forged) => {
-          await forgetFailures();
-          const identity = identities.get(as)!;
-          const token = {
-            own: identity.token,
-            other: identities.get(as === 'member' ? 'visitor' : 'member')!.token,
-            forged,
-            none: undefined,
-          }[tokenSent];
-          const request: RawRequest = {
-            method: 'POST',
-            target: form.path.replace('PREFIX', 'sc_AAAAAAAA').replace('ID', soundId),
-            body: 'name=x&email=x&password=x',
-            headers: [
+              ['cookie', cookies],
               ['content-type', 'application/x-www-form-urlencoded'],
-              ...(token !== undefined ? [['csrf-token', token] as [string, string]] : []),
-              ...(identity.cookies ? [['cookie', identity.cookies] as [string, string]] : []),
             ],
+            body: method === 'POST' ? 'name=x' : undefined,
           };
-          const rightToken = tokenSent === 'own' && as !== 'nobody';
           const response = await rawRequest(server.url, request);
+          // A POST on a page with no form is no route (404); every POST needs a token none of these has.
           assertDashboardAnswer(
             response,
-            rightToken ? DASHBOARD_STATUSES : REFUSED,
-            `${describeRequest(request)} as ${as} with ${tokenSent}`,
+            method === 'GET' ? [200, 303, 403] : [...REFUSED, 404],
+            describeRequest(request),
           );
-          if ((as === 'member' || as === 'operator') && response.status === 303 && SESSION_ENDING.includes(form.path))
-            await signInAgain(as);
-        },
-      ),
-      fuzzSettings(100),
-    );
-  });
+        }),
+        fuzzSettings(150),
+      );
+    },
+  );
 
-  test('fuzz.dashboard.cookies: any cookies (forged sessions, broken CSRF secrets) get a page or a redirect to sign-in', async () => {
-    const cookie = fc
-      .array(
-        fc.tuple(
-          fc.constantFrom('sc_session', 'sc_visitor', '_csrf', 'x'),
-          fc.oneof(wireValue, fc.constantFrom('A'.repeat(43), '', '"', 'a;b')),
-        ),
-        { maxLength: 5 },
-      )
-      .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('; '));
-    const page = fc.constantFrom(
-      '/',
-      '/dashboard',
-      '/dashboard/keys',
-      '/dashboard/sign-in',
-      '/dashboard/sign-up',
-      '/dashboard/catalog',
-      '/dashboard/operator',
-      '/dashboard/upgrade',
-    );
-    await fc.assert(
-      fc.asyncProperty(page, cookie, fc.constantFrom('GET', 'POST'), async (path, cookies, method) => {
-        const request: RawRequest = {
-          method,
-          target: path,
-          headers: [
-            ['cookie', cookies],
-            ['content-type', 'application/x-www-form-urlencoded'],
-          ],
-          body: method === 'POST' ? 'name=x' : undefined,
-        };
-        const response = await rawRequest(server.url, request);
-        // A POST on a page with no form is no route (404); every POST needs a token none of these has.
-        assertDashboardAnswer(
-          response,
-          method === 'GET' ? [200, 303, 403] : [...REFUSED, 404],
-          describeRequest(request),
-        );
-      }),
-      fuzzSettings(150),
-    );
-  });
-
-  test('fuzz.dashboard.pages: any query or path on the pages, signed in or not, gets a page or a redirect on this site', async () => {
-    const page = fc.oneof(
-      wireQuery([
-        'q',
-        'tags',
-        'category',
-        'min_duration',
-        'max_duration',
-        'max_onset_ms',
-        'min_lufs',
-        'max_lufs',
-        'sort',
-        'order',
-        'page',
-      ]).map((query) => `/dashboard/catalog?${query}`),
-      wireQuery(['q', 'tags']).map((query) => `/?${query}`),
-      wireQuery(['next']).map((query) => `/dashboard/sign-in?${query}`),
-      wireQuery(['revoked']).map((query) => `/dashboard/keys?${query}`),
-      wireQuery(['q', 'updated']).map((query) => `/dashboard/operator?${query}`),
-      fc
-        .tuple(fc.oneof(fc.constant('ID'), wireSegment), wireQuery(['loudness', 'trim']))
-        .map(([id, query]) => `/dashboard/download/${id}?${query}`),
-      fc.oneof(fc.constant('ID'), wireSegment).map((id) => `/dashboard/catalog/similar/${id}`),
-      wireSegment.map((prefix) => `/dashboard/keys/${prefix}/revoke`),
-      wireSegment.map((segment) => `/dashboard/${segment}`),
-    );
-    await fc.assert(
-      fc.asyncProperty(page, who, async (target, as) => {
-        const identity = identities.get(as)!;
-        const request: RawRequest = {
-          target: target.replace('ID', soundId),
-          headers: identity.cookies ? [['cookie', identity.cookies]] : [],
-        };
-        // A download's GET only says to use the button (405); past the daily quota a search is 429.
-        assertDashboardAnswer(
-          await rawRequest(server.url, request),
-          [200, 303, 400, 403, 404, 405, 429],
-          describeRequest(request),
-        );
-      }),
-      fuzzSettings(300),
-    );
-  });
+  test(
+    'fuzz.dashboard.pages: any query or path on the pages, ' +
+      'signed in or not, gets a page or a redirect on this site',
+    async () => {
+      const page = fc.oneof(
+        wireQuery([
+          'q',
+          'tags',
+          'category',
+          'min_duration',
+          'max_duration',
+          'max_onset_ms',
+          'min_lufs',
+          'max_lufs',
+          'sort',
+          'order',
+          'page',
+        ]).map((query) => `/dashboard/catalog?${query}`),
+        wireQuery(['q', 'tags']).map((query) => `/?${query}`),
+        wireQuery(['next']).map((query) => `/dashboard/sign-in?${query}`),
+        wireQuery(['revoked']).map((query) => `/dashboard/keys?${query}`),
+        wireQuery(['q', 'updated']).map((query) => `/dashboard/operator?${query}`),
+        fc
+          .tuple(fc.oneof(fc.constant('ID'), wireSegment), wireQuery(['loudness', 'trim']))
+          .map(([id, query]) => `/dashboard/download/${id}?${query}`),
+        fc.oneof(fc.constant('ID'), wireSegment).map((id) => `/dashboard/catalog/similar/${id}`),
+        wireSegment.map((prefix) => `/dashboard/keys/${prefix}/revoke`),
+        wireSegment.map((segment) => `/dashboard/${segment}`),
+      );
+      await fc.assert(
+        fc.asyncProperty(page, who, async (target, as) => {
+          const identity = identities.get(as)!;
+          const request: RawRequest = {
+            target: target.replace('ID', soundId),
+            headers: identity.cookies ? [['cookie', identity.cookies]] : [],
+          };
+          // A download's GET only says to use the button (405); past the daily quota a search is 429.
+          assertDashboardAnswer(
+            await rawRequest(server.url, request),
+            [200, 303, 400, 403, 404, 405, 429],
+            describeRequest(request),
+          );
+        }),
+        fuzzSettings(300),
+      );
+    },
+  );
 
   test('fuzz.dashboard.headers: any ordinary headers on the pages get a page, never a 5xx', async () => {
     const page = fc.constantFrom(

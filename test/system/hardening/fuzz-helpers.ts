@@ -159,7 +159,10 @@ export function describeRequest(request: RawRequest): string {
   const target = printable(asBuffer(request.target).toString('latin1'));
   const headers = (request.headers ?? []).map(
     ([name, value]) =>
-      `${name}: ${asBuffer(value).length > 80 ? `(${asBuffer(value).length} bytes)` : printable(asBuffer(value).toString('latin1'))}`,
+      `${name}: ` +
+      (asBuffer(value).length > 80
+        ? `(${asBuffer(value).length} bytes)`
+        : printable(asBuffer(value).toString('latin1'))),
   );
   return JSON.stringify({
     method: request.method ?? 'GET',
@@ -373,7 +376,10 @@ export const wireSegment: fc.Arbitrary<string> = fc.oneof(
   },
 );
 
-/** A byte HTTP/1.1 forbids in a request target: NUL and the other controls, space, DEL, and every non-ASCII (non-UTF-8 on its own) byte. */
+/**
+ * A byte HTTP/1.1 forbids in a request target: NUL and the other controls, space, DEL, and every non-ASCII (non-UTF-8
+ * on its own) byte.
+ */
 export const invalidTargetByte: fc.Arbitrary<string> = fc
   .oneof(fc.integer({ min: 0, max: 0x20 }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0xff }))
   .map((byte) => String.fromCharCode(byte));

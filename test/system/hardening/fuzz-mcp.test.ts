@@ -192,91 +192,94 @@ describe('fuzz: the MCP server', () => {
     );
   });
 
-  test('fuzz.mcp.methods: any params to any method, resources and prompts included, get a JSON-RPC answer', async () => {
-    const method = fc.oneof(
-      {
-        weight: 6,
-        arbitrary: fc.constantFrom(
-          'tools/call',
-          'tools/list',
-          'resources/read',
-          'resources/list',
-          'resources/templates/list',
-          'prompts/get',
-          'prompts/list',
-          'ping',
-          'completion/complete',
-          'logging/setLevel',
-          'initialize',
-        ),
-      },
-      {
-        weight: 1,
-        arbitrary: fc.oneof(
-          fc.string({ maxLength: 20 }),
-          fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty'),
-        ),
-      },
-    );
-    const params = fc.oneof(
-      fc.record(
+  test(
+    'fuzz.mcp.methods: any params to any method, ' + 'resources and prompts included, get a JSON-RPC answer',
+    async () => {
+      const method = fc.oneof(
         {
-          uri: fc.oneof(
-            fc.constantFrom(
-              ...ids.map((id) => `sound://${id}`),
-              'sound://',
-              'sound://%zz',
-              'sound://../x',
-              'file:///etc/passwd',
-              'http://x/',
+          weight: 6,
+          arbitrary: fc.constantFrom(
+            'tools/call',
+            'tools/list',
+            'resources/read',
+            'resources/list',
+            'resources/templates/list',
+            'prompts/get',
+            'prompts/list',
+            'ping',
+            'completion/complete',
+            'logging/setLevel',
+            'initialize',
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.oneof(
+            fc.string({ maxLength: 20 }),
+            fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty'),
+          ),
+        },
+      );
+      const params = fc.oneof(
+        fc.record(
+          {
+            uri: fc.oneof(
+              fc.constantFrom(
+                ...ids.map((id) => `sound://${id}`),
+                'sound://',
+                'sound://%zz',
+                'sound://../x',
+                'file:///etc/passwd',
+                'http://x/',
+              ),
+              fc.string(),
             ),
-            fc.string(),
-          ),
-        },
-        { requiredKeys: [] },
-      ),
-      fc.record(
-        {
-          name: fc.oneof(
-            fc.constantFrom(...soundPrompts.map((prompt) => prompt.name), ...TOOLS.map((tool) => tool.name)),
-            fc.string(),
-          ),
-          arguments: fc.dictionary(
-            fc.constantFrom('scene', 'mood', 'max_duration', 'style', 'count', 'x'),
-            argumentValue(),
-            { maxKeys: 4 },
-          ),
-        },
-        { requiredKeys: [] },
-      ),
-      fc.record({
-        cursor: fc.oneof(
-          fc.string(),
-          fc.constantFrom(
-            Buffer.from('page:2').toString('base64url'),
-            Buffer.from('page:0').toString('base64url'),
-            'cGFnZToy==',
-          ),
-          fc.jsonValue(),
+          },
+          { requiredKeys: [] },
         ),
-      }),
-      fc.jsonValue({ maxDepth: 2 }),
-    );
-    await fc.assert(
-      fc.asyncProperty(method, fc.option(params, { nil: undefined }), async (name, given) => {
-        const { response, context } = await post({
-          jsonrpc: '2.0',
-          id: 7,
-          method: name,
-          ...(given !== undefined && { params: given }),
-        });
-        // 400: the transport refuses a message that is not JSON-RPC (params that are not an object).
-        assertClean(response, [200, 400], context);
-        for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
-      }),
-      fuzzSettings(300),
-    );
-  });
+        fc.record(
+          {
+            name: fc.oneof(
+              fc.constantFrom(...soundPrompts.map((prompt) => prompt.name), ...TOOLS.map((tool) => tool.name)),
+              fc.string(),
+            ),
+            arguments: fc.dictionary(
+              fc.constantFrom('scene', 'mood', 'max_duration', 'style', 'count', 'x'),
+              argumentValue(),
+              { maxKeys: 4 },
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.record({
+          cursor: fc.oneof(
+            fc.string(),
+            fc.constantFrom(
+              Buffer.from('page:2').toString('base64url'),
+              Buffer.from('page:0').toString('base64url'),
+              'cGFnZToy==',
+            ),
+            fc.jsonValue(),
+          ),
+        }),
+        fc.jsonValue({ maxDepth: 2 }),
+      );
+      await fc.assert(
+        fc.asyncProperty(method, fc.option(params, { nil: undefined }), async (name, given) => {
+          const { response, context } = await post({
+            jsonrpc: '2.0',
+            id: 7,
+            method: name,
+            ...(given !== undefined && { params: given }),
+          });
+          // 400: the transport refuses a message that is not JSON-RPC (params that are not an object).
+          assertClean(response, [200, 400], context);
+          for (const message of assertJsonRpc(response, context)) assertToolAnswer(message, context);
+        }),
+        fuzzSettings(300),
+      );
+    },
+  );
 
   test('fuzz.mcp.envelopes: any JSON body, batches included, gets JSON-RPC or nothing (202)', async () => {
     const request = fc.record(
@@ -433,40 +436,44 @@ describe('fuzz: the MCP server', () => {
     );
   });
 
-  test('fuzz.mcp.invalid-params: params that do not fit their method are -32602 naming the field, not -32603; an Object.prototype name is no method', async () => {
-    const cases: Array<[string, unknown, RegExp]> = [
-      ['tools/call', { name: 'get_sound', arguments: [] }, /expected record.* at params\.arguments/],
-      ['tools/call', { name: 5 }, /expected string.* at params\.name/],
-      ['tools/call', undefined, /expected object.* at params/],
-      ['resources/read', { uri: '' }, /expected a URI.* at params\.uri/],
-      ['resources/read', { uri: 5 }, /expected string.* at params\.uri/],
-      [
-        'prompts/get',
-        { name: 'find_sound_for_scene', arguments: { scene: 5 } },
-        /expected string.* at params\.arguments\.scene/,
-      ],
-      ['tools/list', { cursor: 5 }, /expected string.* at params\.cursor/],
-    ];
-    for (const method of ['__proto__', 'constructor', 'toString']) {
-      const { response, context } = await post({ jsonrpc: '2.0', id: 3, method });
-      assert.equal(response.status, 200, context);
-      assert.equal(assertJsonRpc(response, context)[0]!.error?.code, -32601, `${context} -> ${response.body}`);
-    }
-    for (const [method, params, says] of cases) {
-      const { response, context } = await post({
-        jsonrpc: '2.0',
-        id: 3,
-        method,
-        ...(params !== undefined && { params }),
-      });
-      assert.equal(response.status, 200, context);
-      const [message] = assertJsonRpc(response, context);
-      assert.equal(message!.id, 3, context);
-      assert.equal(message!.error?.code, -32602, `${context} -> ${response.body}`);
-      assert.match(message!.error.message, new RegExp(`^Invalid params for ${method}: `), context);
-      assert.match(message!.error.message, says, context);
-    }
-  });
+  test(
+    'fuzz.mcp.invalid-params: params that do not fit their method are -32602 ' +
+      'naming the field, not -32603; an Object.prototype name is no method',
+    async () => {
+      const cases: Array<[string, unknown, RegExp]> = [
+        ['tools/call', { name: 'get_sound', arguments: [] }, /expected record.* at params\.arguments/],
+        ['tools/call', { name: 5 }, /expected string.* at params\.name/],
+        ['tools/call', undefined, /expected object.* at params/],
+        ['resources/read', { uri: '' }, /expected a URI.* at params\.uri/],
+        ['resources/read', { uri: 5 }, /expected string.* at params\.uri/],
+        [
+          'prompts/get',
+          { name: 'find_sound_for_scene', arguments: { scene: 5 } },
+          /expected string.* at params\.arguments\.scene/,
+        ],
+        ['tools/list', { cursor: 5 }, /expected string.* at params\.cursor/],
+      ];
+      for (const method of ['__proto__', 'constructor', 'toString']) {
+        const { response, context } = await post({ jsonrpc: '2.0', id: 3, method });
+        assert.equal(response.status, 200, context);
+        assert.equal(assertJsonRpc(response, context)[0]!.error?.code, -32601, `${context} -> ${response.body}`);
+      }
+      for (const [method, params, says] of cases) {
+        const { response, context } = await post({
+          jsonrpc: '2.0',
+          id: 3,
+          method,
+          ...(params !== undefined && { params }),
+        });
+        assert.equal(response.status, 200, context);
+        const [message] = assertJsonRpc(response, context);
+        assert.equal(message!.id, 3, context);
+        assert.equal(message!.error?.code, -32602, `${context} -> ${response.body}`);
+        assert.match(message!.error.message, new RegExp(`^Invalid params for ${method}: `), context);
+        assert.match(message!.error.message, says, context);
+      }
+    },
+  );
 
   test('fuzz.mcp.alive: after all of that a search finds its sound', async () => {
     const { response } = await post({

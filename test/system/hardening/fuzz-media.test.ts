@@ -143,7 +143,8 @@ function changes(otherId: string): fc.Arbitrary<Change> {
         pair.replace(/^d=(stream|download)$/, (_, d) => `d=${d === 'stream' ? 'download' : 'stream'}`),
       ),
     })),
-    // Once meaning kept, now refused (media URLs are canonical): another order, a letter escaped, an unrelated parameter.
+    // Once meaning kept, now refused (media URLs are canonical): another order, a letter escaped, an unrelated
+    // parameter.
     fc.nat().map(
       (seed): Change =>
         (wire) => ({
@@ -160,7 +161,8 @@ function changes(otherId: string): fc.Arbitrary<Change> {
             const position = text.indexOf('=') + 1 + (at % Math.max(1, text.length - text.indexOf('=') - 1));
             const letter = text[position];
             return letter && /[A-Za-z0-9]/.test(letter)
-              ? `${text.slice(0, position)}%${letter.charCodeAt(0).toString(16).toUpperCase()}${text.slice(position + 1)}`
+              ? `${text.slice(0, position)}%` +
+                  `${letter.charCodeAt(0).toString(16).toUpperCase()}${text.slice(position + 1)}`
               : text;
           }),
         }),
@@ -213,29 +215,33 @@ describe('fuzz: the signed media route', () => {
       assert.equal(response.bytes.includes(bytes.subarray(0, 64)), false, `file bytes in a refusal: ${context}`);
   }
 
-  test('fuzz.media.tamper: a changed URL serves nothing (403, or 404 off the route); one that means the same serves the same file', async () => {
-    const url = fc.constantFrom(...signed.map((_, i) => i));
-    await fc.assert(
-      fc.asyncProperty(url, fc.array(changes(ids.other), { minLength: 1, maxLength: 3 }), async (which, edits) => {
-        const { url: original, id } = signed[which]!;
-        const changed = edits.reduce((wire, edit) => edit(wire), toWire(original));
-        const target = targetOf(changed);
-        const request = { target };
-        const context = `${describeRequest(request)} from ${original}`;
-        const response = await rawRequest(server.url, request);
-        const same = meaningOf(target) === meaningOf(targetOf(toWire(original)));
-        if (!same) return assertRefused(response, [403, 404], context);
-        assertClean(response, [200], context);
-        // A request head past the parser's limit (long added parameters) is refused before any route.
-        if (response.headBytes > NODE_HEADER_LIMIT) return;
-        assert.equal(response.headers['content-type'], 'audio/mpeg', context);
-        // A rendition is another file; the catalog's own is served byte for byte.
-        if (!/loudness|trim/.test(original))
-          assert.ok(response.bytes.equals(bytesOf.get(id)!), `other bytes served: ${context}`);
-      }),
-      fuzzSettings(300),
-    );
-  });
+  test(
+    'fuzz.media.tamper: a changed URL serves nothing (403, or 404 ' +
+      'off the route); one that means the same serves the same file',
+    async () => {
+      const url = fc.constantFrom(...signed.map((_, i) => i));
+      await fc.assert(
+        fc.asyncProperty(url, fc.array(changes(ids.other), { minLength: 1, maxLength: 3 }), async (which, edits) => {
+          const { url: original, id } = signed[which]!;
+          const changed = edits.reduce((wire, edit) => edit(wire), toWire(original));
+          const target = targetOf(changed);
+          const request = { target };
+          const context = `${describeRequest(request)} from ${original}`;
+          const response = await rawRequest(server.url, request);
+          const same = meaningOf(target) === meaningOf(targetOf(toWire(original)));
+          if (!same) return assertRefused(response, [403, 404], context);
+          assertClean(response, [200], context);
+          // A request head past the parser's limit (long added parameters) is refused before any route.
+          if (response.headBytes > NODE_HEADER_LIMIT) return;
+          assert.equal(response.headers['content-type'], 'audio/mpeg', context);
+          // A rendition is another file; the catalog's own is served byte for byte.
+          if (!/loudness|trim/.test(original))
+            assert.ok(response.bytes.equals(bytesOf.get(id)!), `other bytes served: ${context}`);
+        }),
+        fuzzSettings(300),
+      );
+    },
+  );
 
   test('fuzz.media.forged: any query on any media path, with or without the real key id, is 403', async () => {
     const kid = new URL(signed[0]!.url).searchParams.get('kid')!;
@@ -280,74 +286,81 @@ describe('fuzz: the signed media route', () => {
     );
   });
 
-  test('fuzz.media.headers: any headers on a valid URL get a file answer (200, 206, 304, 412 or 416), never a 5xx', async () => {
-    const range = fc.oneof(
-      fc
-        .tuple(fc.integer({ min: -10, max: 3000 }), fc.integer({ min: -10, max: 3000 }))
-        .map(([a, b]) => `bytes=${a}-${b}`),
-      fc.constantFrom(
-        'bytes=-0',
-        'bytes=0-',
-        'bytes=-99999',
-        'bytes=0-0,1-1',
-        'bytes=5-1',
-        'bytes=',
-        'bytes=a-b',
-        'items=0-1',
-        `bytes=0-1,${'2-3,'.repeat(200)}`,
-      ),
-    );
-    const extra = fc.array(
-      fc.tuple(
-        fc.constantFrom('range', 'if-range', 'if-none-match', 'if-match', 'if-modified-since', 'if-unmodified-since'),
-        fc.oneof(range, fc.constantFrom('*', 'W/"x"', '"x"', 'Thu, 01 Jan 1970 00:00:00 GMT', 'not a date', '')),
-      ),
-      { maxLength: 4 },
-    );
-    const url = fc.constantFrom(...signed.map((_, i) => i).filter((i) => !/loudness|trim/.test(signed[i]!.url)));
-    await fc.assert(
-      fc.asyncProperty(
-        url,
-        fuzzHeaders,
-        extra,
-        fc.constantFrom('GET', 'HEAD'),
-        async (which, headers, conditions, method) => {
-          const { url: original, id } = signed[which]!;
-          const request = { method, target: targetOf(toWire(original)), headers: [...headers, ...conditions] };
-          const response = await rawRequest(server.url, request);
-          assertClean(response, [200, 206, 304, 412, 416], describeRequest(request));
-          if (response.status === 200 && method === 'GET')
-            assert.ok(response.bytes.equals(bytesOf.get(id)!), describeRequest(request));
-          if (response.status === 206) assert.ok(bytesOf.get(id)!.includes(response.bytes), describeRequest(request));
-        },
-      ),
-      fuzzSettings(200),
-    );
-  });
+  test(
+    'fuzz.media.headers: any headers on a valid URL get a ' + 'file answer (200, 206, 304, 412 or 416), never a 5xx',
+    async () => {
+      const range = fc.oneof(
+        fc
+          .tuple(fc.integer({ min: -10, max: 3000 }), fc.integer({ min: -10, max: 3000 }))
+          .map(([a, b]) => `bytes=${a}-${b}`),
+        fc.constantFrom(
+          'bytes=-0',
+          'bytes=0-',
+          'bytes=-99999',
+          'bytes=0-0,1-1',
+          'bytes=5-1',
+          'bytes=',
+          'bytes=a-b',
+          'items=0-1',
+          `bytes=0-1,${'2-3,'.repeat(200)}`,
+        ),
+      );
+      const extra = fc.array(
+        fc.tuple(
+          fc.constantFrom('range', 'if-range', 'if-none-match', 'if-match', 'if-modified-since', 'if-unmodified-since'),
+          fc.oneof(range, fc.constantFrom('*', 'W/"x"', '"x"', 'Thu, 01 Jan 1970 00:00:00 GMT', 'not a date', '')),
+        ),
+        { maxLength: 4 },
+      );
+      const url = fc.constantFrom(...signed.map((_, i) => i).filter((i) => !/loudness|trim/.test(signed[i]!.url)));
+      await fc.assert(
+        fc.asyncProperty(
+          url,
+          fuzzHeaders,
+          extra,
+          fc.constantFrom('GET', 'HEAD'),
+          async (which, headers, conditions, method) => {
+            const { url: original, id } = signed[which]!;
+            const request = { method, target: targetOf(toWire(original)), headers: [...headers, ...conditions] };
+            const response = await rawRequest(server.url, request);
+            assertClean(response, [200, 206, 304, 412, 416], describeRequest(request));
+            if (response.status === 200 && method === 'GET')
+              assert.ok(response.bytes.equals(bytesOf.get(id)!), describeRequest(request));
+            if (response.status === 206) assert.ok(bytesOf.get(id)!.includes(response.bytes), describeRequest(request));
+          },
+        ),
+        fuzzSettings(200),
+      );
+    },
+  );
 
-  test('fuzz.media.methods: other methods on a media URL serve nothing (OPTIONS is the CORS answer, the rest name no route)', async () => {
-    const method = fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE');
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...signed.map((_, i) => i)),
-        method,
-        fc.option(wireValue, { nil: undefined }),
-        async (which, verb, body) => {
-          const request = {
-            method: verb,
-            target: targetOf(toWire(signed[which]!.url)),
-            headers: [['content-type', 'application/json']] as Array<[string, string]>,
-            body,
-          };
-          const response = await rawRequest(server.url, request);
-          if (verb !== 'OPTIONS') return assertRefused(response, [400, 404, 405, 413, 415], describeRequest(request));
-          assertClean(response, [204], describeRequest(request));
-          assert.equal(response.bytes.length, 0, describeRequest(request));
-        },
-      ),
-      fuzzSettings(50),
-    );
-  });
+  test(
+    'fuzz.media.methods: other methods on a media URL serve ' +
+      'nothing (OPTIONS is the CORS answer, the rest name no route)',
+    async () => {
+      const method = fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...signed.map((_, i) => i)),
+          method,
+          fc.option(wireValue, { nil: undefined }),
+          async (which, verb, body) => {
+            const request = {
+              method: verb,
+              target: targetOf(toWire(signed[which]!.url)),
+              headers: [['content-type', 'application/json']] as Array<[string, string]>,
+              body,
+            };
+            const response = await rawRequest(server.url, request);
+            if (verb !== 'OPTIONS') return assertRefused(response, [400, 404, 405, 413, 415], describeRequest(request));
+            assertClean(response, [204], describeRequest(request));
+            assert.equal(response.bytes.length, 0, describeRequest(request));
+          },
+        ),
+        fuzzSettings(50),
+      );
+    },
+  );
 
   test('fuzz.media.alive: every signed URL still serves its file', async () => {
     for (const { url, id } of signed) {

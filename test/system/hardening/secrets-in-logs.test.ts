@@ -346,12 +346,16 @@ describe('hardening: secrets never reach the logs, error bodies or the API docum
     assert.ok(secrets.values.size >= 20, `${secrets.values.size} secrets collected`);
   });
 
-  test('secrets.logs: no log line holds an API key (or its secret part), a session or visitor id, a CSRF token or secret, a password, a signing secret or a URL signature', () => {
-    const leaks = logs
-      .split('\n')
-      .flatMap((line) => secrets.found(readable(line)).map((kind) => `${kind}: ${line.slice(0, 400)}`));
-    assert.deepEqual(leaks, []);
-  });
+  test(
+    'secrets.logs: no log line holds an API key (or its secret part), a session or ' +
+      'visitor id, a CSRF token or secret, a password, a signing secret or a URL signature',
+    () => {
+      const leaks = logs
+        .split('\n')
+        .flatMap((line) => secrets.found(readable(line)).map((kind) => `${kind}: ${line.slice(0, 400)}`));
+      assert.deepEqual(leaks, []);
+    },
+  );
 
   /** What a refusal says, without the CSRF token a dashboard page carries for its own forms. */
   const echoesIn = (failure: { what: string; status: number; body: string }) =>
@@ -359,20 +363,26 @@ describe('hardening: secrets never reach the logs, error bodies or the API docum
       .found(failure.body.replace(/name="_csrf" value="[^"]*"/g, ''))
       .map((kind) => `${failure.what} (${failure.status}) echoes the ${kind}: ${failure.body.slice(0, 300)}`);
 
-  test('secrets.error-bodies: no refusal echoes a key, a session or visitor id, a token, a password or a signature', () => {
-    assert.ok(failures.length >= 25, `${failures.length} failures seen`);
-    const echoes = failures.filter((failure) => secrets.found(failure.path).length === 0).flatMap(echoesIn);
-    assert.deepEqual(echoes, []);
-  });
+  test(
+    'secrets.error-bodies: no refusal echoes a key, a ' + 'session or visitor id, a token, a password or a signature',
+    () => {
+      assert.ok(failures.length >= 25, `${failures.length} failures seen`);
+      const echoes = failures.filter((failure) => secrets.found(failure.path).length === 0).flatMap(echoesIn);
+      assert.deepEqual(echoes, []);
+    },
+  );
 
   test('secrets.error-bodies.path: a 404 for a path the client wrote its key into does not repeat the key', () => {
     const echoes = failures.filter((failure) => secrets.found(failure.path).length > 0).flatMap(echoesIn);
     assert.deepEqual(echoes, []);
   });
 
-  test('secrets.openapi: the API document holds no real key, and a key-like example in it is refused by the API', () => {
-    assert.ok(openapi.includes('"openapi":"3.1.0"'));
-    assert.deepEqual(secrets.found(openapi), []);
-    for (const { candidate, status } of placeholderStatuses) assert.equal(status, 401, candidate);
-  });
+  test(
+    'secrets.openapi: the API document holds no real key, ' + 'and a key-like example in it is refused by the API',
+    () => {
+      assert.ok(openapi.includes('"openapi":"3.1.0"'));
+      assert.deepEqual(secrets.found(openapi), []);
+      for (const { candidate, status } of placeholderStatuses) assert.equal(status, 401, candidate);
+    },
+  );
 });

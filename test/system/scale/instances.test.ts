@@ -50,24 +50,28 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
   const get = (instance: ServeProcess, pathAndQuery: string, key: string) =>
     fetch(instance.url + pathAndQuery, { headers: { 'x-api-key': key } });
 
-  test('instances.quota: 3,000 concurrent requests of one Pro account over both give exactly 2,500 × 200 and 500 × 429', async () => {
-    const account = await services.accounts.createAccount(`quota-${Date.now()}@example.com`, 'pro');
-    const { key } = await services.accounts.createKey(account.id, 'load');
-    const statuses = new Map<number, number>();
-    let next = 0;
-    // 200 requests in flight at any time, alternating between the instances.
-    await Promise.all(
-      Array.from({ length: 200 }, async () => {
-        while (next < 3000) {
-          const n = next++;
-          const response = await get(instances[n % 2]!, '/api/v1/sounds/popular?limit=1', key);
-          await response.arrayBuffer();
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        }
-      }),
-    );
-    assert.deepEqual(Object.fromEntries(statuses), { 200: 2500, 429: 500 });
-  });
+  test(
+    'instances.quota: 3,000 concurrent requests of one Pro ' +
+      'account over both give exactly 2,500 × 200 and 500 × 429',
+    async () => {
+      const account = await services.accounts.createAccount(`quota-${Date.now()}@example.com`, 'pro');
+      const { key } = await services.accounts.createKey(account.id, 'load');
+      const statuses = new Map<number, number>();
+      let next = 0;
+      // 200 requests in flight at any time, alternating between the instances.
+      await Promise.all(
+        Array.from({ length: 200 }, async () => {
+          while (next < 3000) {
+            const n = next++;
+            const response = await get(instances[n % 2]!, '/api/v1/sounds/popular?limit=1', key);
+            await response.arrayBuffer();
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          }
+        }),
+      );
+      assert.deepEqual(Object.fromEntries(statuses), { 200: 2500, 429: 500 });
+    },
+  );
 
   test('instances.revoke: a key revoked on the command line is refused by both instances within a second', async () => {
     const account = await services.accounts.createAccount(`revoke-${Date.now()}@example.com`, 'pro');
@@ -111,34 +115,38 @@ describe('scale-out: two server processes sharing PostgreSQL and Redis', { skip 
     }
   });
 
-  test('instances.stateless: a URL signed by one instance plays on the other; a dashboard session and its form tokens work on both', async () => {
-    const account = await services.accounts.createAccount(`stateless-${Date.now()}@example.com`, 'pro');
-    const { key } = await services.accounts.createKey(account.id, 'urls');
-    const { id } = await addSound(services, { name: 'Shared Signed Gong' });
-    const [a, b] = instances as [ServeProcess, ServeProcess];
-    const { data } = (await (await get(a, `/api/v1/sounds/${id}/stream`, key)).json()) as {
-      data: { stream_url: string };
-    };
-    const onB = new URL(data.stream_url);
-    onB.host = new URL(b.url).host;
-    const played = await fetch(onB);
-    assert.equal(played.status, 200);
-    assert.equal(played.headers.get('content-type'), 'audio/mpeg');
+  test(
+    'instances.stateless: a URL signed by one instance plays on ' +
+      'the other; a dashboard session and its form tokens work on both',
+    async () => {
+      const account = await services.accounts.createAccount(`stateless-${Date.now()}@example.com`, 'pro');
+      const { key } = await services.accounts.createKey(account.id, 'urls');
+      const { id } = await addSound(services, { name: 'Shared Signed Gong' });
+      const [a, b] = instances as [ServeProcess, ServeProcess];
+      const { data } = (await (await get(a, `/api/v1/sounds/${id}/stream`, key)).json()) as {
+        data: { stream_url: string };
+      };
+      const onB = new URL(data.stream_url);
+      onB.host = new URL(b.url).host;
+      const played = await fetch(onB);
+      assert.equal(played.status, 200);
+      assert.equal(played.headers.get('content-type'), 'audio/mpeg');
 
-    // Signed up on one instance; the session cookie and a form token from it work on the other.
-    const email = `stateless-web-${Date.now()}@example.com`;
-    const onA = new WebClient(a.url);
-    assert.equal((await onA.signUp(email)).status, 303);
-    const other = new WebClient(b.url);
-    for (const [name, value] of onA.cookies) other.cookies.set(name, value);
-    const overview = await other.get('/dashboard');
-    assert.equal(overview.status, 200);
-    assert.ok(overview.text.includes(email), 'signed in on the other instance');
-    const tokenFromA = csrfToken((await onA.get('/dashboard')).text);
-    const signedOut = await other.post('/dashboard/sign-out', { _csrf: tokenFromA });
-    assert.equal(signedOut.status, 303, 'a form token made by one instance is accepted by the other');
-    assert.equal((await onA.get('/dashboard')).status, 303, 'signed out on both');
-  });
+      // Signed up on one instance; the session cookie and a form token from it work on the other.
+      const email = `stateless-web-${Date.now()}@example.com`;
+      const onA = new WebClient(a.url);
+      assert.equal((await onA.signUp(email)).status, 303);
+      const other = new WebClient(b.url);
+      for (const [name, value] of onA.cookies) other.cookies.set(name, value);
+      const overview = await other.get('/dashboard');
+      assert.equal(overview.status, 200);
+      assert.ok(overview.text.includes(email), 'signed in on the other instance');
+      const tokenFromA = csrfToken((await onA.get('/dashboard')).text);
+      const signedOut = await other.post('/dashboard/sign-out', { _csrf: tokenFromA });
+      assert.equal(signedOut.status, 303, 'a form token made by one instance is accepted by the other');
+      assert.equal((await onA.get('/dashboard')).status, 303, 'signed out on both');
+    },
+  );
 
   test('instances.ingest: a sound ingested while both run is found by both within a second', async () => {
     const account = await services.accounts.createAccount(`ingest-${Date.now()}@example.com`, 'pro');

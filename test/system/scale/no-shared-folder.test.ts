@@ -108,76 +108,87 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
     if (folders[0]) await removeBackend(folders[0], SHARED.databaseUrl);
   });
 
-  test('no-shared-folder.sounds: a sound ingested elsewhere is found by both, and each serves the URLs the other signs, byte for byte', async () => {
-    for (const instance of [a, b]) {
-      const found = async () => {
-        const body = (await (await get(instance, '/api/v1/sounds?q=quokka')).json()) as { data: { id: string }[] };
-        return body.data[0]?.id;
-      };
-      const deadline = Date.now() + 5000;
-      let id = await found();
-      while (id === undefined && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        id = await found();
+  test(
+    'no-shared-folder.sounds: a sound ingested elsewhere is found ' +
+      'by both, and each serves the URLs the other signs, byte for byte',
+    async () => {
+      for (const instance of [a, b]) {
+        const found = async () => {
+          const body = (await (await get(instance, '/api/v1/sounds?q=quokka')).json()) as { data: { id: string }[] };
+          return body.data[0]?.id;
+        };
+        const deadline = Date.now() + 5000;
+        let id = await found();
+        while (id === undefined && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          id = await found();
+        }
+        assert.ok(id, `found on ${instance.url}`);
+        soundId = id;
       }
-      assert.ok(id, `found on ${instance.url}`);
-      soundId = id;
-    }
-    const played: Uint8Array[] = [];
-    for (const [signer, player] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      for (const kind of ['stream', 'download']) {
-        const url = await signed(signer, `/api/v1/sounds/${soundId}/${kind}`);
-        const response = await fetch(on(player, url));
-        assert.equal(response.status, 200, `signed by ${signer.url}, played on ${player.url}`);
-        assert.equal(response.headers.get('content-type'), 'audio/mpeg');
-        played.push(new Uint8Array(await response.arrayBuffer()));
+      const played: Uint8Array[] = [];
+      for (const [signer, player] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        for (const kind of ['stream', 'download']) {
+          const url = await signed(signer, `/api/v1/sounds/${soundId}/${kind}`);
+          const response = await fetch(on(player, url));
+          assert.equal(response.status, 200, `signed by ${signer.url}, played on ${player.url}`);
+          assert.equal(response.headers.get('content-type'), 'audio/mpeg');
+          played.push(new Uint8Array(await response.arrayBuffer()));
+        }
       }
-    }
-    assert.ok(played[0]!.length > 1000);
-    for (const bytes of played) assert.deepEqual(bytes, played[0]);
-    // A part of it, from the bucket through the other instance.
-    const url = await signed(a, `/api/v1/sounds/${soundId}/stream`);
-    const part = await fetch(on(b, url), { headers: { range: 'bytes=100-199' } });
-    assert.equal(part.status, 206);
-    assert.deepEqual(new Uint8Array(await part.arrayBuffer()), played[0]!.subarray(100, 200));
-  });
+      assert.ok(played[0]!.length > 1000);
+      for (const bytes of played) assert.deepEqual(bytes, played[0]);
+      // A part of it, from the bucket through the other instance.
+      const url = await signed(a, `/api/v1/sounds/${soundId}/stream`);
+      const part = await fetch(on(b, url), { headers: { range: 'bytes=100-199' } });
+      assert.equal(part.status, 206);
+      assert.deepEqual(new Uint8Array(await part.arrayBuffer()), played[0]!.subarray(100, 200));
+    },
+  );
 
-  test('no-shared-folder.renditions: a rendition signed by one instance is made once, by whichever serves it first, into the bucket, and the other serves the same bytes', async () => {
-    assert.ok(soundId, 'the sound of the test before');
-    const before = await objectsInBucket();
-    const url = await signed(a, `/api/v1/sounds/${soundId}/stream?loudness=-16`);
-    assert.match(url, /[?&]loudness=-16&account=/);
-    const first = await fetch(on(b, url));
-    assert.equal(first.status, 200);
-    const made = new Uint8Array(await first.arrayBuffer());
-    const after = await objectsInBucket();
-    assert.equal(after.length, before.length + 1, 'one rendition stored in the bucket');
-    const again = await fetch(on(a, url));
-    assert.equal(again.status, 200);
-    assert.deepEqual(new Uint8Array(await again.arrayBuffer()), made);
-    assert.deepEqual(await objectsInBucket(), after, 'served from the bucket, not made again');
-  });
+  test(
+    'no-shared-folder.renditions: a rendition signed by one instance is made once, by ' +
+      'whichever serves it first, into the bucket, and the other serves the same bytes',
+    async () => {
+      assert.ok(soundId, 'the sound of the test before');
+      const before = await objectsInBucket();
+      const url = await signed(a, `/api/v1/sounds/${soundId}/stream?loudness=-16`);
+      assert.match(url, /[?&]loudness=-16&account=/);
+      const first = await fetch(on(b, url));
+      assert.equal(first.status, 200);
+      const made = new Uint8Array(await first.arrayBuffer());
+      const after = await objectsInBucket();
+      assert.equal(after.length, before.length + 1, 'one rendition stored in the bucket');
+      const again = await fetch(on(a, url));
+      assert.equal(again.status, 200);
+      assert.deepEqual(new Uint8Array(await again.arrayBuffer()), made);
+      assert.deepEqual(await objectsInBucket(), after, 'served from the bucket, not made again');
+    },
+  );
 
-  test('no-shared-folder.sessions: a dashboard session and its form tokens from one instance work on the other', async () => {
-    const email = `no-shared-web-${Date.now()}@example.com`;
-    const onA = new WebClient(a.url);
-    assert.equal((await onA.signUp(email)).status, 303);
-    const onB = new WebClient(b.url);
-    for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
-    const overview = await onB.get('/dashboard');
-    assert.equal(overview.status, 200);
-    assert.ok(overview.text.includes(email), 'signed in on the other instance');
-    const tokenFromA = csrfToken((await onA.get('/dashboard')).text);
-    assert.equal(
-      (await onB.post('/dashboard/sign-out', { _csrf: tokenFromA })).status,
-      303,
-      'a form token made by one instance is accepted by the other',
-    );
-    assert.equal((await onA.get('/dashboard')).status, 303, 'signed out on both');
-  });
+  test(
+    'no-shared-folder.sessions: a dashboard session and ' + 'its form tokens from one instance work on the other',
+    async () => {
+      const email = `no-shared-web-${Date.now()}@example.com`;
+      const onA = new WebClient(a.url);
+      assert.equal((await onA.signUp(email)).status, 303);
+      const onB = new WebClient(b.url);
+      for (const [name, value] of onA.cookies) onB.cookies.set(name, value);
+      const overview = await onB.get('/dashboard');
+      assert.equal(overview.status, 200);
+      assert.ok(overview.text.includes(email), 'signed in on the other instance');
+      const tokenFromA = csrfToken((await onA.get('/dashboard')).text);
+      assert.equal(
+        (await onB.post('/dashboard/sign-out', { _csrf: tokenFromA })).status,
+        303,
+        'a form token made by one instance is accepted by the other',
+      );
+      assert.equal((await onA.get('/dashboard')).status, 303, 'signed out on both');
+    },
+  );
 
   test("no-shared-folder.disk: neither instance's data folder holds a media file or a secret", async () => {
     for (const dataDir of [envA.SOUND_CATALOG_DATA!, envB.SOUND_CATALOG_DATA!]) {

@@ -97,31 +97,39 @@ describe('outages: PostgreSQL or Redis goes away and comes back', { skip }, () =
   const search = () => fetch(`${server.url}/api/v1/sounds?q=anything`, { headers: { 'x-api-key': key } });
   const ready = async () => (await fetch(`${server.url}/readyz`)).status;
 
-  test('outage.redis: without Redis requests answer 500 at once and readiness is 503; with it back, both recover by themselves', async () => {
-    assert.equal((await search()).status, 200);
-    await redis.stop();
-    const started = Date.now();
-    const refused = await search();
-    assert.equal(refused.status, 500);
-    assert.deepEqual(await refused.json(), { error: 'Internal server error' });
-    assert.ok(Date.now() - started < 3000, `answered in ${Date.now() - started} ms`);
-    assert.equal(await ready(), 503);
-    await redis.start();
-    assert.ok(await within(10_000, async () => (await search()).status === 200), 'requests are counted again');
-    assert.equal(await ready(), 200);
-  });
+  test(
+    'outage.redis: without Redis requests answer 500 at once and ' +
+      'readiness is 503; with it back, both recover by themselves',
+    async () => {
+      assert.equal((await search()).status, 200);
+      await redis.stop();
+      const started = Date.now();
+      const refused = await search();
+      assert.equal(refused.status, 500);
+      assert.deepEqual(await refused.json(), { error: 'Internal server error' });
+      assert.ok(Date.now() - started < 3000, `answered in ${Date.now() - started} ms`);
+      assert.equal(await ready(), 503);
+      await redis.start();
+      assert.ok(await within(10_000, async () => (await search()).status === 200), 'requests are counted again');
+      assert.equal(await ready(), 200);
+    },
+  );
 
-  test('outage.postgres: without PostgreSQL requests answer 500 within bounded time and readiness is 503; then both recover', async () => {
-    assert.equal((await search()).status, 200);
-    await proxy.cut();
-    const started = Date.now();
-    const refused = await search();
-    assert.equal(refused.status, 500);
-    assert.deepEqual(await refused.json(), { error: 'Internal server error' });
-    assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
-    assert.equal(await ready(), 503);
-    await proxy.mend();
-    assert.ok(await within(10_000, async () => (await search()).status === 200), 'requests work again');
-    assert.equal(await ready(), 200);
-  });
+  test(
+    'outage.postgres: without PostgreSQL requests answer 500 ' +
+      'within bounded time and readiness is 503; then both recover',
+    async () => {
+      assert.equal((await search()).status, 200);
+      await proxy.cut();
+      const started = Date.now();
+      const refused = await search();
+      assert.equal(refused.status, 500);
+      assert.deepEqual(await refused.json(), { error: 'Internal server error' });
+      assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
+      assert.equal(await ready(), 503);
+      await proxy.mend();
+      assert.ok(await within(10_000, async () => (await search()).status === 200), 'requests work again');
+      assert.equal(await ready(), 200);
+    },
+  );
 });
