@@ -26,9 +26,9 @@ export const previewSoundTool = defineTool({
   name: 'preview_sound',
   title: 'Hear a sound',
   description:
-    `Hear one sound: an MP3 audio item of at most ${PREVIEW_SECONDS} s from its onset, at ${PREVIEW_LUFS} LUFS so previews ` +
-    'compare like with like, with the sound in full. ' +
-    `A preview not made before costs ${RENDITION_PRICE} requests, then only the call. Judge by ear before get_download_url.`,
+    `Hear one sound: an MP3 audio item, at most ${PREVIEW_SECONDS} s from its onset at ${PREVIEW_LUFS} LUFS so ` +
+    `previews compare, and the sound in full. A new preview costs ${RENDITION_PRICE} requests, then only the call. ` +
+    'Judge by ear before get_download_url.',
   inputSchema: z.strictObject({ id: soundId }),
   annotations: readOnly({ idempotent: true }),
   async run({ id }, { services, owner }) {
