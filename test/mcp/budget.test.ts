@@ -57,7 +57,7 @@ describe('mcp.budget: tools/list and a page of search results stay within what a
     return response.text();
   };
 
-  it(`tools/list, as the Inspector CLI reads it and as the HTTP body, is at most ${TOOLS_LIST_BUDGET} bytes`, async () => {
+  it(`tools/list (Inspector CLI and HTTP body) is at most ${TOOLS_LIST_BUDGET} bytes`, async () => {
     const listed = (await inspect('--method', 'tools/list')) as { tools: unknown[] };
     assert.equal(listed.tools.length, 11);
     const inspected = Buffer.byteLength(JSON.stringify(listed));
@@ -66,9 +66,11 @@ describe('mcp.budget: tools/list and a page of search results stay within what a
     assert.ok(body <= TOOLS_LIST_BUDGET, `tools/list body is ${body} bytes`);
   });
 
-  it(`a concise 10-result search_sounds answer is at most ${SEARCH_PAGE_BUDGET} bytes, envelope and text included`, async () => {
+  it(`a concise 10-result search_sounds answer (all of it) is at most ${SEARCH_PAGE_BUDGET} bytes`, async () => {
     const text = await bodyOf('tools/call', { name: 'search_sounds', arguments: { q: 'laser', limit: 10 } });
-    const { result } = JSON.parse(text) as { result: { structuredContent: { data: Array<Record<string, unknown>> } } };
+    const { result } = JSON.parse(text) as {
+      result: { structuredContent: { data: Array<Record<string, unknown>> } };
+    };
     assert.equal(result.structuredContent.data.length, 10);
     const [first] = result.structuredContent.data;
     assert.deepEqual(Object.keys(first!).sort(), ['category', 'description', 'duration', 'id', 'name']);

@@ -35,7 +35,9 @@ export const getDownloadUrlTool = defineTool({
     };
     return {
       structured: download,
-      text: `Download ${sound.name} [id ${sound.id}] (${(rendition.format ?? 'mp3').toUpperCase()}, CC0) within ${SIGNED_URL_TTL_SECONDS / 60} minutes: ${download.download_url}`,
+      text:
+        `Download ${sound.name} [id ${sound.id}] (${(rendition.format ?? 'mp3').toUpperCase()}, CC0) within ` +
+        `${SIGNED_URL_TTL_SECONDS / 60} minutes: ${download.download_url}`,
       links: soundLinks([sound]),
     };
   },

@@ -40,7 +40,8 @@ export const getPackUrlTool = defineTool({
       if (error instanceof PackQuotaError)
         throw new DomainError(
           'limit',
-          `${error.message}. Ask for fewer sounds, or wait for the reset at ${new Date(error.decision.reset * 1000).toISOString()}.`,
+          `${error.message}. Ask for fewer sounds, or wait for the reset at ` +
+            `${new Date(error.decision.reset * 1000).toISOString()}.`,
         );
       throw error;
     }
@@ -55,7 +56,8 @@ export const getPackUrlTool = defineTool({
     return {
       structured,
       text:
-        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), ` +
+        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ` +
+        `${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), ` +
         `download before ${structured.expires_at}: ${structured.download_url}`,
       links: soundLinks(pack.items),
     };

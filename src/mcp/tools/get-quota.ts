@@ -7,7 +7,8 @@ export const getQuotaTool = defineTool({
   title: 'Get my quota',
   description:
     "Requests left today (resets midnight UTC), plan and keys in use; free, and every result's _meta " +
-    `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 minutes, more at high rates.`,
+    `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 ` +
+    `minutes, more at high rates.`,
   inputSchema: z.strictObject({}),
   annotations: readOnly({ idempotent: true }),
   async run(_args, { services, owner, decision }) {

@@ -52,11 +52,11 @@ export const previewSoundTool = defineTool({
     const sound = toSound(stored, services.signer);
     const preview = { mime_type: 'audio/mpeg' as const, duration: facts.duration, loudness: facts.loudness };
     const lufs = facts.loudness.integrated_lufs;
+    const seconds = Number(facts.duration.toFixed(2));
+    const level = lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`;
     return {
       structured: { sound, preview },
-      text:
-        `Preview: ${Number(facts.duration.toFixed(2))} s of MP3${lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`}, in the audio item.\n` +
-        soundDetailText(sound),
+      text: `Preview: ${seconds} s of MP3${level}, in the audio item.\n${soundDetailText(sound)}`,
       audio: { type: 'audio', data: await storedMp3Base64(services.files, fileKey), mimeType: 'audio/mpeg' },
       links: soundLinks([sound]),
     };

@@ -101,17 +101,21 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     }
   });
 
-  it('annotates every tool as read-only and closed-world, idempotent except the counted downloads (one sound, a pack)', () => {
-    for (const { name, annotations } of tools) {
-      assert.equal(annotations?.readOnlyHint, true, `${name} is read-only`);
-      assert.equal(annotations?.openWorldHint, false, `${name} is closed-world`);
-      assert.equal(
-        annotations?.idempotentHint,
-        name !== 'get_download_url' && name !== 'get_pack_url',
-        `${name} idempotentHint`,
-      );
-    }
-  });
+  it(
+    'annotates every tool as read-only and closed-world, idempotent except the counted downloads (one sound, a ' +
+      'pack)',
+    () => {
+      for (const { name, annotations } of tools) {
+        assert.equal(annotations?.readOnlyHint, true, `${name} is read-only`);
+        assert.equal(annotations?.openWorldHint, false, `${name} is closed-world`);
+        assert.equal(
+          annotations?.idempotentHint,
+          name !== 'get_download_url' && name !== 'get_pack_url',
+          `${name} idempotentHint`,
+        );
+      }
+    },
+  );
 
   it('tells the agent what the measured fields are for, once, and where to read it from search', () => {
     const { description = '' } = tool('get_sound');
