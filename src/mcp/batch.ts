@@ -18,9 +18,9 @@ export const MAX_BATCH_MESSAGES = 20;
  *   -32600 Invalid Request per request under that request's id, the answer JSON-RPC gives a
  *   batch entry by entry; so a client waiting on any id of it has its answer, and one waiting on a
  *   repeated id has it twice. (The SDK's transport answers its own cap with one error of `id:
- *   null`, which leaves a client matching answers by id with none.) Notifications are not answered (JSON-RPC never answers one) and do
- *   not repeat anything: they have no id. A batch with no request at all gets one error with
- *   `id: null`.
+ *   null`, which leaves a client matching answers by id with none.) Notifications are not
+ *   answered (JSON-RPC never answers one) and do not repeat anything: they have no id. A batch
+ *   with no request at all gets one error with `id: null`.
  *
  * Repeated ids are refused because everything after this keys a request by its id: the
  * transport's answer to it, and the quota decision its handler reads (request-quota.ts). Two

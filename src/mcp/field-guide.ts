@@ -14,8 +14,10 @@ export const SERVER_INSTRUCTIONS = [
   'listen with get_stream_url and fetch the file with get_download_url (that one counts a download).',
   'list_popular shows the most downloaded sounds, list_samples the public samples.',
   'preview_sound returns a short audio preview (MP3, at most 10 s, all at -16 LUFS) to hear a sound;',
-  'each sound is also a resource, sound://{id} (its metadata as JSON, and the MP3 itself for sounds up to 30 s), linked from tool results.',
-  "Each tool call and each resource read counts as one request against the account's daily quota (Pro 2,500, Enterprise 50,000; resets at midnight UTC);",
+  'each sound is also a resource, sound://{id} (its metadata as JSON, and the MP3 itself for sounds up to 30 s), ' +
+    'linked from tool results.',
+  "Each tool call and each resource read counts as one request against the account's daily quota (Pro 2,500, " +
+    'Enterprise 50,000; resets at midnight UTC);',
   'listing tools, resources and prompts is free.',
   SOUND_FIELD_GUIDE,
 ].join(' ');

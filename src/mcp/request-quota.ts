@@ -28,7 +28,10 @@ export function costOf(request: JSONRPCRequest): number | null {
   return request.method === 'tools/call' && FREE_TOOLS.has(String(request.params?.name)) ? 0 : 1;
 }
 
-/** The one place MCP spends an account's quota, through the meter, for the key that called; a refused spend is not counted. */
+/**
+ * The one place MCP spends an account's quota, through the meter, for the key that called; a
+ * refused spend is not counted.
+ */
 function charge(services: ApiServices, owner: KeyOwner, cost: number): Promise<QuotaDecision> {
   return services.meter.charge(payerOf(owner), cost);
 }

@@ -36,7 +36,6 @@ export function buildMcpServer(context: ToolContext): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
         annotations: tool.annotations,
       },
       async (args, extra) => {
@@ -62,10 +61,7 @@ export function buildMcpServer(context: ToolContext): McpServer {
 async function callTool(tool: SoundTool, args: unknown, context: CallContext): Promise<CallToolResult> {
   if (!context.decision.allowed) return quotaExceededResult(context.decision);
   try {
-    const answer = await tool.run(args as Parameters<SoundTool['run']>[0], context);
-    // Read through the output schema, which drops any field it does not list: the SDK only checks it.
-    const structured = tool.outputSchema ? tool.outputSchema.parse(answer.structured) : answer.structured;
-    return successResult({ ...answer, structured });
+    return successResult(await tool.run(args as Parameters<SoundTool['run']>[0], context));
   } catch (error) {
     // Domain messages are written for users; anything else stays in the log, as on REST.
     if (error instanceof DomainError) return errorResult(error.message);

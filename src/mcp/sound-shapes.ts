@@ -11,7 +11,10 @@ export const SHORT_DESCRIPTION_CHARS = 80;
 export const detailArgument = z
   .enum(['concise', 'full'])
   .default('concise')
-  .describe('concise (default): id, name, duration, category, description cut short; full: as get_sound.');
+  .describe('concise (default): id, name, duration, category, short description; full: as get_sound.');
+
+/** `detail` in the tools after search_sounds, which describes it. */
+export const detailAsInSearch = detailArgument.describe('As in search_sounds.');
 
 interface DescribedSound {
   id: string;

@@ -51,7 +51,8 @@ export function soundDetailText(sound: SoundBody): string {
     soundLine(sound),
     ...(sound.description ? [`  ${sound.description}`] : []),
     `  timing: onset ${ms(timing.onset_ms)}, peak ${ms(timing.peak_ms)}, tail ${ms(timing.tail_ms)}`,
-    `  loudness: ${unit(loudness.integrated_lufs, 'LUFS')} integrated, true peak ${unit(loudness.true_peak_db, 'dBTP')}`,
+    `  loudness: ${unit(loudness.integrated_lufs, 'LUFS')} integrated, true peak ` +
+      `${unit(loudness.true_peak_db, 'dBTP')}`,
     `  license: ${sound.license ?? 'unknown'}`,
     `  stream_url: ${sound.stream_url}`,
   ].join('\n');

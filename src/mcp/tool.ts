@@ -33,35 +33,26 @@ export interface ToolAnswer<O> {
 }
 
 /**
- * One MCP tool, declared once: name, documentation for the agent, input and output schemas,
- * annotations and what it does. `server.ts` turns it into a registered tool; failures are
+ * One MCP tool, declared once: name, documentation for the agent, input schema, annotations and
+ * what it does. `server.ts` turns it into a registered tool; failures are
  * thrown as DomainError (not_found, invalid) and become `isError` results there. `R` is the
  * answer `run` gives.
  */
-export interface SoundTool<
-  I extends z.ZodObject = z.ZodObject,
-  O extends z.ZodObject = z.ZodObject,
-  R = ToolAnswer<z.output<O>>,
-> {
+export interface SoundTool<I extends z.ZodObject = z.ZodObject, R = ToolAnswer<Record<string, unknown>>> {
   name: string;
   title: string;
   description: string;
   inputSchema: I;
-  /**
-   * The structured answer's shape, when it is fixed. Tools answering with sounds leave it out: their
-   * shape follows `detail`, and an agent reads the answer's text, not a schema, to choose.
-   */
-  outputSchema?: O;
   annotations: ToolAnnotations;
   run(args: z.output<I>, context: CallContext): Promise<R>;
 }
 
 /**
- * Keeps a tool's schema types tied to its `run` while the list of tools stays uniform. Its
- * structured answer is read through the output schema before it is sent (server.ts), so only the
- * fields the schema lists reach a client.
+ * Keeps a tool's input types tied to its `run` while the list of tools stays uniform. No tool
+ * publishes an output schema: each answer's text says what its structured content holds, and a
+ * schema would cost every agent its bytes in tools/list for little it can act on.
  */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: SoundTool<I, O>): SoundTool {
+export function defineTool<I extends z.ZodObject>(tool: SoundTool<I>): SoundTool {
   return tool;
 }
 

@@ -35,17 +35,24 @@ export const findSoundForScenePrompt = definePrompt({
     lines.push(
       '',
       'Work in these steps:',
-      `1. Call search_sounds with two or three short keywords for what is heard (not the whole sentence), e.g. { "q": "door slam"${duration}, "sort": "relevance", "facets": ["category", "tags"] }. ` +
-        'Add "category" when the kind is clear: SFX for actions and objects, AMBIENT for places and weather, MUSIC or LOFI for score. ' +
+      '1. Call search_sounds with two or three short keywords for what is heard (not the whole sentence), ' +
+        `e.g. { "q": "door slam"${duration}, "sort": "relevance", "facets": ["category", "tags"] }. ` +
+        'Add "category" when the kind is clear: SFX for actions and objects, AMBIENT for places and weather, ' +
+        'MUSIC or LOFI for score. ' +
         'If nothing matches, use fewer or other words; the facets show which tags narrow a large result.',
-      `2. Call preview_sound on the three most promising ids to hear them (each preview is at most ${PREVIEW_SECONDS} s, all at the same loudness). ` +
-        'Judge them against the scene and the mood; read timing.onset_ms and timing.tail_ms to see how each starts and ends.',
-      '3. Call find_similar_sounds on the best one to find alternatives that sound alike, and preview the closest of those too.',
+      '2. Call preview_sound on the three most promising ids to hear them ' +
+        `(each preview is at most ${PREVIEW_SECONDS} s, all at the same loudness). ` +
+        'Judge them against the scene and the mood; ' +
+        'read timing.onset_ms and timing.tail_ms to see how each starts and ends.',
+      '3. Call find_similar_sounds on the best one to find alternatives that sound alike, ' +
+        'and preview the closest of those too.',
       '4. Present your choice and one or two alternatives: name, id, duration, and one sentence on why each fits.',
-      '5. When the user agrees, call get_download_url for each chosen sound (each call counts a download), with "trim": true to cut silence ' +
-        'and "loudness": -16 so the sounds sit at the same level, and give the user the links (valid for one hour).',
+      '5. When the user agrees, call get_download_url for each chosen sound (each call counts a download), ' +
+        'with "trim": true to cut silence and "loudness": -16 so the sounds sit at the same level, ' +
+        'and give the user the links (valid for one hour).',
       '',
-      'Every tool call and resource read counts against the daily quota, so search narrowly and preview only real candidates.',
+      'Every tool call and resource read counts against the daily quota, ' +
+        'so search narrowly and preview only real candidates.',
     );
     return lines.join('\n');
   },

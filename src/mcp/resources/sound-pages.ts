@@ -42,7 +42,8 @@ function pageOf(cursor: unknown): number {
   if (!(page >= 2 && page <= MAX_SEARCH_PAGE) || cursorOf(page) !== cursor) {
     throw new McpError(
       ErrorCode.InvalidParams,
-      'Invalid cursor: pass the nextCursor of an earlier resources/list answer unchanged, or no cursor for the first page.',
+      'Invalid cursor: pass the nextCursor of an earlier resources/list answer unchanged, or no cursor for the ' +
+        'first page.',
     );
   }
   return page;

@@ -40,7 +40,9 @@ export function registerSoundResources(server: McpServer, context: ToolContext):
     new ResourceTemplate(SOUND_URI_TEMPLATE, { list: undefined }),
     {
       title: 'A sound of the catalog',
-      description: `One sound's metadata as JSON (as GET /api/v1/sounds/{id}), and its MP3 (audio/mpeg) when it lasts at most ${MAX_BLOB_SECONDS} s.`,
+      description:
+        `One sound's metadata as JSON (as GET /api/v1/sounds/{id}), and its MP3 (audio/mpeg) when it ` +
+        `lasts at most ${MAX_BLOB_SECONDS} s.`,
       mimeType: 'application/json',
     },
     (uri, variables, extra) => guarded(context, () => readSound(uri, String(variables.id), extra.requestId, context)),

@@ -5,7 +5,7 @@ import { RENDITION_LOUDNESS } from '../../media/rendition-choice.ts';
 
 /** Input pieces several tools share, described for an agent. */
 
-export const soundId = z.string().trim().min(1).max(200).describe('The sound id, as results give it.');
+export const soundId = z.string().trim().min(1).max(200).describe('A sound id from results.');
 
 /**
  * A list given either as a JSON array of strings or as one comma-separated string: agents write
@@ -17,7 +17,7 @@ export function listArgument(itemDescription: string) {
       error: 'expected an array of at most 20 strings or one comma-separated string of at most 500 characters',
     })
     .optional()
-    .describe(`${itemDescription} An array or a comma-separated string, any case.`);
+    .describe(`${itemDescription} Array or comma-separated, any case.`);
 }
 
 export function toListArgument(value: string | string[] | undefined): string[] {
@@ -51,7 +51,7 @@ export const renditionArguments = {
     .max(RENDITION_LOUDNESS.max)
     .optional()
     .describe(
-      'Level to this integrated LUFS (-16 streaming, -23 broadcast), true peak at most -1 dBTP. ' +
+      'Target integrated LUFS (-16 games, -23 broadcast), true peak at most -1 dBTP. ' +
         'A new rendition costs quota (get_quota).',
     ),
   trim: z.boolean().optional().describe('true cuts the silence before onset_ms and after tail_ms.'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { notFound } from '../../errors.ts';
 import { toPagination, toSimilarSound } from '../../shapes/mappers.ts';
-import { detailArgument, toConciseSound } from '../sound-shapes.ts';
+import { detailAsInSearch, toConciseSound } from '../sound-shapes.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
@@ -12,14 +12,14 @@ const { similar } = LIST_LIMITS;
 
 export const findSimilarSoundsTool = defineTool({
   name: 'find_similar_sounds',
-  title: 'Find sounds that sound alike',
+  title: 'Find similar sounds',
   description:
-    'Sounds that sound like a given one (timbre, spectrum, envelope, loudness), most similar first, with a similarity ' +
-    'from 1 down (about 0.37 unrelated); never the sound itself. For alternatives to a sound the user liked.',
+    'Sounds most like a given one (timbre, spectrum, envelope, loudness), most similar first, similarity from 1 ' +
+    'down (about 0.37: unrelated). For alternatives to a sound the user liked.',
   inputSchema: z.strictObject({
     id: soundId,
     limit: z.int().min(similar.min).max(similar.max).default(similar.default).describe('How many sounds.'),
-    detail: detailArgument,
+    detail: detailAsInSearch,
   }),
   annotations: readOnly({ idempotent: true }),
   async run({ id, limit, detail }, { services }) {

@@ -19,3 +19,13 @@ export function briefFormatArguments<S extends Record<keyof typeof BRIEF, z.ZodT
     ]),
   ) as S;
 }
+
+/**
+ * The same arguments described once, in `tool`, and pointed to elsewhere: the URL tools share
+ * their rendition and format arguments, and an agent reads tools/list whole.
+ */
+export function describedIn<S extends Record<string, z.ZodType>>(tool: string, shape: S): S {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => [name, schema.describe(`As in ${tool}.`)]),
+  ) as S;
+}

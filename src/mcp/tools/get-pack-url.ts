@@ -6,15 +6,15 @@ import { PACK_MAX_SOUNDS, PackQuotaError } from '../../packs/service.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { formatArguments, refineFormat, renditionArguments } from './arguments.ts';
-import { briefFormatArguments } from './format-descriptions.ts';
+import { describedIn } from './format-descriptions.ts';
 
 export const getPackUrlTool = defineTool({
   name: 'get_pack_url',
-  title: 'Get a download URL for a pack of sounds',
+  title: 'Get a pack download URL',
   description:
-    `A signed URL (one hour, no header) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP, with manifest.json, ` +
-    'manifest.csv and LICENSE.txt (CC0). Costs one request per sound and counts one download each; a fetch pays for ' +
-    `renditions it makes; at most ${PACK_FETCHES_PER_ACCOUNT} at once per account. Other arguments as get_download_url.`,
+    `A signed URL (one hour) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP with a manifest, instead of ` +
+    'get_download_url per sound. Costs one request and one download per sound, plus new renditions when fetched; ' +
+    `at most ${PACK_FETCHES_PER_ACCOUNT} fetches at once per account.`,
   inputSchema: z
     .strictObject({
       ids: z
@@ -23,17 +23,9 @@ export const getPackUrlTool = defineTool({
         .max(PACK_MAX_SOUNDS)
         .refine((ids) => new Set(ids).size === ids.length, 'each sound once: the list repeats an id')
         .describe(`The sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`),
-      ...renditionArguments,
-      ...briefFormatArguments(formatArguments),
+      ...describedIn('get_stream_url', { ...renditionArguments, ...formatArguments }),
     })
     .superRefine(refineFormat),
-  // The REST shape's fields, without its descriptions: the text answer says what they mean.
-  outputSchema: z.looseObject({
-    download_url: z.string(),
-    expires_at: z.string(),
-    sounds: z.number(),
-    estimated_bytes: z.number(),
-  }),
   // Not idempotent: every call spends quota and counts downloads.
   annotations: readOnly({ idempotent: false }),
   async run({ ids, ...rendition }, { services, owner }) {
@@ -48,7 +40,8 @@ export const getPackUrlTool = defineTool({
       if (error instanceof PackQuotaError)
         throw new DomainError(
           'limit',
-          `${error.message}. Ask for fewer sounds, or wait for the reset at ${new Date(error.decision.reset * 1000).toISOString()}.`,
+          `${error.message}. Ask for fewer sounds, or wait for the reset at ` +
+            `${new Date(error.decision.reset * 1000).toISOString()}.`,
         );
       throw error;
     }
@@ -63,7 +56,8 @@ export const getPackUrlTool = defineTool({
     return {
       structured,
       text:
-        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), ` +
+        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ` +
+        `${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), ` +
         `download before ${structured.expires_at}: ${structured.download_url}`,
       links: soundLinks(pack.items),
     };

@@ -6,18 +6,10 @@ export const getQuotaTool = defineTool({
   name: 'get_quota',
   title: 'Get my quota',
   description:
-    "Requests left today for this account (resets midnight UTC), plan and keys in use. Free; every result's _meta " +
-    `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 minutes, more at high rates.`,
+    "Requests left today (resets midnight UTC), plan and keys in use; free, and every result's _meta " +
+    `has the quota too. A new rendition (loudness, trim, format) costs ${RENDITION_PRICE} requests per started 10 ` +
+    `minutes, more at high rates.`,
   inputSchema: z.strictObject({}),
-  outputSchema: z.object({
-    plan: z.string(),
-    limit: z.number(),
-    remaining: z.number(),
-    reset: z.number(),
-    reset_at: z.string(),
-    keys_in_use: z.number(),
-    max_keys: z.number(),
-  }),
   annotations: readOnly({ idempotent: true }),
   async run(_args, { services, owner, decision }) {
     const { account } = owner;

@@ -10,7 +10,9 @@ import { requireSound } from './require-sound.ts';
 export const getSoundTool = defineTool({
   name: 'get_sound',
   title: 'Get one sound',
-  description: `One sound in full: tags, license, timing, loudness, stream_url (signed, one hour). ${SOUND_FIELD_GUIDE}`,
+  description:
+    'One sound in full: tags, license, timing, loudness, stream_url (signed, one hour), to decide how to trim ' +
+    `or level it. ${SOUND_FIELD_GUIDE}`,
   inputSchema: z.strictObject({ id: soundId }),
   annotations: readOnly({ idempotent: true }),
   async run({ id }, { services }) {

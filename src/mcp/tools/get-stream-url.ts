@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { streamResultSchema } from '../../shapes/schemas.ts';
 import { soundLinks } from '../sound-links.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { renditionChoiceOf } from '../../shapes/params.ts';
@@ -11,12 +10,11 @@ export const getStreamUrlTool = defineTool({
   name: 'get_stream_url',
   title: 'Get a streaming URL',
   description:
-    'A signed URL to listen to one sound, valid one hour without any header (e.g. in an <audio> element); ' +
-    'no download is counted. Optionally levelled, trimmed or in another format. To keep the file, get_download_url.',
+    'A signed URL (one hour, no header, e.g. for <audio>) to listen to one sound, optionally levelled, trimmed or ' +
+    'in another format; no download is counted. To keep the file, get_download_url.',
   inputSchema: z
     .strictObject({ id: soundId, ...renditionArguments, ...briefFormatArguments(formatArguments) })
     .superRefine(refineFormat),
-  outputSchema: streamResultSchema,
   annotations: readOnly({ idempotent: true }),
   async run({ id, ...rendition }, { services, owner }) {
     const sound = await requireSound(services, id);

@@ -14,13 +14,12 @@ export const getWaveformTool = defineTool({
   name: 'get_waveform',
   title: 'Get waveform data',
   description:
-    'The waveform of one sound as [min, max] sample values (-1..1) per column, left to right: to draw it or see ' +
-    'where it is loud, quiet or silent. The text sketches it in one line.',
+    "One sound's waveform as [min, max] sample values (-1..1) per column, to draw it or see where it is loud " +
+    'or silent; the text sketches it in one line.',
   inputSchema: z.strictObject({
     id: soundId,
     points: z.int().min(min).max(max).default(fallback).describe('Columns wanted.'),
   }),
-  outputSchema: z.object({ id: z.string(), points: z.number(), peaks: z.array(z.array(z.number())) }),
   annotations: readOnly({ idempotent: true }),
   async run({ id, points }, { services }) {
     const peaks = await services.catalog.waveform(id, points);

@@ -2,7 +2,7 @@ import { decodeRankCursor, encodeRankCursor, popularWalk } from '@sound-catalog/
 import { z } from 'zod';
 import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toCursorPagination, toPopularSound } from '../../shapes/mappers.ts';
-import { detailArgument, toConciseSound } from '../sound-shapes.ts';
+import { detailAsInSearch, toConciseSound } from '../sound-shapes.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
@@ -11,7 +11,7 @@ const { popular } = LIST_LIMITS;
 
 export const listPopularTool = defineTool({
   name: 'list_popular',
-  title: 'List the most downloaded sounds',
+  title: 'Most downloaded sounds',
   description:
     'The most downloaded sounds, most first (numDownloads in full detail): a good start when no sound is ' +
     'asked for. Fields as search_sounds.',
@@ -25,8 +25,8 @@ export const listPopularTool = defineTool({
         'not a cursor list_popular gave out; start again with "" or without it',
       )
       .optional()
-      .describe("The last answer's pagination.next_cursor, for the next page."),
-    detail: detailArgument,
+      .describe("The last page's pagination.next_cursor."),
+    detail: detailAsInSearch,
   }),
   annotations: readOnly({ idempotent: true }),
   async run({ limit, cursor, detail }, { services }) {

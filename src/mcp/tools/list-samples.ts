@@ -3,7 +3,7 @@ import { LIST_LIMITS } from '../../catalog/limits.ts';
 import { toWords } from '../../catalog/sound.ts';
 import { toCursorPagination, toSoundSummary } from '../../shapes/mappers.ts';
 import { soundLinks } from '../sound-links.ts';
-import { detailArgument, toConciseSound } from '../sound-shapes.ts';
+import { detailAsInSearch, toConciseSound } from '../sound-shapes.ts';
 import { soundListText } from '../sound-text.ts';
 import { defineTool, readOnly } from '../tool.ts';
 import { listArgument, toListArgument } from './arguments.ts';
@@ -25,13 +25,13 @@ function decodeSampleCursor(text: string): string | null | undefined {
 
 export const listSamplesTool = defineTool({
   name: 'list_samples',
-  title: 'List the free sample sounds',
+  title: 'Free sample sounds',
   description:
     'The public sample sounds (at most 12) anyone may hear without a plan; with detail "full", their tags and ' +
     'stream_url (get_sound for timing and loudness).',
   inputSchema: z.strictObject({
-    q: z.string().max(200).optional().describe('Keywords; every word must occur in the name or description.'),
-    tags: listArgument('Tags; a sample with any of them matches.'),
+    q: z.string().max(200).optional().describe('Keywords, all in name or description.'),
+    tags: listArgument('Tags, any of them.'),
     limit: z.int().min(samples.min).max(samples.max).default(samples.default).describe('How many samples.'),
     cursor: z
       .string()
@@ -41,8 +41,8 @@ export const listSamplesTool = defineTool({
         'not a cursor list_samples gave out; start again with "" or without it',
       )
       .optional()
-      .describe("The last answer's pagination.next_cursor, for the next page."),
-    detail: detailArgument,
+      .describe("The last page's pagination.next_cursor."),
+    detail: detailAsInSearch,
   }),
   annotations: readOnly({ idempotent: true }),
   async run(args, { services }) {

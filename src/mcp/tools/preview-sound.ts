@@ -26,9 +26,9 @@ export const previewSoundTool = defineTool({
   name: 'preview_sound',
   title: 'Hear a sound',
   description:
-    `Hear one sound: an MP3 audio item of at most ${PREVIEW_SECONDS} s from its onset, at ${PREVIEW_LUFS} LUFS so previews ` +
-    'compare like with like, with the sound in full. ' +
-    `A preview not made before costs ${RENDITION_PRICE} requests, then only the call. Judge by ear before get_download_url.`,
+    `Hear one sound: an MP3 audio item, at most ${PREVIEW_SECONDS} s from its onset at ${PREVIEW_LUFS} LUFS so ` +
+    `previews compare, and the sound in full. A new preview costs ${RENDITION_PRICE} requests, then only the call. ` +
+    'Judge by ear before get_download_url.',
   inputSchema: z.strictObject({ id: soundId }),
   annotations: readOnly({ idempotent: true }),
   async run({ id }, { services, owner }) {
@@ -52,11 +52,11 @@ export const previewSoundTool = defineTool({
     const sound = toSound(stored, services.signer);
     const preview = { mime_type: 'audio/mpeg' as const, duration: facts.duration, loudness: facts.loudness };
     const lufs = facts.loudness.integrated_lufs;
+    const seconds = Number(facts.duration.toFixed(2));
+    const level = lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`;
     return {
       structured: { sound, preview },
-      text:
-        `Preview: ${Number(facts.duration.toFixed(2))} s of MP3${lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`}, in the audio item.\n` +
-        soundDetailText(sound),
+      text: `Preview: ${seconds} s of MP3${level}, in the audio item.\n${soundDetailText(sound)}`,
       audio: { type: 'audio', data: await storedMp3Base64(services.files, fileKey), mimeType: 'audio/mpeg' },
       links: soundLinks([sound]),
     };

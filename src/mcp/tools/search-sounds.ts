@@ -3,7 +3,6 @@ import { LIST_LIMITS, MAX_SEARCH_PAGE, SEARCH_BOUNDS } from '../../catalog/limit
 import { FACETS, SEARCH_SORTS, toWords, type Facets } from '../../catalog/sound.ts';
 import { cursorOf, encodeCursor } from '../../shapes/params.ts';
 import { toCursorPagination, toPagination, toSound } from '../../shapes/mappers.ts';
-import { SOUND_FIELD_GUIDE } from '../field-guide.ts';
 import { detailArgument, toConciseSound } from '../sound-shapes.ts';
 import { soundLinks } from '../sound-links.ts';
 import { soundListText } from '../sound-text.ts';
@@ -18,11 +17,7 @@ const { maxSeconds: MAX_SECONDS, maxOnsetMs: MAX_MILLISECONDS, lufs: LUFS_RANGE 
 
 const inputSchema = z
   .strictObject({
-    q: z
-      .string()
-      .max(200)
-      .optional()
-      .describe('Keywords, all must match name, description or a tag: "laser", "door creak".'),
+    q: z.string().max(200).optional().describe('Keywords, all in name, description or tags: "door creak".'),
     tags: listArgument('Tags a sound must all carry.'),
     category: categoryArgument,
     min_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Shortest duration, seconds.'),
@@ -61,7 +56,7 @@ const inputSchema = z
         'not a cursor search_sounds gave out; start again with "" or without it',
       )
       .optional()
-      .describe('Walk all matches once: "" first, then each pagination.next_cursor until null.'),
+      .describe('"" to walk all matches once, then each pagination.next_cursor until null.'),
     limit: z
       .int()
       .min(LIST_LIMITS.search.min)
@@ -84,7 +79,8 @@ export const searchSoundsTool = defineTool({
   title: 'Search sounds',
   description:
     'Search CC0 sound effects and music by keywords, tags, category, duration, onset and loudness; concise ' +
-    `results unless detail is "full". ${SOUND_FIELD_GUIDE} Then get_stream_url to listen, get_download_url to fetch.`,
+    'results unless detail is "full" (timing and loudness, as get_sound explains). The place to start; then ' +
+    'preview_sound or get_stream_url to listen, get_download_url to fetch.',
   inputSchema,
   annotations: readOnly({ idempotent: true }),
   async run(args, { services }) {

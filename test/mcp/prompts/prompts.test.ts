@@ -56,41 +56,48 @@ describe('mcp.prompts: prompts a user can pick, walking the agent through the to
     }
   });
 
-  it('find_sound_for_scene carries the scene, mood and duration into the steps: search, preview, similar, download', async () => {
-    const text = await textOfPrompt('find_sound_for_scene', {
-      scene: 'a door slams in an empty hallway',
-      mood: 'tense',
-      max_duration: '3',
-    });
-    assert.match(text, /"a door slams in an empty hallway"/);
-    assert.match(text, /mood wanted: tense/);
-    assert.match(text, /longer than 3 s/);
-    assert.match(text, /"max_duration": 3/);
-    const steps = ['search_sounds', 'preview_sound', 'find_similar_sounds', 'get_download_url'].map((tool) =>
-      text.indexOf(tool),
-    );
-    assert.ok(
-      steps.every((at) => at >= 0),
-      'names every tool',
-    );
-    assert.deepEqual(
-      [...steps].sort((a, b) => a - b),
-      steps,
-      'in the order they are used',
-    );
-    const bare = await textOfPrompt('find_sound_for_scene', { scene: 'rain on a tin roof' });
-    assert.match(bare, /No mood was given/);
-    assert.doesNotMatch(bare, /max_duration|longer than/);
-  });
+  it(
+    'find_sound_for_scene carries the scene, ' + 'mood and duration into the steps: search, preview, similar, download',
+    async () => {
+      const text = await textOfPrompt('find_sound_for_scene', {
+        scene: 'a door slams in an empty hallway',
+        mood: 'tense',
+        max_duration: '3',
+      });
+      assert.match(text, /"a door slams in an empty hallway"/);
+      assert.match(text, /mood wanted: tense/);
+      assert.match(text, /longer than 3 s/);
+      assert.match(text, /"max_duration": 3/);
+      const steps = ['search_sounds', 'preview_sound', 'find_similar_sounds', 'get_download_url'].map((tool) =>
+        text.indexOf(tool),
+      );
+      assert.ok(
+        steps.every((at) => at >= 0),
+        'names every tool',
+      );
+      assert.deepEqual(
+        [...steps].sort((a, b) => a - b),
+        steps,
+        'in the order they are used',
+      );
+      const bare = await textOfPrompt('find_sound_for_scene', { scene: 'rain on a tin roof' });
+      assert.match(bare, /No mood was given/);
+      assert.doesNotMatch(bare, /max_duration|longer than/);
+    },
+  );
 
-  it('build_ui_sound_set asks for short SFX with a tight onset, a coherent set through similar sounds, and levelled downloads', async () => {
-    const text = await textOfPrompt('build_ui_sound_set', { style: 'retro 8-bit' });
-    assert.match(text, /"retro 8-bit"/);
-    assert.match(text, /"category": "SFX", "max_duration": 1\.5, "max_onset_ms": 10/);
-    for (const tool of ['search_sounds', 'preview_sound', 'find_similar_sounds', 'get_download_url'])
-      assert.match(text, new RegExp(tool));
-    assert.match(text, /"loudness": -16/);
-  });
+  it(
+    'build_ui_sound_set asks for short SFX with a tight onset, a coherent set through similar sounds, and levelled ' +
+      'downloads',
+    async () => {
+      const text = await textOfPrompt('build_ui_sound_set', { style: 'retro 8-bit' });
+      assert.match(text, /"retro 8-bit"/);
+      assert.match(text, /"category": "SFX", "max_duration": 1\.5, "max_onset_ms": 10/);
+      for (const tool of ['search_sounds', 'preview_sound', 'find_similar_sounds', 'get_download_url'])
+        assert.match(text, new RegExp(tool));
+      assert.match(text, /"loudness": -16/);
+    },
+  );
 
   it('missing or bad arguments are clear invalid-params errors', async () => {
     await rejectsWith('find_sound_for_scene', {}, /Invalid arguments for prompt find_sound_for_scene.*scene/s);

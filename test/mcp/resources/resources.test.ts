@@ -56,31 +56,35 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
     assert.match(resourceTemplates[0]!.description ?? '', /30 s/);
   });
 
-  it('resources/list pages through the whole catalog with opaque cursors, each sound once, no cursor on the last page', async () => {
-    const seen: string[] = [];
-    const listed: Array<{ uri: string; name: string; description?: string }> = [];
-    const pageSizes: number[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listResources(cursor === undefined ? {} : { cursor });
-      pageSizes.push(page.resources.length);
-      listed.push(...page.resources);
-      for (const resource of page.resources) {
-        assert.match(resource.uri, /^sound:\/\/[0-9a-f]{16}$/);
-        assert.equal(resource.mimeType, 'application/json');
-        assert.ok(resource.name.length > 0);
-        seen.push(resource.uri.slice('sound://'.length));
-      }
-      cursor = page.nextCursor;
-      if (cursor !== undefined) assert.doesNotMatch(cursor, /page|\d+$/, 'the cursor is opaque');
-    } while (cursor !== undefined);
-    assert.deepEqual(pageSizes, [RESOURCE_PAGE_SIZE, RESOURCE_PAGE_SIZE, allIds.size - 2 * RESOURCE_PAGE_SIZE]);
-    assert.equal(new Set(seen).size, seen.length, 'no sound twice');
-    assert.deepEqual(new Set(seen), allIds);
-    const long = listed.find((resource) => resource.uri === `sound://${longId}`);
-    assert.equal(long?.name, 'Long Rain');
-    assert.equal(long?.description, '95 s; tags: rain');
-  });
+  it(
+    'resources/list pages through the whole catalog with opaque cursors, each sound once, no cursor on the last ' +
+      'page',
+    async () => {
+      const seen: string[] = [];
+      const listed: Array<{ uri: string; name: string; description?: string }> = [];
+      const pageSizes: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor === undefined ? {} : { cursor });
+        pageSizes.push(page.resources.length);
+        listed.push(...page.resources);
+        for (const resource of page.resources) {
+          assert.match(resource.uri, /^sound:\/\/[0-9a-f]{16}$/);
+          assert.equal(resource.mimeType, 'application/json');
+          assert.ok(resource.name.length > 0);
+          seen.push(resource.uri.slice('sound://'.length));
+        }
+        cursor = page.nextCursor;
+        if (cursor !== undefined) assert.doesNotMatch(cursor, /page|\d+$/, 'the cursor is opaque');
+      } while (cursor !== undefined);
+      assert.deepEqual(pageSizes, [RESOURCE_PAGE_SIZE, RESOURCE_PAGE_SIZE, allIds.size - 2 * RESOURCE_PAGE_SIZE]);
+      assert.equal(new Set(seen).size, seen.length, 'no sound twice');
+      assert.deepEqual(new Set(seen), allIds);
+      const long = listed.find((resource) => resource.uri === `sound://${longId}`);
+      assert.equal(long?.name, 'Long Rain');
+      assert.equal(long?.description, '95 s; tags: rain');
+    },
+  );
 
   it('a cursor that this server did not give is a JSON-RPC invalid-params error, not a 500', async () => {
     for (const cursor of [
@@ -111,21 +115,24 @@ describe('mcp.resources: every sound is a sound://{id} resource, listed in pages
     assert.equal(body.error.code, ErrorCode.InvalidParams);
   });
 
-  it('reading a short sound gives its REST metadata as JSON and its MP3 as an audio/mpeg blob that decodes', async () => {
-    const { contents } = await client.readResource({ uri: `sound://${shortId}` });
-    assert.equal(contents.length, 2);
-    const [json, audio] = contents;
-    assert.equal(json?.uri, `sound://${shortId}`);
-    assert.equal(json?.mimeType, 'application/json');
-    assert.ok(json && 'text' in json);
-    assert.deepEqual(JSON.parse(json.text), await restSound(shortId));
-    assert.equal(audio?.mimeType, 'audio/mpeg');
-    assert.ok(audio && 'blob' in audio);
-    const bytes = new Uint8Array(Buffer.from(audio.blob, 'base64'));
-    assert.deepEqual(bytes, shortMp3, "the catalog's own file");
-    const decoded = await decodeAudio(bytes);
-    assert.ok(Math.abs(decoded.channels[0]!.length / decoded.sampleRate - 1.2) < 0.01);
-  });
+  it(
+    'reading a short sound gives its REST metadata as ' + 'JSON and its MP3 as an audio/mpeg blob that decodes',
+    async () => {
+      const { contents } = await client.readResource({ uri: `sound://${shortId}` });
+      assert.equal(contents.length, 2);
+      const [json, audio] = contents;
+      assert.equal(json?.uri, `sound://${shortId}`);
+      assert.equal(json?.mimeType, 'application/json');
+      assert.ok(json && 'text' in json);
+      assert.deepEqual(JSON.parse(json.text), await restSound(shortId));
+      assert.equal(audio?.mimeType, 'audio/mpeg');
+      assert.ok(audio && 'blob' in audio);
+      const bytes = new Uint8Array(Buffer.from(audio.blob, 'base64'));
+      assert.deepEqual(bytes, shortMp3, "the catalog's own file");
+      const decoded = await decodeAudio(bytes);
+      assert.ok(Math.abs(decoded.channels[0]!.length / decoded.sampleRate - 1.2) < 0.01);
+    },
+  );
 
   it('reading a sound longer than 30 s gives the JSON only', async () => {
     const { contents } = await client.readResource({ uri: `sound://${longId}` });

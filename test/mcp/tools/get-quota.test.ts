@@ -46,16 +46,19 @@ describe("quota at an agent's hand", () => {
     assert.equal(afterSearch.remaining, quota.remaining - 1, 'a search spends one');
   });
 
-  test('mcp.rate-limit-meta: every tool result carries the rate-limit state as of its call, errors included', async () => {
-    const search = await callTool(client, 'search_sounds', { q: 'laser' });
-    const state = rateLimit(search);
-    assert.equal(state.limit, 2500);
-    assert.equal(state.reset, Date.UTC(2026, 5, 16) / 1000);
-    const missing = await callTool(client, 'get_sound', { id: 'no-such-sound' });
-    assert.equal(missing.isError, true);
-    assert.equal(rateLimit(missing).remaining, state.remaining - 1);
-    const quota = await callTool(client, 'get_quota');
-    assert.equal(rateLimit(quota).remaining, state.remaining - 1);
-    assert.equal((quota.structuredContent as { remaining: number }).remaining, state.remaining - 1);
-  });
+  test(
+    'mcp.rate-limit-meta: ' + 'every tool result carries the rate-limit state as of its call, errors included',
+    async () => {
+      const search = await callTool(client, 'search_sounds', { q: 'laser' });
+      const state = rateLimit(search);
+      assert.equal(state.limit, 2500);
+      assert.equal(state.reset, Date.UTC(2026, 5, 16) / 1000);
+      const missing = await callTool(client, 'get_sound', { id: 'no-such-sound' });
+      assert.equal(missing.isError, true);
+      assert.equal(rateLimit(missing).remaining, state.remaining - 1);
+      const quota = await callTool(client, 'get_quota');
+      assert.equal(rateLimit(quota).remaining, state.remaining - 1);
+      assert.equal((quota.structuredContent as { remaining: number }).remaining, state.remaining - 1);
+    },
+  );
 });

@@ -80,25 +80,29 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
     assert.ok(measured.loudness.true_peak_db! <= -1);
   });
 
-  it("the answer also gives the sound's REST metadata and what the preview measures, text first, then audio, then the link", async () => {
-    const result = await callTool(client, 'preview_sound', { id: longId });
-    assert.deepEqual(
-      result.content.map((item) => item.type),
-      ['text', 'audio', 'resource_link'],
-    );
-    const { sound, preview } = result.structuredContent as {
-      sound: unknown;
-      preview: { mime_type: string; duration: number; loudness: { integrated_lufs: number } };
-    };
-    const rest = await server.get(`/api/v1/sounds/${longId}`, { key });
-    assert.deepEqual(sound, ((await rest.json()) as { data: unknown }).data);
-    assert.equal(preview.mime_type, 'audio/mpeg');
-    const { measured } = await decodedPreview(result);
-    assert.equal(preview.duration, measured.duration);
-    assert.equal(preview.loudness.integrated_lufs, measured.loudness.integrated_lufs);
-    assert.match(textOf(result), /^Preview: 10 s of MP3 at -1[56](\.\d)? LUFS, in the audio item\.\n/);
-    assert.match(textOf(result), /Long Quiet Hum \[id /);
-  });
+  it(
+    "the answer also gives the sound's REST metadata and what the preview measures, text first, then audio, then " +
+      'the link',
+    async () => {
+      const result = await callTool(client, 'preview_sound', { id: longId });
+      assert.deepEqual(
+        result.content.map((item) => item.type),
+        ['text', 'audio', 'resource_link'],
+      );
+      const { sound, preview } = result.structuredContent as {
+        sound: unknown;
+        preview: { mime_type: string; duration: number; loudness: { integrated_lufs: number } };
+      };
+      const rest = await server.get(`/api/v1/sounds/${longId}`, { key });
+      assert.deepEqual(sound, ((await rest.json()) as { data: unknown }).data);
+      assert.equal(preview.mime_type, 'audio/mpeg');
+      const { measured } = await decodedPreview(result);
+      assert.equal(preview.duration, measured.duration);
+      assert.equal(preview.loudness.integrated_lufs, measured.loudness.integrated_lufs);
+      assert.match(textOf(result), /^Preview: 10 s of MP3 at -1[56](\.\d)? LUFS, in the audio item\.\n/);
+      assert.match(textOf(result), /Long Quiet Hum \[id /);
+    },
+  );
 
   it('is made once and kept in the media store beside the other renditions, by content and parameters', async () => {
     // Through the store and the renditions' counts, so this holds on a folder and on S3 alike.

@@ -147,20 +147,23 @@ describe('mcp.search-sounds: an agent finds sounds the way REST search does', ()
     assert.match(textOf(result), /^No sounds match/);
   });
 
-  it('walks the catalog with cursors as REST does: the same pages, and a walk begun on one goes on on the other', async () => {
-    const first = await search({ cursor: '', limit: 2 });
-    assert.deepEqual(first.structured, await restSearch('cursor=&limit=2'));
-    const next = (first.structured.pagination as { next_cursor: string | null }).next_cursor;
-    assert.ok(next);
-    const rest = await restSearch(`cursor=${next}&limit=2`);
-    assert.deepEqual((await search({ cursor: next, limit: 2 })).structured, rest);
-    assert.deepEqual(
-      [...first.structured.data, ...rest.data].map((sound: { id: string }) => sound.id).sort(),
-      Object.values(ids).sort(),
-    );
-    assert.equal(rest.pagination.next_cursor, null);
-    const forged = await callTool(client, 'search_sounds', { cursor: 'not-a-cursor' });
-    assert.equal(forged.isError, true);
-    assert.match(textOf(forged), /not a cursor search_sounds gave out/);
-  });
+  it(
+    'walks the catalog with cursors as REST does: ' + 'the same pages, and a walk begun on one goes on on the other',
+    async () => {
+      const first = await search({ cursor: '', limit: 2 });
+      assert.deepEqual(first.structured, await restSearch('cursor=&limit=2'));
+      const next = (first.structured.pagination as { next_cursor: string | null }).next_cursor;
+      assert.ok(next);
+      const rest = await restSearch(`cursor=${next}&limit=2`);
+      assert.deepEqual((await search({ cursor: next, limit: 2 })).structured, rest);
+      assert.deepEqual(
+        [...first.structured.data, ...rest.data].map((sound: { id: string }) => sound.id).sort(),
+        Object.values(ids).sort(),
+      );
+      assert.equal(rest.pagination.next_cursor, null);
+      const forged = await callTool(client, 'search_sounds', { cursor: 'not-a-cursor' });
+      assert.equal(forged.isError, true);
+      assert.match(textOf(forged), /not a cursor search_sounds gave out/);
+    },
+  );
 });

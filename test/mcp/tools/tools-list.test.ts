@@ -45,7 +45,7 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     assert.deepEqual(tools.map((candidate) => candidate.name).sort(), [...TOOL_NAMES].sort());
   });
 
-  it('describes every input field of every tool, and gives the fixed-shape answers an output schema', () => {
+  it('describes every input field of every tool, and publishes no output schema (the text says it)', () => {
     for (const { name, inputSchema, outputSchema, description, title } of tools) {
       assert.ok(title && description && description.length > 60, `${name} has a title and a real description`);
       assert.equal(inputSchema.type, 'object');
@@ -53,9 +53,8 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
         const text = (schema as { description?: string }).description;
         assert.ok(text && text.length > 10, `${name}.${field} is described`);
       }
-      // Answers made of sounds follow `detail`; the others have one shape and publish it.
-      const fixed = ['get_stream_url', 'get_download_url', 'get_pack_url', 'get_waveform', 'get_quota'].includes(name);
-      assert.equal(outputSchema?.type, fixed ? 'object' : undefined, `${name} output schema`);
+      // Every byte of tools/list is read before any call; structuredContent is still given.
+      assert.equal(outputSchema, undefined, `${name} output schema`);
     }
   });
 
@@ -102,27 +101,30 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
     }
   });
 
-  it('annotates every tool as read-only and closed-world, idempotent except the counted downloads (one sound, a pack)', () => {
-    for (const { name, annotations } of tools) {
-      assert.equal(annotations?.readOnlyHint, true, `${name} is read-only`);
-      assert.equal(annotations?.openWorldHint, false, `${name} is closed-world`);
-      assert.equal(
-        annotations?.idempotentHint,
-        name !== 'get_download_url' && name !== 'get_pack_url',
-        `${name} idempotentHint`,
-      );
-    }
-  });
-
-  it('tells the agent what the measured fields are for in the tools that return them', () => {
-    for (const name of ['search_sounds', 'get_sound']) {
-      const { description = '' } = tool(name);
-      for (const field of ['onset_ms', 'tail_ms', 'integrated_lufs', 'true_peak_db']) {
-        assert.match(description, new RegExp(field), `${name} explains ${field}`);
+  it(
+    'annotates every tool as read-only and closed-world, idempotent except the counted downloads (one sound, a ' +
+      'pack)',
+    () => {
+      for (const { name, annotations } of tools) {
+        assert.equal(annotations?.readOnlyHint, true, `${name} is read-only`);
+        assert.equal(annotations?.openWorldHint, false, `${name} is closed-world`);
+        assert.equal(
+          annotations?.idempotentHint,
+          name !== 'get_download_url' && name !== 'get_pack_url',
+          `${name} idempotentHint`,
+        );
       }
-      assert.match(description, /trim/);
-      assert.match(description, /match levels/);
+    },
+  );
+
+  it('tells the agent what the measured fields are for, once, and where to read it from search', () => {
+    const { description = '' } = tool('get_sound');
+    for (const field of ['onset_ms', 'tail_ms', 'integrated_lufs', 'true_peak_db']) {
+      assert.match(description, new RegExp(field), `get_sound explains ${field}`);
     }
+    assert.match(description, /trim/);
+    assert.match(description, /match levels/);
+    assert.match(tool('search_sounds').description ?? '', /as get_sound explains/);
     assert.match(tool('get_download_url').description ?? '', /counts one download/);
     assert.match(tool('get_stream_url').description ?? '', /no download is counted/);
   });
