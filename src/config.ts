@@ -19,7 +19,8 @@ const environmentSchema = z
       .optional()
       .refine(
         (value) => value === undefined || value.split(',').every((secret) => secret.length >= SECRET_MIN_LENGTH),
-        `each comma-separated secret must be at least ${SECRET_MIN_LENGTH} characters, 32 random bytes (make one with: openssl rand -base64 32)`,
+        `each comma-separated secret must be at least ${SECRET_MIN_LENGTH} characters, 32 random bytes (make one ` +
+          `with: openssl rand -base64 32)`,
       ),
     DATABASE_URL: z
       .string()
@@ -66,7 +67,8 @@ const environmentSchema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).default('false'),
     S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
-    // The AWS SDK's own names: read here like every setting; without them the SDK's chain looks further (profile, SSO, instance role).
+    // The AWS SDK's own names: read here like every setting; without them the SDK's chain looks
+    // further (profile, SSO, instance role).
     AWS_ACCESS_KEY_ID: z.string().optional(),
     AWS_SECRET_ACCESS_KEY: z.string().optional(),
     AWS_SESSION_TOKEN: z.string().optional(),
@@ -200,7 +202,10 @@ function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undef
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
 }
 
-/** Names proxy-addr (Fastify's) knows for whole ranges: 127.0.0.0/8 and ::1, 169.254/16 and fe80::/10, private ranges. */
+/**
+ * Names proxy-addr (Fastify's) knows for whole ranges: 127.0.0.0/8 and ::1, 169.254/16 and
+ * fe80::/10, private ranges.
+ */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
@@ -215,7 +220,8 @@ function parseTrustProxy(value: string | undefined, context: z.RefinementCtx): T
     context.addIssue({
       code: 'custom',
       message:
-        'true would believe X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or their addresses',
+        'true would believe X-Forwarded-For from any client; give the number of proxies in front (e.g. 1) or ' +
+        'their addresses',
     });
     return z.NEVER;
   }

@@ -9,7 +9,10 @@ export function registerDocument(app: FastifyInstance): void {
   );
 }
 
-/** The reference at /docs (@fastify/swagger-ui, whose files come from the installed package: it works with no internet). */
+/**
+ * The reference at /docs (@fastify/swagger-ui, whose files come from the installed package: it
+ * works with no internet).
+ */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 }

@@ -50,7 +50,8 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: () => strin
         version: '1.0.0',
         description:
           'Search, preview and download a catalog of CC0 sound effects and music. Every sound is CC0 1.0: ' +
-          'commercial use allowed, no attribution required. Delivered files are MP3. An MCP server for AI agents is at /mcp.',
+          'commercial use allowed, no attribution required. Delivered files are MP3. An MCP server for AI ' +
+          'agents is at /mcp.',
         license: { name: 'CC0 1.0 (catalog sounds)', identifier: 'CC0-1.0' },
       },
       tags: [

@@ -17,7 +17,10 @@ export class LookAheadLimiter {
   private readonly ceiling: number;
   private readonly span: number;
   private readonly release: number;
-  /** Rings of `size` frames (span + 1): input not yet output, the gain each frame needs, the look-ahead minimum of output frames. */
+  /**
+   * Rings of `size` frames (span + 1): input not yet output, the gain each frame needs, the
+   * look-ahead minimum of output frames.
+   */
   private readonly size: number;
   private readonly pending: Float32Array[];
   private readonly needed: Float64Array;

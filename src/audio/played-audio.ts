@@ -57,7 +57,10 @@ function slice(chunk: PcmAudio, from: number, to: number): PcmAudio {
   return { sampleRate: chunk.sampleRate, channels: chunk.channels.map((channel) => channel.slice(from, to)) };
 }
 
-/** Scales the last `fade` frames (all of `held`) down to silence: the last frame by 0, the first by (fade - 1) / fade. */
+/**
+ * Scales the last `fade` frames (all of `held`) down to silence: the last frame by 0, the first by
+ * (fade - 1) / fade.
+ */
 function fadeOut(held: PcmAudio[], fade: number): void {
   let remaining = held.reduce((frames, chunk) => frames + (chunk.channels[0]?.length ?? 0), 0);
   for (const chunk of held) {

@@ -39,7 +39,10 @@ const TOLERANCE_LU = 0.2;
 const ATTEMPTS = 8;
 /** The limiter's first ceiling, below MAX_TRUE_PEAK_DB for the peaks between samples and those encoding adds. */
 const FIRST_CEILING_DB = -1.8;
-/** Bytes read from a file at a time: what the MP3 decoder takes at once, so a preview reads little past what it plays. */
+/**
+ * Bytes read from a file at a time: what the MP3 decoder takes at once, so a preview reads little
+ * past what it plays.
+ */
 const READ_BYTES = 64 * 1024;
 
 export interface RenditionSpec extends PlayedPart {
@@ -148,7 +151,10 @@ async function playedAndConformed(
   return { target, chunks: conformed(playedAudio(source.chunks, source.sampleRate, spec), conformer) };
 }
 
-/** One pass: the played part, leveled when asked, encoded straight into a synced file at `path`; then that file measured. */
+/**
+ * One pass: the played part, leveled when asked, encoded straight into a synced file at `path`;
+ * then that file measured.
+ */
 async function writeRendition(
   sourcePath: string,
   spec: RenditionSpec,

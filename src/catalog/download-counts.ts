@@ -108,7 +108,10 @@ export class DownloadCounts {
     await this.commits.committed().catch(() => {});
   }
 
-  /** This batch, for the ledger's next commit. A failed commit is not tried again: its downloads were answered as failed. */
+  /**
+   * This batch, for the ledger's next commit. A failed commit is not tried again: its downloads
+   * were answered as failed.
+   */
   private take(): TakenWrite | null {
     const batch = this.batch;
     if (batch === null) return null;
@@ -133,7 +136,8 @@ export class DownloadCounts {
       const { rows } = await sql<{ sound_seq: number; count: number | string }>`
         INSERT INTO sound_downloads (sound_seq, count, version)
         SELECT sounds.seq, added.column2, ${this.dialect.downloadsVersion}
-        FROM (VALUES ${values}) AS added JOIN sounds ON sounds.seq = added.column1 WHERE true ${this.dialect.keepJoinedSounds}
+        FROM (VALUES ${values}) AS added JOIN sounds ON sounds.seq = added.column1
+        WHERE true ${this.dialect.keepJoinedSounds}
         ON CONFLICT (sound_seq) DO UPDATE SET count = sound_downloads.count + excluded.count, version = excluded.version
         RETURNING sound_seq, count`.execute(trx);
       for (const row of rows) batch.totals.set(Number(row.sound_seq), Number(row.count));

@@ -28,7 +28,10 @@ export class CatalogService {
   private syncing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private stopWatching: (() => void) | null = null;
-  /** When (performance.now()) the oldest change this index was told of and has not applied yet came; null when none waits. */
+  /**
+   * When (performance.now()) the oldest change this index was told of and has not applied yet came;
+   * null when none waits.
+   */
   private waitingSince: number | null = null;
   private countsCursor: CountsCursor = { version: 0, soundSeq: 0 };
   private readingCounts: Promise<void> | null = null;

@@ -39,7 +39,8 @@ export async function ingestCommand(args: string[], config: Config): Promise<voi
           { dryRun: true, added: plan.added, updated: plan.updated, failed: plan.failed, skipped: plan.skipped, files },
           [
             ...lines,
-            `would add ${plan.added}, update ${plan.updated}, refuse ${plan.failed.length}${skipping} (dry run: nothing was written)`,
+            `would add ${plan.added}, update ${plan.updated}, refuse ${plan.failed.length}${skipping} (dry run: ` +
+              `nothing was written)`,
           ].join('\n'),
         );
         return;
@@ -103,14 +104,20 @@ function describePlan(plan: PlannedFile): string {
   if (plan.action === 'update')
     return `update  ${plan.file}: sound ${plan.id} gets ${what}${plan.reason ? ` (${plan.reason})` : ''}`;
   const audio = plan.audio!;
-  return `add     ${plan.file}: ${what} (${audio.format}, ${audio.duration.toFixed(2)} s, ${audio.sampleRate} Hz, ${audio.channels} ch) as ${plan.id}`;
+  return (
+    `add     ${plan.file}: ${what} (${audio.format}, ${audio.duration.toFixed(2)} s, ${audio.sampleRate} ` +
+    `Hz, ${audio.channels} ch) as ${plan.id}`
+  );
 }
 
 /** One file of a verbose ingest: what happened to it and what it was stored as. */
 function describeIngested(file: IngestedFile): string {
   const action = file.action.padEnd(7);
   if (!file.metadata) return `${action} ${file.file}: ${file.reason}`;
-  return `${action} ${file.file}: ${describeMetadata(file.metadata)}${file.id ? ` as ${file.id}` : ''}${file.reason ? ` (${file.reason})` : ''}`;
+  return (
+    `${action} ${file.file}: ` +
+    `${describeMetadata(file.metadata)}${file.id ? ` as ${file.id}` : ''}${file.reason ? ` (${file.reason})` : ''}`
+  );
 }
 
 /** `"Name", CATEGORY, tags: a, b`: what a file is stored as. */
@@ -118,7 +125,10 @@ function describeMetadata({ name, category, tags }: SoundMetadata): string {
   return `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}`;
 }
 
-/** `--verbose`: which source gave each field (sidecar, id3, vorbis, bext, info, ixml, aiff, ucs, file name, default), and ignored tags. */
+/**
+ * `--verbose`: which source gave each field (sidecar, id3, vorbis, bext, info, ixml, aiff, ucs,
+ * file name, default), and ignored tags.
+ */
 function describeSources(file: { sources?: MetadataSources; notes?: string[] }): string[] {
   if (!file.sources) return [];
   const sources = Object.entries(file.sources)

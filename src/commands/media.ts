@@ -25,7 +25,9 @@ export async function mediaCommand(args: string[], config: Config): Promise<void
     if (interrupt.signal.aborted) {
       throw new UsageError(`interrupted: ${summary.copied.length} copied before the stop; run it again for the rest`);
     }
-    const counts = `${summary.copied.length} (${summary.bytes} bytes), skip ${summary.skipped} already in the ${to.description}`;
+    const counts =
+      `${summary.copied.length} (${summary.bytes} bytes), skip ${summary.skipped} already in the ` +
+      `${to.description}`;
     output.result(
       {
         dryRun,

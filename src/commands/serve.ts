@@ -52,7 +52,8 @@ export async function serveCommand(args: string[], config: Config): Promise<void
   if (built.described < built.sounds) {
     app.log.warn(
       { undescribed: built.sounds - built.described },
-      'some sounds have no audio descriptors (stored before they were measured, or by a version that measured others) and are left out of similar sounds: run `sound-catalog analyze --missing`',
+      'some sounds have no audio descriptors (stored before they were measured, or by a version that measured ' +
+        'others) and are left out of similar sounds: run `sound-catalog analyze --missing`',
     );
   }
   const address = await app.listen({ port: config.port, host: config.host });

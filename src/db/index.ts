@@ -27,7 +27,10 @@ export interface DatabaseOptions {
   migrate?: boolean;
 }
 
-/** Opens the configured database and brings its schema up to date (with `migrate: false`, refuses one that is behind). */
+/**
+ * Opens the configured database and brings its schema up to date (with `migrate: false`, refuses
+ * one that is behind).
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return openAndPrepare(
     options,
@@ -113,7 +116,8 @@ async function requireCurrentSchema(handle: DatabaseHandle): Promise<void> {
   );
   if (pending.length > 0) {
     throw new ConfigError(
-      `the database schema is behind (${pending.map((m) => m.name).join(', ')} not applied): run "sound-catalog migrate", or unset SOUND_CATALOG_MIGRATE=0`,
+      `the database schema is behind (${pending.map((m) => m.name).join(', ')} not applied): run "sound-catalog ` +
+        `migrate", or unset SOUND_CATALOG_MIGRATE=0`,
     );
   }
 }
@@ -146,7 +150,8 @@ async function ownSchema(db: Db): Promise<string> {
   // schema's migration table for ours.
   if (!schema)
     throw new ConfigError(
-      `no schema of the search_path "${searchPath}" exists in the database at DATABASE_URL: create it, or name one that does`,
+      `no schema of the search_path "${searchPath}" exists in the database at DATABASE_URL: create it, or name ` +
+        `one that does`,
     );
   return schema;
 }

@@ -126,7 +126,10 @@ export interface DashboardSignInFailuresTable {
   failed_at: string;
 }
 
-/** One stored rendition (media/rendition-store.ts): its file, what it measures, when it was made and last served; or one being made (a claim). */
+/**
+ * One stored rendition (media/rendition-store.ts): its file, what it measures, when it was made and
+ * last served; or one being made (a claim).
+ */
 export interface RenditionsTable {
   /** The file store's key of the MP3. */
   file_key: string;

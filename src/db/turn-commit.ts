@@ -1,6 +1,9 @@
 import type { Db } from './index.ts';
 
-/** What one part of the ledger has waiting: how to write it in the turn's transaction, and what to do when that fails. */
+/**
+ * What one part of the ledger has waiting: how to write it in the turn's transaction, and what to
+ * do when that fails.
+ */
 export interface TakenWrite {
   write(trx: Db): Promise<void>;
   /** The transaction rolled back: nothing of it was written. */

@@ -156,7 +156,9 @@ export async function ingestDemoRecordings(
         `${base}.json`,
         JSON.stringify({
           name: recording.name,
-          description: `A recording from Sonic Pi's sample library (${path.basename(recording.file)}), CC0, originally from Freesound: ${recording.origin}`,
+          description:
+            `A recording from Sonic Pi's sample library (${path.basename(recording.file)}), CC0, ` +
+            `originally from Freesound: ${recording.origin}`,
           tags: recording.tags,
           category: recording.category,
           license: 'CC0',

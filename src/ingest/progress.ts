@@ -20,7 +20,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
     const seconds = (performance.now() - startedAt) / 1000;
     const rate = done / Math.max(seconds, 0.001);
     const eta = rate > 0 ? Math.ceil((total - done) / rate) : 0;
-    const counts = `${done}/${total} ${label}  ${rate.toFixed(1)}/s  ${done < total ? `about ${eta}s left` : `${seconds.toFixed(1)}s`}`;
+    const counts =
+      `${done}/${total} ${label}  ${rate.toFixed(1)}/s  ` +
+      `${done < total ? `about ${eta}s left` : `${seconds.toFixed(1)}s`}`;
     if (!terminal) return counts;
     const width = 30;
     const filled = total > 0 ? Math.round((done / total) * width) : width;

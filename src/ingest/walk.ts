@@ -77,7 +77,10 @@ export async function findAudioFiles(paths: string[]): Promise<WalkResult> {
   return result;
 }
 
-/** Every entry under a folder, in path order; hidden entries, links to folders and unreadable folders are accounted for in `result`. */
+/**
+ * Every entry under a folder, in path order; hidden entries, links to folders and unreadable
+ * folders are accounted for in `result`.
+ */
 async function walkFolder(folder: string, result: WalkResult): Promise<Array<{ file: string; info: Stats }>> {
   const found: Array<{ file: string; info: Stats }> = [];
   const visit = async (current: string) => {

@@ -48,7 +48,10 @@ export function planDelivery(method: string, request: IncomingHttpHeaders, stat:
   return { status, headers, ...(body && { range }) };
 }
 
-/** The satisfiable parts of `bytes=...`: an end past the file is cut to it, and so is a suffix longer than the file (RFC 9110, 14.1.2). */
+/**
+ * The satisfiable parts of `bytes=...`: an end past the file is cut to it, and so is a suffix
+ * longer than the file (RFC 9110, 14.1.2).
+ */
 function satisfiableRanges(header: string, size: number): ByteRange[] {
   const ranges: ByteRange[] = [];
   for (const spec of header.slice(header.indexOf('=') + 1).split(',')) {
@@ -76,7 +79,10 @@ function preconditionFails(request: IncomingHttpHeaders, etag: string, modified:
   return !Number.isNaN(since) && modified > since;
 }
 
-/** If-None-Match (which, when present, decides alone) or If-Modified-Since that the client's copy meets; no-cache asks for the file regardless. */
+/**
+ * If-None-Match (which, when present, decides alone) or If-Modified-Since that the client's copy
+ * meets; no-cache asks for the file regardless.
+ */
 function notModified(request: IncomingHttpHeaders, etag: string, modified: number): boolean {
   if ((request['cache-control'] ?? '').includes('no-cache')) return false;
   const ifNoneMatch = request['if-none-match'];

@@ -25,7 +25,10 @@ export class ScratchFolder {
     return path.join(this.folder, `${process.pid}-${Date.now()}-${++this.count}.part`);
   }
 
-  /** Makes sure the folder exists and holds nothing left by processes that are gone (a killed ingest), nor by this one. */
+  /**
+   * Makes sure the folder exists and holds nothing left by processes that are gone (a killed
+   * ingest), nor by this one.
+   */
   async prepare(): Promise<void> {
     await mkdir(this.folder, { recursive: true });
     for (const name of await readdir(this.folder)) {

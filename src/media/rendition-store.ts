@@ -94,7 +94,10 @@ export class RenditionStore {
     await this.db.deleteFrom('renditions').where('file_key', '=', fileKey).where('claimed_by', '=', owner).execute();
   }
 
-  /** Records a file just made, in place of its claim (or again, when its file had vanished or another instance made it too). */
+  /**
+   * Records a file just made, in place of its claim (or again, when its file had vanished or
+   * another instance made it too).
+   */
   async add(fileKey: string, bytes: number, facts: RenditionFacts, now: Date): Promise<void> {
     const at = now.toISOString();
     const values = {
@@ -147,7 +150,10 @@ export class RenditionStore {
     return rows.map((row) => ({ fileKey: row.file_key, bytes: Number(row.bytes) }));
   }
 
-  /** Deletes the record of a stored rendition (never a claim); true for the one caller (of every instance) whose delete found it. */
+  /**
+   * Deletes the record of a stored rendition (never a claim); true for the one caller (of every
+   * instance) whose delete found it.
+   */
   async remove(fileKey: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('renditions')

@@ -223,7 +223,8 @@ export class RenditionService {
       left = true;
       // A job already on a thread runs to its end: it is paid for, and stored for the next request.
       if (--current.clients === 0 && !this.isRunning(current)) {
-        // Out of the order at once: piscina takes the job out of its queue now, and the next in line must not look started.
+        // Out of the order at once: piscina takes the job out of its queue now, and the next in
+        // line must not look started.
         this.submitted.delete(current);
         current.controller.abort(new Error('every client is gone'));
       }
@@ -319,7 +320,10 @@ export class RenditionService {
     }
   }
 
-  /** Whether piscina has started the flight: it starts jobs in order, so the last `waiting` handed to it are the ones not started. */
+  /**
+   * Whether piscina has started the flight: it starts jobs in order, so the last `waiting` handed
+   * to it are the ones not started.
+   */
   private isRunning(flight: Flight): boolean {
     const order = [...this.submitted];
     const position = order.indexOf(flight);

@@ -192,7 +192,10 @@ export class S3Store implements MediaStore {
     }
   }
 
-  /** The SDK's error as one line an operator can act on: missing bucket, refused credentials, or a store that does not answer. */
+  /**
+   * The SDK's error as one line an operator can act on: missing bucket, refused credentials, or a
+   * store that does not answer.
+   */
   private explain(error: unknown): Error {
     const status = statusOf(error);
     const name = (error as Error).name;
@@ -204,7 +207,8 @@ export class S3Store implements MediaStore {
       ['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'CredentialsProviderError'].includes(name)
     ) {
       return new MediaStoreError(
-        `the ${this.description} refused the credentials (${name}); set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or another source of the AWS SDK`,
+        `the ${this.description} refused the credentials (${name}); set AWS_ACCESS_KEY_ID and ` +
+          `AWS_SECRET_ACCESS_KEY or another source of the AWS SDK`,
       );
     }
     if (status === undefined || status >= 500)

@@ -2,7 +2,10 @@ import type { KeyOwner } from '../accounts/store.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { QuotaCounter, QuotaDecision } from '../quota/quota.ts';
 
-/** Who pays for a piece of work: the account, the key that spent (null: the dashboard, a signed URL), the plan's day. */
+/**
+ * Who pays for a piece of work: the account, the key that spent (null: the dashboard, a signed
+ * URL), the plan's day.
+ */
 export interface Payer {
   accountId: string;
   keyId: string | null;

@@ -27,7 +27,9 @@ export class Metrics {
     if (sources.quota instanceof RedisQuotaCounter) {
       const errors = new Counter({
         name: 'redis_errors_total',
-        help: 'Errors the Redis connection reported (lost, refused, timed out while connecting); ioredis reconnects by itself.',
+        help:
+          'Errors the Redis connection reported (lost, refused, timed out while connecting); ' +
+          'ioredis reconnects by itself.',
         registers: [this.registry],
       });
       sources.quota.onConnectionError(() => errors.inc());

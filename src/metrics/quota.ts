@@ -15,7 +15,9 @@ export function countDecisions(quota: QuotaCounter, registry: Registry): QuotaCo
   });
   const failures = new Counter({
     name: 'quota_errors_total',
-    help: "Quota checks that failed because the counter's store (Redis, or the database) did not answer; the request failed with them.",
+    help:
+      "Quota checks that failed because the counter's store (Redis, or the database) did not answer; " +
+      'the request failed with them.',
     registers: [registry],
   });
   // Both series exist from the start, so a rate over them has no gap before the first refusal.

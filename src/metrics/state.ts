@@ -26,7 +26,9 @@ export function readStateWhenScraped(sources: StateSources, registry: Registry):
   });
   new Gauge({
     name: 'catalog_change_feed_lag_seconds',
-    help: 'How long the oldest catalog change this index knows of has waited to be applied; 0 when it is current. Grows while reading the change log fails.',
+    help:
+      'How long the oldest catalog change this index knows of has waited to be applied; 0 when it is current. ' +
+      'Grows while reading the change log fails.',
     registers,
     collect() {
       this.set(sources.catalog.indexState().waitingMs / 1000);

@@ -10,7 +10,10 @@ without asking permission and without giving attribution.
 The full legal text: https://creativecommons.org/publicdomain/zero/1.0/legalcode
 `;
 
-/** One file of a pack as manifest.json and manifest.csv describe it: what was delivered, measured on the delivered file where it can be. */
+/**
+ * One file of a pack as manifest.json and manifest.csv describe it: what was delivered, measured on
+ * the delivered file where it can be.
+ */
 export interface ManifestRow {
   id: string;
   name: string;

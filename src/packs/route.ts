@@ -88,7 +88,8 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
   }
   const zip = services.packs.stream(sounds, verdict.choice, fetch, gone.signal);
   zip.once('error', (error) => {
-    // Headers are gone already: the connection is cut, so the client sees an incomplete download, never a short ZIP taken for whole.
+    // Headers are gone already: the connection is cut, so the client sees an incomplete download,
+    // never a short ZIP taken for whole.
     if (!gone.signal.aborted) request.log.error({ err: error }, 'pack failed while streaming');
   });
   return reply

@@ -45,8 +45,8 @@ export interface PackZipOptions {
  * not shrink. Each file's SHA-256, byte count and header are taken from the bytes on their way
  * into the ZIP, so the manifests, which describe the files as delivered, come after them. Every
  * format is stored: WAV would shrink by a tenth or so under deflate, not worth a core per pack and
- * a size no estimate can tell. yazl switches to ZIP64 records where sizes or offsets need it. Aborting `signal` (the client left)
- * stops reading and making files.
+ * a size no estimate can tell. yazl switches to ZIP64 records where sizes or offsets need it.
+ * Aborting `signal` (the client left) stops reading and making files.
  */
 export function streamPack(
   sounds: StoredSound[],
@@ -123,7 +123,10 @@ export function streamPack(
   return output;
 }
 
-/** The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be) and what they measure. */
+/**
+ * The bytes of a sound as this pack delivers it (its file, or its rendition, made now if need be)
+ * and what they measure.
+ */
 async function openDelivered(
   sound: StoredSound,
   choice: RenditionChoice,
@@ -158,7 +161,10 @@ interface Digest {
   channels: number | null;
 }
 
-/** Passes a file's bytes on unchanged while hashing and counting them and keeping the first HEAD_BYTES for its header. */
+/**
+ * Passes a file's bytes on unchanged while hashing and counting them and keeping the first
+ * HEAD_BYTES for its header.
+ */
 class DeliveredBytes extends Transform {
   private readonly hash = createHash('sha256');
   private bytes = 0;
@@ -188,7 +194,10 @@ class DeliveredBytes extends Transform {
   }
 }
 
-/** Sample rate and channels from a file's first bytes (music-metadata reads the format's header); null when unreadable. */
+/**
+ * Sample rate and channels from a file's first bytes (music-metadata reads the format's header);
+ * null when unreadable.
+ */
 async function headerFacts(head: Buffer): Promise<{ sampleRate: number | null; channels: number | null }> {
   try {
     const { format } = await parseBuffer(head, undefined, { duration: false, skipCovers: true });

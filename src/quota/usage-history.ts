@@ -125,7 +125,8 @@ async function addCounts(
 ): Promise<void> {
   const rows = [...counts].flatMap(([day, ofDay]) => [...ofDay].map(([id, count]) => sql`(${id}, ${day}, ${count})`));
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    await sql`INSERT INTO ${sql.table(table)} (${sql.ref(idColumn)}, day, count) VALUES ${sql.join(rows.slice(start, start + ROWS_PER_STATEMENT))}
+    await sql`INSERT INTO ${sql.table(table)} (${sql.ref(idColumn)}, day, count)
+      VALUES ${sql.join(rows.slice(start, start + ROWS_PER_STATEMENT))}
       ON CONFLICT (${sql.ref(idColumn)}, day) DO UPDATE SET count = ${sql.table(table)}.count + excluded.count`.execute(
       db,
     );

@@ -206,13 +206,18 @@ export function contradictoryBounds(query: {
   return details;
 }
 
-/** Extension: the rendition a stream or download URL points to (clamped or ignored, never refused: these endpoints list no 400). */
+/**
+ * Extension: the rendition a stream or download URL points to (clamped or ignored, never refused:
+ * these endpoints list no 400).
+ */
 export const renditionQuery = z.object({
   loudness: lenientNumber(RENDITION_LOUDNESS.min, RENDITION_LOUDNESS.max)
     .describe(
-      `Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ${RENDITION_LOUDNESS.max}, clamped, ` +
+      `Extension: deliver the sound at this integrated loudness, LUFS (${RENDITION_LOUDNESS.min} to ` +
+        `${RENDITION_LOUDNESS.max}, clamped, ` +
         'then rounded to a whole LU: -16.4 and -16 give the same URL and file), true peak at or under -1 dBTP. ' +
-        'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not stored yet ' +
+        'The media response states the loudness delivered in X-Integrated-LUFS. Making a rendition that is not ' +
+        'stored yet ' +
         `costs the account the URL names, when the URL is fetched, ${renditionPriceText()} ` +
         '(429 with the quota body and X-RateLimit headers when the quota cannot cover it; 503 with Retry-After ' +
         'while too many renditions are being made, or when one ran past its time limit and was stopped, which ' +
@@ -224,7 +229,8 @@ export const renditionQuery = z.object({
     .optional()
     .catch(undefined)
     .describe(
-      'Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and paid for as `loudness` says).',
+      'Extension: true cuts the silence before timing.onset_ms and after timing.tail_ms (a rendition, made and ' +
+        'paid for as `loudness` says).',
     )
     .meta(EXTENSION),
 });
@@ -255,7 +261,10 @@ export { refineFormat };
 /** The stream and download endpoints' query: loudness and trim, and the format parameters, checked together. */
 export const mediaQuery = renditionQuery.extend(formatQuery.shape).superRefine(refineFormat);
 
-/** The rendition a parsed query asks for: loudness to a whole LU (as signed URLs carry it), trim when true, the file's format. */
+/**
+ * The rendition a parsed query asks for: loudness to a whole LU (as signed URLs carry it), trim
+ * when true, the file's format.
+ */
 export function renditionChoiceOf(query: z.output<typeof renditionQuery> & Partial<FormatParams>): RenditionChoice {
   const { format, sample_rate, channels, bit_depth } = query;
   return renditionChoice(query.loudness, query.trim === 'true', { format, sample_rate, channels, bit_depth });

@@ -12,11 +12,12 @@ export const listChanges = defineEndpoint({
   operationId: 'listCatalogChanges',
   summary: "Follow the catalog's changes",
   description:
-    'What a mirror reads to stay current: every change to a sound (added, updated, removed) in the order it was made, ' +
-    "from the catalog's change log. Send each answer's next_cursor as since to read on; an empty page means the mirror is current " +
-    '(its next_cursor is the one to ask again with). The log keeps the latest changes only: a since older than what it keeps, or ' +
-    'no since once older changes were let go, answers 410 with a next_cursor: walk the catalog again (GET /api/v1/sounds with cursor), ' +
-    'then follow changes from that cursor. Counts one request.',
+    'What a mirror reads to stay current: every change to a sound (added, updated, removed) in the order it was ' +
+    "made, from the catalog's change log. Send each answer's next_cursor as since to read on; an empty page " +
+    'means the mirror is current (its next_cursor is the one to ask again with). The log keeps the latest ' +
+    'changes only: a since older than what it keeps, or no since once older changes were let go, answers 410 ' +
+    'with a next_cursor: walk the catalog again (GET /api/v1/sounds with cursor), then follow changes from that ' +
+    'cursor. Counts one request.',
   tag: 'extensions',
   security: 'apiKey',
   query: z.strictObject({
@@ -47,8 +48,8 @@ export const listChanges = defineEndpoint({
     if ('gone' in list) {
       throw new HttpError(410, {
         error:
-          'The change log no longer holds every change after this cursor: walk the catalog again (GET /api/v1/sounds with cursor), ' +
-          'then follow changes from next_cursor',
+          'The change log no longer holds every change after this cursor: walk the catalog again (GET ' +
+          '/api/v1/sounds with cursor), then follow changes from next_cursor',
         next_cursor: encodeCursor('changes', list.newest),
       });
     }

@@ -15,13 +15,14 @@ export const getPack = defineEndpoint({
   operationId: 'getPack',
   summary: 'Get a download URL for a pack of sounds',
   description:
-    'One signed URL (valid one hour) for a ZIP of up to 100 sounds: one file per sound named <name-slug>-<id>.<ext>, ' +
-    'manifest.json and manifest.csv (id, name, file, format, sample rate, channels, duration, loudness, true peak, timing, ' +
-    'category, tags and the SHA-256 of each file as delivered) and LICENSE.txt (CC0 1.0). Every file is delivered alike: the ' +
-    "catalog's MP3, or the rendition that loudness, trim and the format parameters ask for, with the same rules (and 400s) as " +
-    'the download endpoint. This call costs one request of the daily quota per sound (it is the first of them; ' +
-    '429 when the quota cannot cover them) and counts one download per sound. Each fetch of the URL pays for the ' +
-    'renditions it makes, before making any (429 with the quota body and X-RateLimit headers when the quota cannot ' +
+    'One signed URL (valid one hour) for a ZIP of up to 100 sounds: one file per sound named ' +
+    '<name-slug>-<id>.<ext>, manifest.json and manifest.csv (id, name, file, format, sample rate, channels, ' +
+    'duration, loudness, true peak, timing, category, tags and the SHA-256 of each file as delivered) and ' +
+    "LICENSE.txt (CC0 1.0). Every file is delivered alike: the catalog's MP3, or the rendition that loudness, " +
+    'trim and the format parameters ask for, with the same rules (and 400s) as the download endpoint. This call ' +
+    'costs one request of the daily quota per sound (it is the first of them; 429 when the quota cannot cover ' +
+    'them) and counts one download per sound. Each fetch of the URL pays for the renditions it makes, before ' +
+    'making any (429 with the quota body and X-RateLimit headers when the quota cannot ' +
     `cover them; stored ones cost nothing): ${renditionPriceText()}. An account fetches at most ` +
     `${PACK_FETCHES_PER_ACCOUNT} packs at once (429 with Retry-After past that).`,
   tag: 'extensions',

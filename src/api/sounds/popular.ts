@@ -35,12 +35,13 @@ export const listPopular = defineEndpoint({
     ),
     cursor: rankCursor
       .describe(
-        "Extension: go on down the ranking with each answer's pagination.next_cursor (null at the end; " +
-          'empty or absent: the top). Each page continues below the last sound of the one before, by download counts as they are when ' +
-          'the page is read. Counts only go up, so no sound is listed twice in a walk, and a sound present throughout whose count stays ' +
-          'below where the walk has reached is listed exactly once; one downloaded during the walk until it climbs above that place is ' +
-          'not listed again by it (a search walk by cursor visits every sound exactly once). A cursor this endpoint did not give out ' +
-          'is read as the empty one, the top (this operation answers no 400).',
+        "Extension: go on down the ranking with each answer's pagination.next_cursor (null at the end; empty or " +
+          'absent: the top). Each page continues below the last sound of the one before, by download counts as ' +
+          'they are when the page is read. Counts only go up, so no sound is listed twice in a walk, and a sound ' +
+          'present throughout whose count stays below where the walk has reached is listed exactly once; one ' +
+          'downloaded during the walk until it climbs above that place is not listed again by it (a search walk ' +
+          'by cursor visits every sound exactly once). A cursor this endpoint did not give out is read as the ' +
+          'empty one, the top (this operation answers no 400).',
       )
       .meta(EXTENSION),
   }),

@@ -53,19 +53,20 @@ export const searchSounds = defineEndpoint({
     updated_since: isoTime
       .optional()
       .describe(
-        'Extension: only sounds whose record (metadata or audio) changed at or after this time, ' +
-          'ISO 8601 (2026-06-15, or 2026-06-15T12:00:00Z with Z or an offset). Download counts and the sample flag are not the record: ' +
-          'GET /api/v1/changes lists a change of the sample flag, never a download.',
+        'Extension: only sounds whose record (metadata or audio) changed at or after this time, ISO 8601 ' +
+          '(2026-06-15, or 2026-06-15T12:00:00Z with Z or an offset). Download counts and the sample flag are not ' +
+          'the record: GET /api/v1/changes lists a change of the sample flag, never a download.',
       )
       .meta(EXTENSION),
     cursor: cursorOf('sounds')
       .optional()
       .describe(
-        "Extension: walk the whole match in the catalog's own order (the order sounds were " +
-          "added in, which never changes), a page at a time: send an empty cursor for the first page, then each answer's " +
-          'pagination.next_cursor until it is null. A sound present from the first page to the last is seen exactly once, ' +
-          'whatever is added, changed or removed meanwhile; sounds added during the walk may or may not be seen. sort, order and page ' +
-          'do not apply to a walk and are refused beside it (400); a cursor is opaque and refused (400) unless this endpoint gave it out.',
+        "Extension: walk the whole match in the catalog's own order (the order sounds were added in, which " +
+          "never changes), a page at a time: send an empty cursor for the first page, then each answer's " +
+          'pagination.next_cursor until it is null. A sound present from the first page to the last is seen ' +
+          'exactly once, whatever is added, changed or removed meanwhile; sounds added during the walk may or may ' +
+          'not be seen. sort, order and page do not apply to a walk and are refused beside it (400); a cursor is ' +
+          'opaque and refused (400) unless this endpoint gave it out.',
       )
       .meta(EXTENSION),
     facets: facetList

@@ -92,7 +92,10 @@ if (MEASURE_COUNT !== MEASURE_NAMES.length)
  * 3 that kept the demo catalog's precision (docs/similar-sounds.md).
  */
 const AXES_SAY = 0.3;
-/** The position of each number in a descriptor vector, for readers and for weighting: the learned axes, then the measures. */
+/**
+ * The position of each number in a descriptor vector, for readers and for weighting: the learned
+ * axes, then the measures.
+ */
 export const DESCRIPTOR_NAMES: readonly string[] = [...PROJECTION.axes.map((_, i) => `axis${i + 1}`), ...MEASURE_NAMES];
 export const DESCRIPTOR_LENGTH = DESCRIPTOR_NAMES.length;
 /**

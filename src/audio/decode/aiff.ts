@@ -9,7 +9,10 @@ import { deinterleave } from './pcm.ts';
 /** About a megabyte of sample bytes per chunk, whatever the channel count. */
 const CHUNK_BYTES = 1 << 20;
 
-/** AIFF and AIFF-C with uncompressed samples: integers of 1 to 32 bits (NONE, twos, sowt, in24, in32, raw) and floats (fl32, fl64). */
+/**
+ * AIFF and AIFF-C with uncompressed samples: integers of 1 to 32 bits (NONE, twos, sowt, in24,
+ * in32, raw) and floats (fl32, fl64).
+ */
 export async function openAiffStream(source: ByteSource): Promise<AudioStream> {
   const layout = await readAiffHeader(source);
   return {

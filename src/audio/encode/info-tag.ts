@@ -95,7 +95,8 @@ function writeLameExtension(
   frame[start + LAME_DELAY_OFFSET] = delayAndPadding >>> 16;
   view.setUint16(start + LAME_DELAY_OFFSET + 1, delayAndPadding & 0xffff);
   frame[start + 24] = (sourceRateCode(tag.sourceSampleRate) << 6) | (stereoModeCode(mode) << 2);
-  const preset = tag.vbr && Number.isInteger(tag.vbr.quality) ? 500 - 10 * tag.vbr.quality : 0; // LAME's V0..V9 preset ids
+  // LAME's V0..V9 preset ids
+  const preset = tag.vbr && Number.isInteger(tag.vbr.quality) ? 500 - 10 * tag.vbr.quality : 0;
   view.setUint16(start + 26, preset & 0x7ff);
   view.setUint32(start + 28, size + tag.audioBytes);
   view.setUint16(start + 32, tag.musicCrc);

@@ -132,7 +132,8 @@ export class Mp3StreamEncoder {
     if (this.finished) throw new Error('MP3 encoder already finished');
     if (chunk.sampleRate !== this.input.sampleRate || chunk.channels.length !== this.input.channelCount) {
       throw new RangeError(
-        `chunk is ${chunk.channels.length} ch at ${chunk.sampleRate} Hz; the encoder was opened for ${this.input.channelCount} ch at ${this.input.sampleRate} Hz`,
+        `chunk is ${chunk.channels.length} ch at ${chunk.sampleRate} Hz; the encoder was opened for ` +
+          `${this.input.channelCount} ch at ${this.input.sampleRate} Hz`,
       );
     }
     const length = chunk.channels[0]?.length ?? 0;

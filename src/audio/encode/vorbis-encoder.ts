@@ -4,7 +4,10 @@ import { createEncoder, type WasmMediaEncoder } from 'wasm-media-encoders';
 import type { PcmAudio } from '../types.ts';
 import type { FileWriter } from './file-writer.ts';
 
-/** libvorbis's VBR quality 6 (about 190 kbit/s for stereo at 44.1 kHz): transparent for sound effects' sharp transients. */
+/**
+ * libvorbis's VBR quality 6 (about 190 kbit/s for stereo at 44.1 kHz): transparent for sound
+ * effects' sharp transients.
+ */
 const VBR_QUALITY = 6;
 /** Samples handed to libvorbis per call, which bounds the copy into its WASM memory. */
 const MAX_SAMPLES_PER_CALL = 32 * 1024;
@@ -23,7 +26,10 @@ function vorbisModule(): Promise<WebAssembly.Module> {
   return compiled;
 }
 
-/** Ogg Vorbis through libvorbis (wasm-media-encoders), which writes the Ogg pages itself; bytes go to the file as they come. */
+/**
+ * Ogg Vorbis through libvorbis (wasm-media-encoders), which writes the Ogg pages itself; bytes go
+ * to the file as they come.
+ */
 export class VorbisEncoder {
   private constructor(
     private readonly encoder: WasmMediaEncoder<'audio/ogg'>,

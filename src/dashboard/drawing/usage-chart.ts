@@ -53,7 +53,8 @@ export function usageChartSvg(days: DayCount[], shape: ChartShape): Html {
   const gridlines = [0, 0.5, 1].map((fraction) => {
     const y = r(baseline - fraction * plotHeight);
     return html`<line class="chart-grid" x1="${r(left)}" y1="${y}" x2="${r(left + plotWidth)}" y2="${y}"/>
-<text class="chart-label" x="${r(left - 6)}" y="${y}" text-anchor="end" dominant-baseline="middle" font-size="${shape.fontSize}">${compact(axisMax * fraction)}</text>`;
+<text class="chart-label" x="${r(left - 6)}" y="${y}" text-anchor="end" dominant-baseline="middle" \
+font-size="${shape.fontSize}">${compact(axisMax * fraction)}</text>`;
   });
   const bars = days.map((d, i) => {
     const height = d.count === 0 ? 0 : Math.max(2, (d.count / axisMax) * plotHeight);
@@ -61,10 +62,21 @@ export function usageChartSvg(days: DayCount[], shape: ChartShape): Html {
     const isToday = i === days.length - 1;
     // Today's label ends at the right edge so it is never cut off.
     const labelled = (days.length - 1 - i) % shape.labelEvery === 0;
-    return html`<rect class="${isToday ? 'chart-bar chart-bar-today' : 'chart-bar'}" x="${x}" y="${r(baseline - height)}" width="${r(barWidth)}" height="${r(height)}" rx="2"><title>${shortDate(d.day)}: ${formatCount(d.count)} ${d.count === 1 ? 'request' : 'requests'}</title></rect>
-${labelled && html`<text class="chart-label" x="${r(isToday ? left + plotWidth : left + i * slot + slot / 2)}" y="${r(baseline + shape.fontSize * 1.5)}" text-anchor="${isToday ? 'end' : 'middle'}" font-size="${shape.fontSize}">${isToday ? 'Today' : shortDate(d.day)}</text>`}`;
+    return html`\
+<rect class="${isToday ? 'chart-bar chart-bar-today' : 'chart-bar'}" x="${x}" y="${r(baseline - height)}" \
+width="${r(barWidth)}" height="${r(height)}" rx="2"><title>${shortDate(d.day)}: ${formatCount(d.count)} \
+${d.count === 1 ? 'request' : 'requests'}</title></rect>
+${
+  labelled &&
+  html`\
+<text class="chart-label" x="${r(isToday ? left + plotWidth : left + i * slot + slot / 2)}" \
+y="${r(baseline + shape.fontSize * 1.5)}" text-anchor="${isToday ? 'end' : 'middle'}" \
+font-size="${shape.fontSize}">${isToday ? 'Today' : shortDate(d.day)}</text>`
+}`;
   });
-  return html`<svg class="usage-chart ${shape.className}" viewBox="0 0 ${shape.width} ${shape.height}" role="img" aria-label="${summary}" focusable="false">
+  return html`\
+<svg class="usage-chart ${shape.className}" viewBox="0 0 ${shape.width} ${shape.height}" role="img" \
+aria-label="${summary}" focusable="false">
 ${gridlines}
 ${bars}
 </svg>`;

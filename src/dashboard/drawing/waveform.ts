@@ -34,7 +34,9 @@ export function waveformSvg(peaks: Peak[] | null, label: string): Html {
   const lower = edges.map((edge, i) => `${round(xs[i]!)},${round(edge.bottom)}`).reverse();
   const path = `M${upper.join('L')}L${lower.join('L')}Z`;
   const description = peaks && peaks.length > 0 ? `Waveform of ${label}` : `No waveform measured for ${label}`;
-  return html`<svg class="waveform" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${description}" focusable="false">
+  return html`\
+<svg class="waveform" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" \
+aria-label="${description}" focusable="false">
 <line class="waveform-axis" x1="0" y1="${MIDDLE}" x2="${WIDTH}" y2="${MIDDLE}"/>
 <path class="waveform-shape" d="${trusted(path)}"/>
 </svg>`;

@@ -19,9 +19,15 @@ export function signUpPage(form: AuthForm): Html {
     title: 'Create an account',
     heading: 'Create your account',
     path: '/dashboard/sign-up',
-    lead: html`<p class="lead-small">Free accounts listen to the samples. Pro and Enterprise add API keys and the full catalog.</p>`,
+    lead: html`\
+<p class="lead-small">Free accounts listen to the samples. Pro and Enterprise add API keys and the full catalog.</p>`,
     fields: html`${emailField(form)}
-${passwordField(form, 'new-password', `At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of a few words is easy to remember.`)}`,
+${passwordField(
+  form,
+  'new-password',
+  `At least ${PASSWORD_MIN_LENGTH} characters. \
+A passphrase of a few words is easy to remember.`,
+)}`,
     submit: 'Create account',
     other: html`Already have an account? <a href="/dashboard/sign-in">Sign in</a>`,
   });
@@ -68,7 +74,8 @@ function emailField(form: AuthForm): Html {
   const error = form.fieldErrors?.email;
   return html`<div class="field">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" value="${form.email ?? ''}"${error && html` aria-invalid="true" aria-describedby="email-error"`}>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="254" \
+value="${form.email ?? ''}"${error && html` aria-invalid="true" aria-describedby="email-error"`}>
 ${error && html`<p class="field-error" id="email-error">${error}</p>`}
 </div>`;
 }
@@ -78,7 +85,16 @@ function passwordField(form: AuthForm, autocomplete: string, hint: string | null
   const describedBy = [hint && 'password-hint', error && 'password-error'].filter(Boolean).join(' ');
   return html`<div class="field">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="${autocomplete}" required maxlength="${PASSWORD_MAX_LENGTH}"${autocomplete === 'new-password' && html` minlength="${PASSWORD_MIN_LENGTH}"`}${describedBy && html` aria-describedby="${describedBy}"`}${error && html` aria-invalid="true"`}>
+<input id="password" name="password" type="password" autocomplete="${autocomplete}" required \
+maxlength="${PASSWORD_MAX_LENGTH}"${
+    autocomplete === 'new-password' &&
+    html` \
+minlength="${PASSWORD_MIN_LENGTH}"`
+  }${
+    describedBy &&
+    html` \
+aria-describedby="${describedBy}"`
+  }${error && html` aria-invalid="true"`}>
 ${hint && html`<p class="field-hint" id="password-hint">${hint}</p>`}
 ${error && html`<p class="field-error" id="password-error">${error}</p>`}
 </div>`;

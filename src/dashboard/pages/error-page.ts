@@ -14,7 +14,8 @@ export function errorPage(visitor: Visitor | null, status: number, title: string
 <p class="eyebrow">Error ${status}</p>
 <h1 id="error-title">${title}</h1>
 <p>${message}</p>
-<p class="button-row"><a class="button" href="/dashboard">Go to the dashboard</a> <a class="button button-quiet" href="/">Home</a></p>
+<p class="button-row"><a class="button" href="/dashboard">Go to the dashboard</a> \
+<a class="button button-quiet" href="/">Home</a></p>
 </section>`,
   });
 }

@@ -17,7 +17,9 @@ function drawBars(): string {
     const texture = 0.55 + 0.45 * Math.abs(Math.sin(i * 1.9) * Math.cos(i * 0.7));
     const height = Math.max(8, envelope * texture * (HEIGHT - 20));
     const x = (i * slot + slot * 0.18).toFixed(1);
-    rects += `<rect x="${x}" y="${((HEIGHT - height) / 2).toFixed(1)}" width="${(slot * 0.64).toFixed(1)}" height="${height.toFixed(1)}" rx="${(slot * 0.32).toFixed(1)}"/>`;
+    rects +=
+      `<rect x="${x}" y="${((HEIGHT - height) / 2).toFixed(1)}" width="${(slot * 0.64).toFixed(1)}" ` +
+      `height="${height.toFixed(1)}" rx="${(slot * 0.32).toFixed(1)}"/>`;
   }
   return rects;
 }
@@ -26,7 +28,8 @@ const BARS_MARKUP = trusted(drawBars());
 
 export function heroArt(): Html {
   return html`<svg class="hero-art" viewBox="0 0 ${WIDTH} ${HEIGHT}" aria-hidden="true" focusable="false">
-<defs><linearGradient id="hero-gradient" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#818cf8"/><stop offset="1" stop-color="#4338ca"/></linearGradient></defs>
+<defs><linearGradient id="hero-gradient" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#818cf8"/>\
+<stop offset="1" stop-color="#4338ca"/></linearGradient></defs>
 ${BARS_MARKUP}
 </svg>`;
 }

@@ -24,11 +24,14 @@ export function homePage(page: HomePage): Html {
 <div class="hero-text">
 <p class="eyebrow">Sound effects and music · CC0 1.0</p>
 <h1>A catalog of sounds you can use anywhere.</h1>
-<p class="lead">Search thousands of measured, ready-to-ship sounds through a simple REST API, or your AI agent through MCP. No attribution, no strings.</p>
+<p class="lead">Search thousands of measured, ready-to-ship sounds through a simple REST API, or your AI \
+agent through MCP. No attribution, no strings.</p>
 <p class="hero-actions">${
       signedIn
-        ? html`<a class="button" href="/dashboard">Go to your dashboard</a> <a class="button button-quiet" href="/dashboard/catalog">Search the catalog</a>`
-        : html`<a class="button" href="/dashboard/sign-up">Create a free account</a> <a class="button button-quiet" href="/docs">Read the API docs</a>`
+        ? html`<a class="button" href="/dashboard">Go to your dashboard</a> \
+<a class="button button-quiet" href="/dashboard/catalog">Search the catalog</a>`
+        : html`<a class="button" href="/dashboard/sign-up">Create a free account</a> \
+<a class="button button-quiet" href="/docs">Read the API docs</a>`
     }</p>
 </div>
 ${heroArt()}
@@ -39,14 +42,21 @@ ${heroArt()}
 <p>Anyone can listen to these. Paid plans search the full catalog.</p>
 </div>
 <form class="filter-bar" method="get" action="/" role="search" aria-label="Filter samples">
-<div class="field"><label for="sample-q">Keywords</label><input id="sample-q" name="q" type="search" value="${page.q}" maxlength="200" placeholder="e.g. glass"></div>
-<div class="field"><label for="sample-tags">Tags <span class="hint">(any of, comma-separated)</span></label><input id="sample-tags" name="tags" type="text" value="${page.tags}" maxlength="500" placeholder="impact, whoosh"></div>
-<div class="field field-actions"><button type="submit" class="button">Filter</button>${filtered && html` <a class="button button-quiet" href="/">Clear</a>`}</div>
+<div class="field"><label for="sample-q">Keywords</label>\
+<input id="sample-q" name="q" type="search" value="${page.q}" maxlength="200" placeholder="e.g. glass"></div>
+<div class="field"><label for="sample-tags">Tags <span class="hint">(any of, comma-separated)</span></label>\
+<input id="sample-tags" name="tags" type="text" value="${page.tags}" maxlength="500" placeholder="impact, whoosh"></div>
+<div class="field field-actions"><button type="submit" class="button">Filter</button>${
+      filtered &&
+      html` \
+<a class="button button-quiet" href="/">Clear</a>`
+    }</div>
 </form>
 ${soundGrid(page.samples, null, filtered ? 'No sample matches these filters.' : 'No samples have been published yet.')}
 </section>
 <section class="section" aria-labelledby="plans-title">
-<div class="section-head"><h2 id="plans-title">Plans</h2><p>Pick the one that fits; the operator of this service switches plans.</p></div>
+<div class="section-head"><h2 id="plans-title">Plans</h2>\
+<p>Pick the one that fits; the operator of this service switches plans.</p></div>
 ${planCards(page.visitor.account?.plan ?? null)}
 </section>`,
   });

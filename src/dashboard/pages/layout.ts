@@ -25,13 +25,15 @@ const NAV: NavLink[] = [
   { href: '/docs', label: 'API docs', show: () => true },
 ];
 
-const LOGO = html`<svg class="brand-mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="8"/><path d="M7 16h2M11 11v10M15 7v18M19 12v8M23 9v14M27 15v2"/></svg>`;
+const LOGO = html`<svg class="brand-mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">\
+<rect width="32" height="32" rx="8"/><path d="M7 16h2M11 11v10M15 7v18M19 12v8M23 9v14M27 15v2"/></svg>`;
 
 export function layout(page: PageShell): Html {
   const { visitor } = page;
   const links = NAV.filter((link) => link.show(visitor)).map(
     (link) =>
-      html`<li><a href="${link.href}"${link.href === page.path ? html` aria-current="page"` : ''}>${link.label}</a></li>`,
+      html`<li><a href="${link.href}"${link.href === page.path ? html` aria-current="page"` : ''}>${link.label}</a>\
+</li>`,
   );
   return html`<!doctype html>
 <html lang="en">
@@ -56,7 +58,8 @@ export function layout(page: PageShell): Html {
 <main id="main" tabindex="-1">
 ${page.main}
 </main>
-<footer class="site-footer"><p>Every sound is CC0 1.0: use it anywhere, no attribution needed. <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a></p></footer>
+<footer class="site-footer"><p>Every sound is CC0 1.0: use it anywhere, no attribution needed. \
+<a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a></p></footer>
 </body>
 </html>
 `;
@@ -64,10 +67,13 @@ ${page.main}
 
 function accountArea(visitor: Visitor): Html {
   if (!visitor.account) {
-    return html`<a class="nav-plain" href="/dashboard/sign-in">Sign in</a> <a class="button button-small" href="/dashboard/sign-up">Sign up</a>`;
+    return html`<a class="nav-plain" href="/dashboard/sign-in">Sign in</a> \
+<a class="button button-small" href="/dashboard/sign-up">Sign up</a>`;
   }
-  return html`<span class="who"><span class="who-email">${visitor.account.email}</span> <span class="plan-badge plan-${visitor.account.plan.name}">${visitor.account.plan.label}</span></span>
-<form method="post" action="/dashboard/sign-out" class="inline-form">${csrfField(visitor)}<button type="submit" class="button button-small button-quiet">Sign out</button></form>`;
+  return html`<span class="who"><span class="who-email">${visitor.account.email}</span> \
+<span class="plan-badge plan-${visitor.account.plan.name}">${visitor.account.plan.label}</span></span>
+<form method="post" action="/dashboard/sign-out" class="inline-form">${csrfField(visitor)}\
+<button type="submit" class="button button-small button-quiet">Sign out</button></form>`;
 }
 
 export function csrfField(visitor: Visitor): Html {
@@ -77,5 +83,6 @@ export function csrfField(visitor: Visitor): Html {
 /** A notice above a form: role=alert for errors so screen readers announce them at once. */
 export function notice(kind: 'error' | 'success' | 'info', message: Html | string | null | undefined): Html {
   if (!message) return html``;
-  return html`<div class="notice notice-${kind}"${kind === 'error' ? html` role="alert"` : html` role="status"`}>${message}</div>`;
+  return html`\
+<div class="notice notice-${kind}"${kind === 'error' ? html` role="alert"` : html` role="status"`}>${message}</div>`;
 }

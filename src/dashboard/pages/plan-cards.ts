@@ -21,10 +21,13 @@ export function planFeatures(plan: Plan): string[] {
 /** Cards of every plan; `current` marks the reader's own. */
 export function planCards(current: Plan | null): Html {
   return html`<div class="plan-grid">${Object.values(PLANS).map(
-    (
-      plan,
-    ) => html`<section class="plan-card${plan === current ? ' plan-card-current' : ''}" aria-labelledby="plan-${plan.name}">
-<h3 id="plan-${plan.name}">${plan.label}${plan === current && html` <span class="plan-badge plan-${plan.name}">Your plan</span>`}</h3>
+    (plan) => html`\
+<section class="plan-card${plan === current ? ' plan-card-current' : ''}" aria-labelledby="plan-${plan.name}">
+<h3 id="plan-${plan.name}">${plan.label}${
+      plan === current &&
+      html` \
+<span class="plan-badge plan-${plan.name}">Your plan</span>`
+    }</h3>
 <p class="plan-price"><span class="plan-amount">$${plan.priceUsdPerMonth}</span> / month</p>
 <ul class="check-list">${planFeatures(plan).map((feature) => html`<li>${feature}</li>`)}</ul>
 </section>`,

@@ -57,11 +57,20 @@ function actions(sound: Sound, visitor: Visitor, pickable: boolean): Html {
 <a class="button button-quiet" href="/dashboard/catalog/similar/${id}">More like this</a>
 <form class="download-form" method="post" action="/dashboard/download/${id}" aria-label="Download ${sound.name}">
 ${csrfField(visitor)}
-<label for="loudness-${sound.id}">Loudness</label> <select id="loudness-${sound.id}" name="loudness">${DOWNLOAD_LOUDNESS.map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select>
-<input type="checkbox" id="trim-${sound.id}" name="trim" value="true"> <label for="trim-${sound.id}">Trim silence</label>
+<label for="loudness-${sound.id}">Loudness</label> \
+<select id="loudness-${sound.id}" name="loudness">${DOWNLOAD_LOUDNESS.map(
+    ([value, label]) => html`\
+<option value="${value}">${label}</option>`,
+  )}</select>
+<input type="checkbox" id="trim-${sound.id}" name="trim" value="true"> <label for="trim-${sound.id}">Trim silence\
+</label>
 <button type="submit" class="button">Download</button>
 </form>
-${pickable && html`<label class="chip"><input type="checkbox" name="pick:${sound.id}" value="on" form="pack-form"> Add to pack</label>`}
+${
+  pickable &&
+  html`<label class="chip">\
+<input type="checkbox" name="pick:${sound.id}" value="on" form="pack-form"> Add to pack</label>`
+}
 </div>`;
 }
 

@@ -10,7 +10,11 @@ export function upgradeCallout(plan: Plan): Html {
   return html`<section class="callout" aria-labelledby="upgrade-title">
 <h2 id="upgrade-title">Your ${plan.label} plan has no API access</h2>
 <p>API keys, full catalog search and downloads come with a paid plan:</p>
-<ul class="check-list">${paidPlans().map((paid) => html`<li><strong>${paid.label}</strong> ($${paid.priceUsdPerMonth}/month): ${formatCount(paid.dailyQuota)} requests a day, up to ${formatCount(paid.maxKeys)} API keys</li>`)}</ul>
+<ul class="check-list">${paidPlans().map(
+    (paid) => html`<li><strong>${paid.label}</strong> \
+($${paid.priceUsdPerMonth}/month): ${formatCount(paid.dailyQuota)} requests a day, \
+up to ${formatCount(paid.maxKeys)} API keys</li>`,
+  )}</ul>
 <p><a class="button" href="/dashboard/upgrade">How to upgrade</a></p>
 </section>`;
 }
@@ -31,7 +35,8 @@ ${planCards(visitor.account?.plan ?? null)}
 <p>There is no card payment here: the operator of this service changes plans by hand. ${
       visitor.account
         ? html`Send them the email of your account, <strong>${email}</strong>, and the plan you want.`
-        : html`<a href="/dashboard/sign-up">Create a free account</a> first, then send the operator its email and the plan you want.`
+        : html`<a href="/dashboard/sign-up">Create a free account\
+</a> first, then send the operator its email and the plan you want.`
     }</p>
 <p>Operators can switch it on the operator page, or from the command line:</p>
 <pre class="code"><code>sound-catalog accounts set-plan --email ${email} --plan pro</code></pre>

@@ -62,7 +62,8 @@ export function registerAuthRoutes(scope: FastifyInstance, dashboard: Dashboard)
     }
     const admission = await dashboard.signInThrottle.admitSignUp(request);
     if (!admission.allowed) {
-      const message = `Too many accounts were made from your network. Wait ${formatWait(admission.waitSeconds)} and try again.`;
+      const wait = formatWait(admission.waitSeconds);
+      const message = `Too many accounts were made from your network. Wait ${wait} and try again.`;
       return refuse(reply, admission.waitSeconds, signUpPage({ visitor: request.visitor, email, error: message }));
     }
     const passwordHash = await hashPassword(parsed.data.password);

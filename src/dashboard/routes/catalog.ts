@@ -181,7 +181,8 @@ export function registerCatalogRoutes(scope: FastifyInstance, dashboard: Dashboa
         'Pick the sounds first',
         `Tick "Add to pack" on 1 to ${PACK_MAX_SOUNDS} sounds, then download the pack.`,
       );
-    // The download endpoint's parameters and rules (mediaQuery): a combination no encoder makes is refused here, not when the ZIP is half sent.
+    // The download endpoint's parameters and rules (mediaQuery): a combination no encoder makes is
+    // refused here, not when the ZIP is half sent.
     const choice = mediaQuery.safeParse({
       loudness: fields.loudness,
       trim: fields.trim,

@@ -30,7 +30,9 @@ export async function spendQuota(
   throw new PageError(
     429,
     "Today's quota is used up",
-    `Your ${account.plan.label} plan allows ${formatCount(decision.limit)} requests a day, and today's are used: searches, downloads and "More like this" here count like API requests. The count starts again at midnight UTC, in ${formatWait(retryAfter)}.`,
+    `Your ${account.plan.label} plan allows ${formatCount(decision.limit)} requests a day, and today's are used: ` +
+      `searches, downloads and "More like this" here count like API requests. The count starts again at midnight ` +
+      `UTC, in ${formatWait(retryAfter)}.`,
     { ...headers, 'retry-after': retryAfter },
   );
 }

@@ -64,7 +64,8 @@ export function generateCampfire({ rng, sampleRate }: SynthContext): SoundDraft 
       secondsWord(seconds),
     ],
     description: capitalize(
-      `${withArticle(secondsAdjective(seconds))} ${lively ? 'lively, crackling' : 'gentle'} campfire: a soft roar of flames with crackles and the odd pop of burning wood.`,
+      `${withArticle(secondsAdjective(seconds))} ${lively ? 'lively, crackling' : 'gentle'} campfire: a soft ` +
+        `roar of flames with crackles and the odd pop of burning wood.`,
     ),
     tags: cleanTags([
       'fire',

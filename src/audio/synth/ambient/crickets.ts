@@ -63,7 +63,8 @@ export function generateCrickets({ rng, sampleRate }: SynthContext): SoundDraft 
       secondsWord(seconds),
     ],
     description: capitalize(
-      `${withArticle(secondsAdjective(seconds))} summer night ambience: ${countWord(crickets)} crickets chirping at their own pitch and pace over faint night air.`,
+      `${withArticle(secondsAdjective(seconds))} summer night ambience: ${countWord(crickets)} crickets chirping ` +
+        `at their own pitch and pace over faint night air.`,
     ),
     tags: cleanTags([
       'crickets',

@@ -42,7 +42,8 @@ export function generateHum({ rng, sampleRate }: SynthContext): SoundDraft {
       secondsWord(seconds),
     ],
     description: capitalize(
-      `${withArticle(secondsAdjective(seconds))} steady ${mainsHz} Hz mains ${buzzing ? 'buzz from a transformer, raspy with odd harmonics' : 'hum with soft harmonics'}.`,
+      `${withArticle(secondsAdjective(seconds))} steady ${mainsHz} Hz mains ` +
+        `${buzzing ? 'buzz from a transformer, raspy with odd harmonics' : 'hum with soft harmonics'}.`,
     ),
     tags: cleanTags([
       'hum',

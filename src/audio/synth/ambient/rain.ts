@@ -88,7 +88,8 @@ export function generateRain({ rng, sampleRate }: SynthContext): SoundDraft {
     ),
     details: [`Hiss under ${formatHzFine(hissHz)}`, secondsWord(seconds)],
     description: capitalize(
-      `${withArticle(secondsAdjective(seconds))} ${intensityName} rain ambience${place}, with audible droplets${thunderText}.`,
+      `${withArticle(secondsAdjective(seconds))} ${intensityName} rain ambience${place}, with audible ` +
+        `droplets${thunderText}.`,
     ),
     tags: cleanTags([
       'rain',

@@ -64,7 +64,8 @@ export function generateRoomTone({ rng, sampleRate }: SynthContext): SoundDraft 
       secondsWord(seconds),
     ],
     description: capitalize(
-      `${withArticle(secondsAdjective(seconds))} ${character} room tone, the quiet background of an empty indoor room${ventilation ? ' with a ventilation system running' : ''}.`,
+      `${withArticle(secondsAdjective(seconds))} ${character} room tone, the quiet background of an empty indoor ` +
+        `room${ventilation ? ' with a ventilation system running' : ''}.`,
     ),
     tags: cleanTags([
       'room-tone',

@@ -44,7 +44,8 @@ export function generateWaves({ rng, sampleRate }: SynthContext): SoundDraft {
     title: calm ? 'Calm Ocean Waves' : 'Rolling Surf Waves',
     details: [`Breaking Every ${secondsWord(periodSeconds)}`, secondsWord(seconds)],
     description: capitalize(
-      `${withArticle(secondsAdjective(seconds))} beach ambience of ${mood} ocean waves breaking about every ${formatSeconds(periodSeconds)} and washing back.`,
+      `${withArticle(secondsAdjective(seconds))} beach ambience of ${mood} ocean waves breaking about every ` +
+        `${formatSeconds(periodSeconds)} and washing back.`,
     ),
     tags: cleanTags([
       'waves',

@@ -73,7 +73,8 @@ export function describeSong(plan: SongPlan, rng: Random, audio: SoundDraft['aud
     refinements: [plan.swing > 0 ? `${Math.round(plan.swing * 100)}% Swing` : 'Straight Time'],
     subtitle: `${plan.bpm} BPM in ${key}`,
     description: capitalize(
-      `${withArticle(`${mood.toLowerCase()} ${plan.bars}-bar ${styleText} loop`)} at ${plan.bpm} BPM in ${key} (${seconds} s), playing ${chords} with ${partsText}.`,
+      `${withArticle(`${mood.toLowerCase()} ${plan.bars}-bar ${styleText} loop`)} at ${plan.bpm} BPM in ${key} ` +
+        `(${seconds} s), playing ${chords} with ${partsText}.`,
     ),
     tags: cleanTags([
       lofi ? 'lofi' : 'music',

@@ -41,7 +41,9 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
       joinWords(cycleHz > 1 ? 'Fast' : 'Slow', 'Wail around', formatHzFine(hz)),
       `${Number(cycleHz.toFixed(2))} Cycles a Second`,
     ];
-    description = `A ${cycleHz > 1 ? 'fast' : 'slowly'} wailing siren swinging around ${formatHz(hz)} for ${formatSeconds(seconds)}.`;
+    description =
+      `A ${cycleHz > 1 ? 'fast' : 'slowly'} wailing siren swinging around ${formatHz(hz)} for ` +
+      `${formatSeconds(seconds)}.`;
   } else if (kind === 'beeping') {
     const hz = rng.range(1500, 3200);
     const beepsPerSecond = rng.range(3, 8);
@@ -80,7 +82,9 @@ export function generateAlarm({ rng, sampleRate }: SynthContext): SoundDraft {
     stateVariableFilter(out, sampleRate, 'lowpass', 0.7, 3500);
     title = 'Two-Tone Alarm';
     details = [`Hi-Lo ${formatHzFine(highHz)} and ${formatHzFine(lowHz)}`, `${formatMs(half)} Each`];
-    description = `A two-tone emergency alarm alternating between ${formatHz(highHz)} and ${formatHz(lowHz)} every ${formatSeconds(half)}.`;
+    description =
+      `A two-tone emergency alarm alternating between ${formatHz(highHz)} and ${formatHz(lowHz)} ` +
+      `every ${formatSeconds(half)}.`;
   }
   applyAdsr(out, sampleRate, { attack: 0.01, decay: 0.01, sustain: 1, release: 0.05 });
   const audio = finishAudio([out], sampleRate, {

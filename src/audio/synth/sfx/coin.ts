@@ -98,7 +98,9 @@ export function generateCoin({ rng, sampleRate }: SynthContext): SoundDraft {
       `${formatMs(stepSeconds)} Steps`,
       `${durationAdjective(tailSeconds)} Ring`,
     ],
-    description: `A ${retro ? '8-bit square-wave' : 'bell-like sparkling'} ${noteCount} upward arpeggio from ${formatHz(midiHz(rootMidi))}, like collecting a ${kind.noun.toLowerCase()} in a game.`,
+    description:
+      `A ${retro ? '8-bit square-wave' : 'bell-like sparkling'} ${noteCount} upward arpeggio from ` +
+      `${formatHz(midiHz(rootMidi))}, like collecting a ${kind.noun.toLowerCase()} in a game.`,
     tags: cleanTags([
       ...kind.words,
       'pickup',

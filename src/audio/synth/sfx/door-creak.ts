@@ -60,7 +60,9 @@ export function generateDoorCreak({ rng, sampleRate }: SynthContext): SoundDraft
       secondsWord(seconds),
     ],
     refinements: [`${Math.round(startRate)} to ${Math.round(endRate)} Jolts a Second`],
-    description: `A wooden door ${speed === 'slow' ? 'slowly' : 'quickly'} creaking open on an old hinge, ${squeaky ? 'rising to a squeak' : 'with a low groan'}, over ${formatSeconds(seconds)}.`,
+    description:
+      `A wooden door ${speed === 'slow' ? 'slowly' : 'quickly'} creaking open on an old hinge, ` +
+      `${squeaky ? 'rising to a squeak' : 'with a low groan'}, over ${formatSeconds(seconds)}.`,
     tags: cleanTags([
       'door',
       'creak',

@@ -88,7 +88,9 @@ export function generateDoor({ rng, sampleRate }: SynthContext): SoundDraft {
         `${durationAdjective(roomSeconds)} Room Ring`,
       ],
       refinements: [`${formatMs(hitSeconds)} Hit`],
-      description: `A ${panelHz < 190 ? 'heavy' : 'wooden'} door slammed shut with a rattling latch, ringing in a room for ${formatSeconds(roomSeconds)}.`,
+      description:
+        `A ${panelHz < 190 ? 'heavy' : 'wooden'} door slammed shut with a rattling latch, ringing in ` +
+        `a room for ${formatSeconds(roomSeconds)}.`,
       tags: cleanTags([
         'door',
         'slam',

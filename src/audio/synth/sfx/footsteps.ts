@@ -40,7 +40,9 @@ export function generateFootsteps({ rng, sampleRate }: SynthContext): SoundDraft
       `${formatMs(paceSeconds)} Apart`,
     ],
     refinements: [`Peaking at ${peakDb.toFixed(1)} dB`],
-    description: `${capitalize(countWord(steps))} footsteps ${gait} on ${surface.name}, one every ${formatSeconds(paceSeconds)}.`,
+    description:
+      `${capitalize(countWord(steps))} footsteps ${gait} on ${surface.name}, one every ` +
+      `${formatSeconds(paceSeconds)}.`,
     tags: cleanTags([
       'footsteps',
       'steps',

@@ -80,7 +80,8 @@ function describe(audio: SoundDraft['audio'], facts: ImpactFacts): SoundDraft {
   const room = roomy ? ' in a small room' : '';
   const description =
     kind === 'thud'
-      ? `A ${weight} dull thud with a low body around ${formatHz(bodyHz)} that dies away in ${formatSeconds(bodySeconds)}${room}.`
+      ? `A ${weight} dull thud with a low body around ${formatHz(bodyHz)} that dies away in ` +
+        `${formatSeconds(bodySeconds)}${room}.`
       : `A ${weight} punchy hit with a sharp smack and a ${formatHz(bodyHz)} body${room}.`;
   const words =
     kind === 'thud' ? ['thud', 'thump', 'drop', 'low', 'dull', 'fall'] : ['punch', 'hit', 'smack', 'fight', 'whack'];

@@ -84,7 +84,8 @@ export function generateLaser({ rng, sampleRate }: SynthContext): SoundDraft {
     ],
     refinements: [`${formatMs(shotSeconds)} per Shot`],
     description: capitalize(
-      `${what} down from ${formatHz(startHz)} to ${formatHz(endHz)} in ${formatSeconds(shotSeconds)}${wobble ? ' with a fast wobble' : ''}.`,
+      `${what} down from ${formatHz(startHz)} to ${formatHz(endHz)} in ` +
+        `${formatSeconds(shotSeconds)}${wobble ? ' with a fast wobble' : ''}.`,
     ),
     tags: cleanTags([
       'laser',

@@ -62,7 +62,9 @@ export function generateMetalHit({ rng, sampleRate }: SynthContext): SoundDraft 
       joinWords(ringing ? 'Ringing' : 'Short', 'Strike near', noteNameOfHz(baseHz), `(${formatHzFine(baseHz)})`),
       `${durationAdjective(ringSeconds)} Ring`,
     ],
-    description: `A metal ${object.word} struck once, ringing at ${formatHz(baseHz)} with bright overtones for ${formatSeconds(ringSeconds)}.`,
+    description:
+      `A metal ${object.word} struck once, ringing at ${formatHz(baseHz)} with bright overtones for ` +
+      `${formatSeconds(ringSeconds)}.`,
     tags: cleanTags([
       'metal',
       'metallic',

@@ -56,7 +56,9 @@ function arpeggioPowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
       `${skip === 2 ? 'Skipping Up' : 'Stepping Up'} from ${midiNoteName(rootMidi)}`,
       `${formatMs(stepSeconds)} Steps`,
     ],
-    description: `A ${waveform === 'square' ? 'retro 8-bit' : 'soft'} power-up: ${notes} notes climbing a major scale in ${formatSeconds(stepSeconds * notes)}.`,
+    description:
+      `A ${waveform === 'square' ? 'retro 8-bit' : 'soft'} power-up: ${notes} notes climbing a major ` +
+      `scale in ${formatSeconds(stepSeconds * notes)}.`,
     tags: cleanTags([
       'power-up',
       'powerup',
@@ -98,7 +100,9 @@ function glidePowerUp({ rng, sampleRate }: SynthContext): SoundDraft {
       `${formatHzFine(startHz)} to ${formatHzFine(endHz)}`,
       secondsWord(seconds),
     ],
-    description: `A warbling ${waveform === 'sine' ? 'magical' : 'retro'} tone rising from ${formatHz(startHz)} to ${formatHz(endHz)} over ${formatSeconds(seconds)}.`,
+    description:
+      `A warbling ${waveform === 'sine' ? 'magical' : 'retro'} tone rising from ${formatHz(startHz)} ` +
+      `to ${formatHz(endHz)} over ${formatSeconds(seconds)}.`,
     tags: cleanTags([
       'power-up',
       'powerup',

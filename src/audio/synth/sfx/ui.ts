@@ -86,7 +86,8 @@ export function generateBeep({ rng, sampleRate }: SynthContext): SoundDraft {
     description:
       beeps === 1
         ? `A ${wave.word} ${pitch}-pitched beep at ${formatHz(hz)}, ${formatSeconds(beepSeconds)} long.`
-        : `${capitalize(countWord(beeps))} ${wave.word} ${pitch}-pitched beeps at ${formatHz(hz)}, ${formatSeconds(beepSeconds)} each.`,
+        : `${capitalize(countWord(beeps))} ${wave.word} ${pitch}-pitched beeps at ${formatHz(hz)}, ` +
+          `${formatSeconds(beepSeconds)} each.`,
     tags: cleanTags([
       'beep',
       'ui',
@@ -128,7 +129,9 @@ export function generateBlip({ rng, sampleRate }: SynthContext): SoundDraft {
       `${formatHzFine(rising ? baseHz : baseHz * ratio)} to ${formatHzFine(rising ? baseHz * ratio : baseHz)}`,
       formatMs(seconds),
     ],
-    description: `A quick ${waveform === 'square' ? 'retro 8-bit' : 'soft'} blip gliding ${direction} from ${formatHz(rising ? baseHz : baseHz * ratio)} to ${formatHz(rising ? baseHz * ratio : baseHz)}.`,
+    description:
+      `A quick ${waveform === 'square' ? 'retro 8-bit' : 'soft'} blip gliding ${direction} from ` +
+      `${formatHz(rising ? baseHz : baseHz * ratio)} to ${formatHz(rising ? baseHz * ratio : baseHz)}.`,
     tags: cleanTags([
       'blip',
       'ui',

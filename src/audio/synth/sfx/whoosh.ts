@@ -72,7 +72,8 @@ export function generateWhoosh({ rng, sampleRate }: SynthContext): SoundDraft {
     ],
     refinements: [`from ${formatHzFine(lowHz)}`, `Peak at ${formatMs(peakSeconds)}`],
     description:
-      `A ${speed ? `${speed} ` : ''}${airy ? 'airy' : 'deep'} ${noun.toLowerCase()} of filtered air sweeping up to ${formatHz(highHz)} and back down` +
+      `A ${speed ? `${speed} ` : ''}${airy ? 'airy' : 'deep'} ${noun.toLowerCase()} of filtered air sweeping up ` +
+      `to ${formatHz(highHz)} and back down` +
       ` over ${formatSeconds(seconds)}${passBy ? ', moving across the stereo field' : ''}.`,
     tags: cleanTags([
       'whoosh',
