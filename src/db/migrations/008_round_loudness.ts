@@ -6,7 +6,6 @@ import { sql, type Kysely } from 'kysely';
  * new, says the same number of digits.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`UPDATE sounds SET integrated_lufs = ROUND(integrated_lufs * 100) / 100,
-    true_peak_db = ROUND(true_peak_db * 100) / 100
+  await sql`UPDATE sounds SET integrated_lufs = ROUND(integrated_lufs * 100) / 100, true_peak_db = ROUND(true_peak_db * 100) / 100
     WHERE integrated_lufs IS NOT NULL OR true_peak_db IS NOT NULL`.execute(db);
 }
