@@ -164,7 +164,7 @@ describe('similar (extension): GET /api/v1/sounds/{id}/similar and find_similar_
     const client: Client = await connectMcp(server, key);
     try {
       const id = idsOf.footsteps![0]!;
-      const result = await callTool(client, 'find_similar_sounds', { id, limit: 4 });
+      const result = await callTool(client, 'find_similar_sounds', { id, limit: 4, detail: 'full' });
       assert.notEqual(result.isError, true, textOf(result));
       assert.deepEqual(stripSignatures(result.structuredContent), stripSignatures(await similar(id, '?limit=4')));
       assert.match(
