@@ -14,7 +14,7 @@ import { DESCRIPTOR_LENGTH } from '../src/audio/analyze/descriptors.ts';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
 import { generator } from './query-mix.ts';
-import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from './vocabulary.ts';
+import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from '../packages/catalog-index/bench/vocabulary.ts';
 
 const CATEGORIES = ['SFX', 'SFX', 'SFX', 'SFX', 'SFX', 'AMBIENT', 'MUSIC', 'LOFI'] as const;
 

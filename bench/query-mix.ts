@@ -3,7 +3,7 @@
  * asked with Zipf frequencies, sometimes cut short or down to one or two letters, and every other
  * parameter of the search endpoint in use.
  */
-import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from './vocabulary.ts';
+import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from '../packages/catalog-index/bench/vocabulary.ts';
 
 export type Generator = ReturnType<typeof generator>;
 

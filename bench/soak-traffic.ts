@@ -7,7 +7,7 @@
  */
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { Generator } from './query-mix.ts';
-import { SOURCES } from './vocabulary.ts';
+import { SOURCES } from '../packages/catalog-index/bench/vocabulary.ts';
 
 /** A request that took longer than this is given up and counted as a timeout. */
 const TIMEOUT_MS = 10_000;

@@ -1,4 +1,7 @@
-/** The words filled catalogs are made of (bench/fill-catalog.ts), and benchmark searches with them. */
+/**
+ * The words made-up catalogs are made of (synthetic.ts here, and the service's bench/fill-catalog.ts),
+ * and benchmark searches with them.
+ */
 export const SOURCES = [
   'laser',
   'zap',
