@@ -5,23 +5,11 @@
  */
 import { ACTIONS, CONTEXTS, QUALITIES, SOURCES } from '../packages/catalog-index/bench/vocabulary.ts';
 
-export type Generator = ReturnType<typeof generator>;
+// One seeded generator for every benchmark, the engine's and the service's.
+import { generator } from '../packages/catalog-index/bench/synthetic.ts';
 
-/** A small deterministic random generator (mulberry32): the same seed gives the same sequence. */
-export function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  /** An item of `list`, the first ones far more often (Zipf, exponent 1). */
-  const zipf = <T>(list: readonly T[]): T =>
-    list[Math.min(list.length - 1, Math.floor(Math.exp(next() * Math.log(list.length + 1)) - 1))]!;
-  return { next, zipf, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
-}
+export { generator };
+export type Generator = ReturnType<typeof generator>;
 
 const WORD_LISTS = [SOURCES, SOURCES, QUALITIES, ACTIONS, CONTEXTS];
 const CATEGORY_NAMES = ['sfx', 'SFX', 'ambient', 'music', 'lofi', 'AMBIENT'];
