@@ -39,24 +39,19 @@ export interface MediaQuery {
   bit_depth?: string;
 }
 
-/** Signatures kept for the URLs of the current second (MediaSigner.signature). */
-const SIGNATURES_KEPT = 50_000;
-
 /** A signature: the 32 bytes of HMAC-SHA256 in base64url, unpadded. */
 const SIGNATURE_LENGTH = 43;
 
 /**
  * Signs and verifies media URLs (docs/signing.md, pinned by test/media/signing-vectors.test.ts):
- * `sig` is base64url(HMAC-SHA256(secret, the URL's path and query up to `&sig=`)), so whatever a
- * URL says (sound, file extension, stream or download, rendition, paying account, expiry, key id)
- * is signed as it is written. Every URL names the key id of the secret that signed it, so a new
- * secret can sign while an old one still verifies until its URLs expire. URLs of the format
- * before (legacy-signature.ts, 24 characters of signature) verify until their own expiry.
+ * `sig` is base64url(HMAC-SHA256(secret, the URL's path and query up to `&sig=`, less `d`)), so
+ * whatever a URL says (sound, file extension, rendition, paying account, expiry, key id) is signed
+ * as it is written. Every URL names the key id of the secret that signed it, so a new secret can
+ * sign while an old one still verifies until its URLs expire. URLs of the formats before (HMAC
+ * with `d` signed; legacy-signature.ts, 24 characters) verify until their own expiry.
  */
 export class MediaSigner {
   private readonly keys: SigningKey[];
-  private readonly signedThisSecond = new Map<string, string>();
-  private signedFor = 0;
 
   constructor(
     secrets: string[],
@@ -89,27 +84,29 @@ export class MediaSigner {
     const expiresAt = expiryFrom(this.clock());
     // The file name's extension is the format's, so a saved file opens as what it is.
     const path = `/media/${encodeURIComponent(soundId)}.${extensionOf(choice)}`;
-    const unsigned = unsignedQueryOf(disposition, renditionParams(choice, accountId), expiresAt, kid);
+    const rendition = renditionParams(choice, accountId);
+    const sig = signatureOf(key, signedStringOf(path, rendition, expiresAt, kid));
     return {
-      url: `${this.baseUrl()}${path}?${unsigned}&sig=${this.signature(key, expiresAt, `${path}?${unsigned}`)}`,
+      url: `${this.baseUrl()}${path}?${unsignedQueryOf(disposition, rendition, expiresAt, kid)}&sig=${sig}`,
       expiresAt,
     };
   }
 
-  /** The stream and the download URL of one sound (the catalog's own file), with one expiry. */
+  /**
+   * The stream and the download URL of one sound (the catalog's own file), with one expiry and
+   * one signature: `d` is not signed, so the two URLs cost one HMAC.
+   */
   signBoth(soundId: string): Record<Disposition, SignedMedia> {
     const { kid, key } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
-    const base = this.baseUrl();
     const path = `/media/${encodeURIComponent(soundId)}.mp3`;
-    const signed = (disposition: Disposition) => {
-      const unsigned = unsignedQueryOf(disposition, '', expiresAt, kid);
-      return {
-        url: `${base}${path}?${unsigned}&sig=${this.signature(key, expiresAt, `${path}?${unsigned}`)}`,
-        expiresAt,
-      };
+    const sig = signatureOf(key, signedStringOf(path, '', expiresAt, kid));
+    const url = `${this.baseUrl()}${path}?d=`;
+    const rest = `&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
+    return {
+      stream: { url: `${url}stream${rest}`, expiresAt },
+      download: { url: `${url}download${rest}`, expiresAt },
     };
-    return { stream: signed('stream'), download: signed('download') };
   }
 
   /**
@@ -127,11 +124,13 @@ export class MediaSigner {
     if (givenRenditionParams(query) !== rendition) return INVALID;
     const path = `/media/${encodeURIComponent(soundId)}.${extensionOf(named.choice)}`;
     const unsigned = unsignedQueryOf(d, rendition, exp, key.kid);
-    let expected: string;
+    let expected: string[];
     if (sig.length === SIGNATURE_LENGTH) {
-      expected = signatureOf(key.key, `${path}?${unsigned}`);
+      expected = [signatureOf(key.key, signedStringOf(path, rendition, exp, key.kid))];
+      // The release before signed `d` too: its URLs verify until their own expiry, at most an hour from now.
+      if (Number(exp) <= expiryFrom(this.clock())) expected.push(signatureOf(key.key, `${path}?${unsigned}`));
     } else if (sig.length === LEGACY_SIGNATURE_LENGTH && Number(exp) <= expiryFrom(this.clock())) {
-      expected = legacySignature(key.legacyMacKey, d, [soundId], false, exp, rendition);
+      expected = [legacySignature(key.legacyMacKey, d, [soundId], false, exp, rendition)];
     } else {
       return INVALID;
     }
@@ -147,7 +146,7 @@ export class MediaSigner {
     const { kid, key } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
     const unsigned = unsignedPackQueryOf(ids, renditionParams(choice, accountId), expiresAt, kid);
-    const sig = this.signature(key, expiresAt, `${PACK_PATH}?${unsigned}`);
+    const sig = signatureOf(key, `${PACK_PATH}?${unsigned}`);
     return { url: `${this.baseUrl()}${PACK_PATH}?${unsigned}&sig=${sig}`, expiresAt };
   }
 
@@ -164,11 +163,11 @@ export class MediaSigner {
     const rendition = renditionParams(named.choice, named.accountId ?? undefined);
     if (givenRenditionParams(query) !== rendition) return INVALID;
     const unsigned = unsignedPackQueryOf(list, rendition, exp, key.kid);
-    let expected: string;
+    let expected: string[];
     if (sig.length === SIGNATURE_LENGTH) {
-      expected = signatureOf(key.key, `${PACK_PATH}?${unsigned}`);
+      expected = [signatureOf(key.key, `${PACK_PATH}?${unsigned}`)];
     } else if (sig.length === LEGACY_SIGNATURE_LENGTH && Number(exp) <= expiryFrom(this.clock())) {
-      expected = legacySignature(key.legacyMacKey, 'download', list, true, exp, rendition);
+      expected = [legacySignature(key.legacyMacKey, 'download', list, true, exp, rendition)];
     } else {
       return INVALID;
     }
@@ -176,34 +175,18 @@ export class MediaSigner {
   }
 
   /**
-   * The signature of a URL this signer writes. Expiries are whole seconds, so within one second a
-   * sound's URL is the same string every time it is handed out: it is signed once, and what was
-   * signed in an earlier second is let go. Bounded, so a second of many different URLs only signs
-   * again.
+   * The verdict on a signature of the right length: compared in constant time with every signature
+   * it may be (each one, whatever the others gave), then the expiry.
    */
-  private signature(key: KeyObject, expiresAt: number, signed: string): string {
-    if (expiresAt !== this.signedFor || this.signedThisSecond.size >= SIGNATURES_KEPT) {
-      this.signedThisSecond.clear();
-      this.signedFor = expiresAt;
-    }
-    let signature = this.signedThisSecond.get(signed);
-    if (signature === undefined) {
-      signature = signatureOf(key, signed);
-      this.signedThisSecond.set(signed, signature);
-    }
-    return signature;
-  }
-
-  /** The verdict on a signature of the right length: compared in constant time, then the expiry. */
   private judge<T extends object>(
     sig: string,
-    expected: string,
+    expected: string[],
     exp: string,
     valid: T,
   ): (T & { ok: true; expiresAt: number }) | typeof INVALID | typeof EXPIRED {
-    const given = Buffer.from(sig);
-    const wanted = Buffer.from(expected);
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return INVALID;
+    let matched = false;
+    for (const candidate of expected) matched = sameSignature(sig, candidate) || matched;
+    if (!matched) return INVALID;
     const expiresAt = Number(exp);
     if (expiresAt * 1000 <= this.clock()) return EXPIRED;
     return { ok: true, expiresAt, ...valid };
@@ -213,9 +196,24 @@ export class MediaSigner {
 const INVALID = { ok: false, reason: 'invalid' } as const;
 const EXPIRED = { ok: false, reason: 'expired' } as const;
 
+/** Two signatures compared in constant time. */
+function sameSignature(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** base64url(HMAC-SHA256(key, signed)): 43 characters. */
 function signatureOf(key: KeyObject, signed: string): string {
   return createHmac('sha256', key).update(signed).digest('base64url');
+}
+
+/**
+ * What a sound's URL signs: its path and its query up to the signature without `d`, which only
+ * says whether the answer is an attachment, so one HMAC serves a sound's stream and download URL.
+ */
+function signedStringOf(path: string, rendition: string, expiresAt: number | string, kid: string): string {
+  return `${path}?${rendition === '' ? '' : `${rendition}&`}exp=${expiresAt}&kid=${kid}`;
 }
 
 /** A media URL's query up to its signature, in its one form: what `sign` writes and what the media route accepts. */

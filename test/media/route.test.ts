@@ -101,7 +101,7 @@ describe('signed media', () => {
           u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
         ),
       (u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 60)),
-      (u) => u.searchParams.set('d', 'download'),
+      (u) => u.searchParams.set('d', 'inline'),
       (u) => u.searchParams.set('kid', 'unknown1'),
       (u) => u.searchParams.delete('sig'),
       (u) => {
@@ -148,19 +148,21 @@ describe('signed media', () => {
     assert.equal((await fetch(retired.sign(id, 'stream').url)).status, 403);
   });
 
-  test('media.dispositions: stream and download URLs differ in signature; neither signs the other', async () => {
+  test("media.dispositions: one signature signs a sound's stream and download URL; d sets only the attachment", async () => {
     const signer = server.services.signer;
     const both = signer.signBoth(id);
     assert.deepEqual(both.stream, signer.sign(id, 'stream'));
     assert.deepEqual(both.download, signer.sign(id, 'download'));
     const streamSig = new URL(both.stream.url).searchParams.get('sig')!;
-    const downloadSig = new URL(both.download.url).searchParams.get('sig')!;
     assert.equal(streamSig.length, 43);
-    assert.notEqual(streamSig, downloadSig);
-    const swapped = new URL(both.download.url);
-    swapped.searchParams.set('sig', streamSig);
-    assert.equal((await fetch(swapped)).status, 403);
-    assert.equal((await fetch(both.download.url)).status, 200);
+    assert.equal(new URL(both.download.url).searchParams.get('sig'), streamSig);
+    const stream = await fetch(both.stream.url);
+    const download = await fetch(both.download.url);
+    assert.equal(stream.status, 200);
+    assert.equal(download.status, 200);
+    assert.deepEqual(Buffer.from(await stream.arrayBuffer()), Buffer.from(await download.arrayBuffer()));
+    assert.equal(stream.headers.get('content-disposition'), null);
+    assert.match(download.headers.get('content-disposition') ?? '', /^attachment; /);
   });
 
   test(

@@ -22,19 +22,22 @@ const ID = 'abcdef0123456789';
 const VECTORS = [
   {
     sign: (signer: MediaSigner) => signer.sign(ID, 'stream', {}, 'acct-42'),
-    signed: `/media/${ID}.mp3?d=stream&exp=${EXP}&kid=${KID}`,
-    hex: '769b890edd499a1836fe8efff1979f87484f55b2550e85eed3eaec4b6487eb60',
-    sig: 'dpuJDt1Jmhg2_o7_8Zefh0hPVbJVDoXu0-rsS2SH62A',
+    url: `/media/${ID}.mp3?d=stream&exp=${EXP}&kid=${KID}`,
+    signed: `/media/${ID}.mp3?exp=${EXP}&kid=${KID}`,
+    hex: '752f7c2e8c4dec4a7fc216ed1c09a509bda5a1565c8806921990804adf281f26',
+    sig: 'dS98LoxN7Ep_whbtHAmlCb2loVZciAaSGZCASt8oHyY',
   },
   {
     sign: (signer: MediaSigner) =>
       signer.sign(ID, 'download', { loudness: -16, format: 'wav', bitDepth: 24 }, 'acct-42'),
-    signed: `/media/${ID}.wav?d=download&loudness=-16&format=wav&bit_depth=24&account=acct-42&exp=${EXP}&kid=${KID}`,
-    hex: '79c881e1defe85483768cd0391d4a7bb74b3f48a38ab32433305b9db71229e20',
-    sig: 'eciB4d7-hUg3aM0DkdSnu3Sz9Io4qzJDMwW523EiniA',
+    url: `/media/${ID}.wav?d=download&loudness=-16&format=wav&bit_depth=24&account=acct-42&exp=${EXP}&kid=${KID}`,
+    signed: `/media/${ID}.wav?loudness=-16&format=wav&bit_depth=24&account=acct-42&exp=${EXP}&kid=${KID}`,
+    hex: '4e3c774f3638b2929f5279fe2acec20963a1475b887094ac68b1565f7262731d',
+    sig: 'Tjx3TzY4spKfUnn-Ks7CCWOhR1uIcJSsaLFWX3Jicx0',
   },
   {
     sign: (signer: MediaSigner) => signer.signPack([ID, '0123456789abcdef'], {}, 'acct-42'),
+    url: `/media/packs/sound-pack.zip?ids=${ID},0123456789abcdef&exp=${EXP}&kid=${KID}`,
     signed: `/media/packs/sound-pack.zip?ids=${ID},0123456789abcdef&exp=${EXP}&kid=${KID}`,
     hex: '730e2379ada6b858b5811fd1ddadaa399a1ae9e518fe9f25af1e78f39ce81f31',
     sig: 'cw4jea2muFi1gR_R3a2qOZoa6eUY_p8lrx5485zoHzE',
@@ -51,27 +54,25 @@ function legacySig(secret: string, message: string, disposition: 'stream' | 'dow
   return disposition === 'stream' ? tag.slice(0, 24) : tag.slice(24, 48);
 }
 
-test(
-  'signing.each-second: a URL signed again in its second ' + 'is the same; the next second signs anew, as HMAC says',
-  () => {
-    let now = NOW;
-    const ticking = new MediaSigner(
-      [SECRET],
-      () => BASE,
-      () => now,
-    );
-    const first = ticking.signBoth(ID);
-    assert.deepEqual(ticking.signBoth(ID), first);
-    now += 1000;
-    const next = ticking.signBoth(ID);
-    assert.equal(next.stream.expiresAt, first.stream.expiresAt + 1);
-    for (const { url } of [next.stream, next.download]) {
-      const [signed, sig] = url.slice(BASE.length).split('&sig=') as [string, string];
-      assert.equal(sig, createHmac('sha256', SECRET).update(signed).digest('base64url'));
-      assert.equal(ticking.verify(ID, queryOf(url)).ok, true);
-    }
-  },
-);
+test('signing.each-second: a URL signed again in its second is the same; the next second signs anew, as HMAC says', () => {
+  let now = NOW;
+  const ticking = new MediaSigner(
+    [SECRET],
+    () => BASE,
+    () => now,
+  );
+  const first = ticking.signBoth(ID);
+  assert.deepEqual(ticking.signBoth(ID), first);
+  now += 1000;
+  const next = ticking.signBoth(ID);
+  assert.equal(next.stream.expiresAt, first.stream.expiresAt + 1);
+  for (const { url } of [next.stream, next.download]) {
+    const [written, sig] = url.slice(BASE.length).split('&sig=') as [string, string];
+    const signed = written.replace(/\?d=\w+&/, '?');
+    assert.equal(sig, createHmac('sha256', SECRET).update(signed).digest('base64url'));
+    assert.equal(ticking.verify(ID, queryOf(url)).ok, true);
+  }
+});
 
 describe('media: signing vectors', () => {
   const signer = new MediaSigner(
@@ -81,34 +82,34 @@ describe('media: signing vectors', () => {
   );
 
   test('signing.vectors: a known secret, time and rendition give the URLs of docs/signing.md, which verify', () => {
-    for (const { sign, signed, sig } of VECTORS) {
-      assert.deepEqual(sign(signer), { url: `${BASE}${signed}&sig=${sig}`, expiresAt: EXP });
+    for (const { sign, url, sig } of VECTORS) {
+      assert.deepEqual(sign(signer), { url: `${BASE}${url}&sig=${sig}`, expiresAt: EXP });
     }
     const [plain, rendition, pack] = VECTORS;
-    assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${plain.signed}&sig=${plain.sig}`)), {
+    assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${plain.url}&sig=${plain.sig}`)), {
       ok: true,
       expiresAt: EXP,
       choice: {},
       accountId: null,
-      canonicalQuery: `${plain.signed.split('?')[1]}&sig=${plain.sig}`,
+      canonicalQuery: `${plain.url.split('?')[1]}&sig=${plain.sig}`,
     });
-    assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${rendition.signed}&sig=${rendition.sig}`)), {
+    assert.deepEqual(signer.verify(ID, queryOf(`${BASE}${rendition.url}&sig=${rendition.sig}`)), {
       ok: true,
       expiresAt: EXP,
       accountId: 'acct-42',
-      canonicalQuery: `${rendition.signed.split('?')[1]}&sig=${rendition.sig}`,
+      canonicalQuery: `${rendition.url.split('?')[1]}&sig=${rendition.sig}`,
       choice: { loudness: -16, format: 'wav', bitDepth: 24 },
     });
-    assert.deepEqual(signer.verifyPack(queryOf(`${BASE}${pack.signed}&sig=${pack.sig}`)), {
+    assert.deepEqual(signer.verifyPack(queryOf(`${BASE}${pack.url}&sig=${pack.sig}`)), {
       ok: true,
       expiresAt: EXP,
       ids: [ID, '0123456789abcdef'],
       choice: {},
       accountId: null,
-      canonicalQuery: `${pack.signed.split('?')[1]}&sig=${pack.sig}`,
+      canonicalQuery: `${pack.url.split('?')[1]}&sig=${pack.sig}`,
     });
     const both = signer.signBoth(ID);
-    assert.equal(both.stream.url, `${BASE}${plain.signed}&sig=${plain.sig}`);
+    assert.equal(both.stream.url, `${BASE}${plain.url}&sig=${plain.sig}`);
     assert.equal(both.download.url, signer.sign(ID, 'download').url);
   });
 
@@ -127,8 +128,9 @@ describe('media: signing vectors', () => {
     assert.match(doc, /^## Signed URLs$/m);
     assert.match(doc, /HMAC-SHA256/);
     assert.ok(doc.includes(SECRET) && doc.includes(KID) && doc.includes(`exp=${EXP}`));
-    for (const { signed, hex, sig } of VECTORS) {
-      for (const text of [`\n${signed}\nhex ${hex}\nsig ${sig}\n`]) assert.ok(doc.includes(text), text);
+    for (const { url, signed, hex, sig } of VECTORS) {
+      const text = `\nurl    ${url}&sig=${sig}\nsigned ${signed}\nhex    ${hex}\nsig    ${sig}\n`;
+      assert.ok(doc.includes(text), text);
     }
   });
 
@@ -149,6 +151,24 @@ describe('media: signing vectors', () => {
     }
     // The current signature under the earlier key id names no key.
     assert.deepEqual(signer.verify(ID, { d: 'stream', exp, kid: oldKid, sig: VECTORS[0].sig }), INVALID);
+  });
+
+  test('signing.d-unsigned: one HMAC signs both URLs of a sound; the release before, which signed d, verifies an hour', () => {
+    const [plain] = VECTORS;
+    const both = signer.signBoth(ID);
+    assert.equal(new URL(both.stream.url).searchParams.get('sig'), new URL(both.download.url).searchParams.get('sig'));
+    // `d` says only whether the file comes as an attachment: turning one into the other changes nothing else.
+    const flipped = signer.verify(ID, { ...queryOf(`${BASE}${plain.url}&sig=${plain.sig}`), d: 'download' });
+    assert.equal(flipped.ok, true);
+    // What the release before signed: the path and query up to `&sig=`, `d` included.
+    const exp = String(EXP - 1800);
+    const before = `/media/${ID}.mp3?d=stream&exp=${exp}&kid=${KID}`;
+    const sig = createHmac('sha256', SECRET).update(before).digest('base64url');
+    assert.equal(signer.verify(ID, { d: 'stream', exp, kid: KID, sig }).ok, true);
+    assert.deepEqual(signer.verify(ID, { d: 'download', exp, kid: KID, sig }), INVALID);
+    const far = String(EXP + 1);
+    const farSig = createHmac('sha256', SECRET).update(`/media/${ID}.mp3?d=stream&exp=${far}&kid=${KID}`);
+    assert.deepEqual(signer.verify(ID, { d: 'stream', exp: far, kid: KID, sig: farSig.digest('base64url') }), INVALID);
   });
 
   test('signing.legacy: an old-format URL verifies until its expiry, never past an hour ahead; none is made', () => {
@@ -247,9 +267,10 @@ describe('media: signed URLs through HTTP', () => {
       assert.equal(response.status, 200);
       const url = ((await response.json()) as { data: Record<string, string> }).data[`${kind}_url`]!;
       const exp = Math.ceil(server.clock.now / 1000) + 3600;
-      const signed = `/media/${sound.id}.mp3?d=${kind}&exp=${exp}&kid=${KID}`;
-      const sig = createHmac('sha256', SECRET).update(signed).digest('base64url');
-      assert.equal(url, `${server.url}${signed}&sig=${sig}`);
+      const sig = createHmac('sha256', SECRET)
+        .update(`/media/${sound.id}.mp3?exp=${exp}&kid=${KID}`)
+        .digest('base64url');
+      assert.equal(url, `${server.url}/media/${sound.id}.mp3?d=${kind}&exp=${exp}&kid=${KID}&sig=${sig}`);
       await serves(url);
     }
   });
@@ -293,7 +314,7 @@ describe('media: signed URLs through HTTP', () => {
       url.replace(`sig=${sig}`, `sig=${sig.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`),
       url.replace(`sig=${sig}`, `sig=${sig.slice(0, 24)}`),
       url.replace(`exp=${exp}`, `exp=${Number(exp) + 60}`),
-      url.replace('d=download', 'd=stream'),
+      url.replace('d=download', 'd=attachment'),
       url.replace('&exp=', '&format=mp3&exp='),
       url.replace('.mp3?', '.wav?'),
     ])

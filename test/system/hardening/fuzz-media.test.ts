@@ -47,15 +47,16 @@ const targetOf = (wire: WireUrl) => `${wire.path}${wire.pairs.length > 0 ? `?${w
 
 /**
  * What a URL asks the media route for: the file (the path segment decoded, which must end in
- * `.mp3` as every URL the service hands out does) and the query exactly as sent; null when the
- * path names no media route.
+ * `.mp3` as every URL the service hands out does) and the query exactly as sent but for `d`, which
+ * is not signed (stream or download: the same file, as an attachment or not); null when the path
+ * names no media route.
  */
 function meaningOf(target: string): string | null {
   const [path, query = ''] = splitOnce(target, '?');
   const segment = /^\/media\/([^/]+)$/.exec(path)?.[1];
   if (segment === undefined) return null;
   try {
-    return JSON.stringify([decodeURIComponent(segment), query]);
+    return JSON.stringify([decodeURIComponent(segment), query.replace(/^d=(stream|download)(&|$)/, 'd=*$2')]);
   } catch {
     return null;
   }
