@@ -151,6 +151,68 @@ describe('similar-sounds index', () => {
     },
   );
 
+  test('similar.churn: recall at 10 holds at 0.97 over 100,000 sounds, and after a tenth are removed and added again', async () => {
+    const n = 100_000;
+    const next = random(11);
+    const vectors: Array<number[] | null> = clustered(n, next);
+    const index = new SimilarityIndex(WEIGHTS);
+    vectors.forEach((vector, doc) => index.set(doc, vector));
+    const cellsReady = async () => {
+      index.nearest(0, 10);
+      const internals = index as unknown as { building: object | null; cells: object | null };
+      for (let waited = 0; internals.building !== null || internals.cells === null; waited++) {
+        assert.ok(waited < 100_000, 'the cells are built');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await cellsReady();
+    const moved = new Set(Array.from({ length: n }, (_, doc) => doc).filter(() => next() < 0.1));
+    const asked = Array.from({ length: 60 }, (_, i) => Math.floor((i * n) / 60)).filter((doc) => !moved.has(doc));
+    /** exactNearest's answers for every asked sound, with the scaling measured once. */
+    const recall = () => {
+      const live = vectors.flatMap((vector, i) => (vector ? [i] : []));
+      const scale = Array.from({ length: D }, (_, i) => {
+        const mean = live.reduce((sum, j) => sum + vectors[j]![i]!, 0) / live.length;
+        return WEIGHTS[i]! / (live.reduce((sum, j) => sum + (vectors[j]![i]! - mean) ** 2, 0) / live.length);
+      });
+      let found = 0;
+      for (const doc of asked) {
+        const best: Array<[number, number]> = [];
+        for (const j of live) {
+          if (j === doc) continue;
+          let distance = 0;
+          for (let i = 0; i < D; i++) distance += scale[i]! * (vectors[j]![i]! - vectors[doc]![i]!) ** 2;
+          if (best.length === 10 && distance >= best[9]![0]) continue;
+          best.push([distance, j]);
+          best.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          if (best.length > 10) best.pop();
+        }
+        const exact = new Set(best.map(([, j]) => j));
+        found += index.nearest(doc, 10).filter((neighbour) => exact.has(neighbour.doc)).length;
+      }
+      return found / (asked.length * 10);
+    };
+    const fresh = recall();
+    assert.ok(fresh >= 0.97, `recall at 10 of a fresh index: ${fresh}`);
+    // Each moved sound is cleared and comes back at a new position, as a sound deleted and ingested again does.
+    let position = n;
+    for (const doc of moved) {
+      vectors[position] = vectors[doc]!;
+      vectors[doc] = null;
+      index.set(doc, null);
+      index.set(position++, vectors[position - 1]!);
+    }
+    await cellsReady();
+    const churned = recall();
+    assert.ok(churned >= 0.97, `recall at 10 after a tenth moved: ${churned}`);
+    // A moved sound is found at its new position, never at its old one.
+    const twin = n + 5;
+    vectors[position] = [...vectors[twin]!];
+    index.set(position, vectors[position]!);
+    assert.deepEqual(index.nearest(twin, 1)[0], { doc: position, similarity: 1 });
+    assert.ok(index.nearest(twin, 50).every((neighbour) => !moved.has(neighbour.doc)));
+  });
+
   test(
     'similar.cells: vectors of any length added, moved or removed while ' +
       'the cells are split are listed once, where a query near them looks',
