@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
+import { resolveLoop } from '../../src/ingest/loop.ts';
 import { hasLibsndfile, libsndfileLoops, smplChunk } from './helpers/smpl.ts';
 
 const RATE = 44_100;
@@ -265,5 +266,47 @@ describe('loops: read at ingest, stored, listed, searched', needsFfmpeg, () => {
     });
     const whole = await server.get(`/api/v1/sounds/${ids['whole.wav']}`, { key });
     assert.equal(((await whole.json()) as { data: ApiSound }).data.loop, null);
+  });
+});
+
+describe('loops checked against the decoded source', () => {
+  test('loop.resolve: 0 <= start < end <= length, else a note; points scaled to the MP3 rate', () => {
+    const wav = (sampleRate: number, frames: number) => ({ format: 'wav' as const, sampleRate, frames });
+    assert.deepEqual(resolveLoop({ start: 0, end: null, source: 'sidecar' }, wav(44_100, 1000)), {
+      loop: { startSample: 0, endSample: 1000 },
+    });
+    assert.deepEqual(resolveLoop({ start: 999, end: 1000, source: 'smpl' }, wav(44_100, 1000)), {
+      loop: { startSample: 999, endSample: 1000 },
+    });
+    for (const [start, end] of [
+      [5, 5],
+      [6, 5],
+      [0, 1001],
+      [1000, null],
+    ] as const) {
+      const resolved = resolveLoop({ start, end, source: 'smpl' }, wav(44_100, 1000));
+      assert.ok('note' in resolved && resolved.note.startsWith('loop ignored (smpl): '), `${start} to ${end}`);
+    }
+    // 96 kHz and 88.2 kHz are no MP3 rates: stored at 48 and 44.1 kHz. 11,025 Hz is one: kept.
+    assert.deepEqual(resolveLoop({ start: 3, end: 9601, source: 'smpl' }, wav(96_000, 9601)), {
+      loop: { startSample: 2, endSample: 4801 },
+    });
+    assert.deepEqual(resolveLoop({ start: 100, end: 200, source: 'vorbis' }, wav(88_200, 400)), {
+      loop: { startSample: 50, endSample: 100 },
+    });
+    assert.deepEqual(resolveLoop({ start: 1, end: 2, source: 'vorbis' }, wav(11_025, 400)), {
+      loop: { startSample: 1, endSample: 2 },
+    });
+    // One frame at 96 kHz rounds to nothing at 48 kHz.
+    assert.deepEqual(resolveLoop({ start: 1, end: 2, source: 'smpl' }, wav(96_000, 400)), {
+      note: "loop ignored (smpl): shorter than a frame at the catalog's 48000 Hz",
+    });
+    // An MP3 is stored as it is, at its own rate.
+    assert.deepEqual(
+      resolveLoop({ start: 0, end: null, source: 'sidecar' }, { format: 'mp3', sampleRate: 22_050, frames: 50 }),
+      {
+        loop: { startSample: 0, endSample: 50 },
+      },
+    );
   });
 });
