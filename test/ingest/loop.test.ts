@@ -264,6 +264,9 @@ describe('loops: read at ingest, stored, listed, searched', needsFfmpeg, () => {
       start_sample: 0,
       end_sample: RATE / 2,
     });
+    // --verbose names the loop each file is stored with.
+    const verbose = await runCli(['ingest', path.join(folder, 'plain.wav'), '--verbose'], env);
+    assert.match(verbose.stdout, /"Plain", no category, tags: none, loop: frames 0 to 22050/);
     const whole = await server.get(`/api/v1/sounds/${ids['whole.wav']}`, { key });
     assert.equal(((await whole.json()) as { data: ApiSound }).data.loop, null);
   });
