@@ -35,6 +35,7 @@ function sound(i: number): SoundBody {
     license: 'CC0',
     timing: { onset_ms: 1.2, peak_ms: 14.5, tail_ms: 610.3 },
     loudness: { integrated_lufs: -14.2, true_peak_db: -1.1 },
+    loop: null,
   };
 }
 

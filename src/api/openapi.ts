@@ -7,10 +7,11 @@ import { components } from '../shapes/schemas.ts';
 /** What the `extensions` tag stands for; the marks the rest of the document uses for additions. */
 const EXTENSIONS_TAG_DESCRIPTION =
   'Additions to the API document 1.0.0: operations tagged extensions, and on its operations ' +
-  'optional parameters marked x-extension, enum values listed in x-extension-values and optional response fields ' +
-  'marked x-extension. sort=relevance (search) ranks matches of q: a match in the name above one in a tag above one ' +
+  'optional parameters marked x-extension, enum values listed in x-extension-values, optional response fields ' +
+  'marked x-extension, and fields whose shape is an extension component (Sound.loop, a Loop or null, on every ' +
+  'full sound). sort=relevance (search) ranks matches of q: a match in the name above one in a tag above one ' +
   'in the description, a whole word above the beginning of a word above its inside; ties by downloads, then id; ' +
-  'without q it orders like downloads. Without the new parameters every answer is exactly that of 1.0.0.';
+  'without q it orders like downloads. Without the new parameters every answer is that of 1.0.0 plus those fields.';
 
 /**
  * The OpenAPI 3.1 document, made by @fastify/swagger from the routes the endpoints declare

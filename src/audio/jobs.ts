@@ -17,19 +17,36 @@ export type Job =
 
 export type JobResult =
   | { id: number; ok: false; reason: string }
-  | { id: number; ok: true; kind: 'file'; mp3Path: string; encoded: boolean; measurements: AudioMeasurements }
+  | {
+      id: number;
+      ok: true;
+      kind: 'file';
+      mp3Path: string;
+      encoded: boolean;
+      measurements: AudioMeasurements;
+      source: SourceAudio;
+    }
   | ({ id: number; ok: true; kind: 'probe' } & AudioProbe)
   | {
       id: number;
       ok: true;
       kind: 'synth';
       mp3: Uint8Array;
+      /** The MP3's sample rate. */
+      sampleRate: number;
       measurements: AudioMeasurements;
       metadata: Omit<SynthSound, 'audio'>;
     }
   | { id: number; ok: true; kind: 'render'; measurements: RenditionMeasurements };
 
 export type JobWithoutId = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
+
+/** A source file as decoded: its format, rate and length in sample frames. */
+export interface SourceAudio {
+  format: AudioFormat;
+  sampleRate: number;
+  frames: number;
+}
 
 /** What decoding a whole file found: enough to say that ingest would take it, and what it is. */
 export interface AudioProbe {

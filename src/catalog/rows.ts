@@ -17,6 +17,8 @@ export const SOUND_COLUMNS = [
   'integrated_lufs',
   'true_peak_db',
   'is_sample',
+  'loop_start_sample',
+  'loop_end_sample',
   'created_at',
 ] as const;
 
@@ -44,5 +46,9 @@ export function soundOf(row: SoundRow): Sound {
     loudness: { integrated_lufs: row.integrated_lufs, true_peak_db: row.true_peak_db },
     numDownloads: Number(row.num_downloads),
     isSample: row.is_sample === 1,
+    loop:
+      row.loop_start_sample === null || row.loop_end_sample === null
+        ? null
+        : { startSample: Number(row.loop_start_sample), endSample: Number(row.loop_end_sample) },
   };
 }

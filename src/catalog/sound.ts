@@ -11,6 +11,7 @@ export {
   type Category,
   type Facet,
   type Facets,
+  type Loop,
   type Loudness,
   type Page,
   type SampleFilters,

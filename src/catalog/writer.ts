@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { AudioMeasurements } from '../audio/types.ts';
 import type { Db } from '../db/index.ts';
-import type { Category } from './sound.ts';
+import type { Category, Loop } from './sound.ts';
 
 /** Where the writer keeps a sound's MP3: the media store (media/store.ts), of which it needs two methods. */
 export interface SoundFiles {
@@ -19,6 +19,11 @@ export interface SoundMetadata {
   category: Category | null;
   license: string;
   sample: boolean;
+  /**
+   * Where the sound loops, in frames of the catalog's file (end exclusive), checked by ingest
+   * (ingest/loop.ts); null or absent: no loop.
+   */
+  loop?: Loop | null;
 }
 
 export interface NewSound {
@@ -171,5 +176,7 @@ function metadataColumns(metadata: SoundMetadata) {
     category: metadata.category,
     license: metadata.license,
     is_sample: metadata.sample ? 1 : 0,
+    loop_start_sample: metadata.loop?.startSample ?? null,
+    loop_end_sample: metadata.loop?.endSample ?? null,
   };
 }

@@ -121,8 +121,11 @@ function describeIngested(file: IngestedFile): string {
 }
 
 /** `"Name", CATEGORY, tags: a, b`: what a file is stored as. */
-function describeMetadata({ name, category, tags }: SoundMetadata): string {
-  return `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}`;
+function describeMetadata({ name, category, tags, loop }: SoundMetadata): string {
+  return (
+    `"${name}", ${category ?? 'no category'}, tags: ${tags.length > 0 ? tags.join(', ') : 'none'}` +
+    (loop ? `, loop: frames ${loop.startSample} to ${loop.endSample}` : '')
+  );
 }
 
 /**

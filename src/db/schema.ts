@@ -40,6 +40,12 @@ export interface SoundsTable {
   /** JSON array of DESCRIPTOR_LENGTH numbers; null until measured. */
   descriptors: string | null;
   is_sample: ColumnType<number, number | undefined, number>;
+  /**
+   * Where the sound loops, in sample frames of the catalog's file: the first frame of the loop and
+   * the frame after its last. Both null when it is no loop. bigint on PostgreSQL: read as a string.
+   */
+  loop_start_sample: ColumnType<number | string | null, number | null | undefined, number | null>;
+  loop_end_sample: ColumnType<number | string | null, number | null | undefined, number | null>;
   content_hash: string;
   file_key: string;
   file_size: number;

@@ -24,10 +24,12 @@ export interface DemoRecording {
   origin: string;
   category: Category;
   tags: string[];
+  /** Whether the sample loops whole, end back to start (Sonic Pi's `loop_` samples). */
+  loop: boolean;
 }
 
 /** Sample name prefixes (Sonic Pi's families) to what the catalog says about them. */
-const FAMILIES: Array<{ prefix: RegExp; category: Category; tags: string[] }> = [
+const FAMILIES: Array<{ prefix: RegExp; category: Category; tags: string[]; loop?: true }> = [
   { prefix: /^ambi_/, category: 'AMBIENT', tags: ['ambience', 'drone'] },
   {
     prefix: /^(bd_|drum_bass_|drum_heavy_kick|elec_(hollow|soft)_kick)/,
@@ -42,7 +44,7 @@ const FAMILIES: Array<{ prefix: RegExp; category: Category; tags: string[] }> = 
   { prefix: /^(drum_cymbal_|drum_splash_|elec_cymbal)/, category: 'SFX', tags: ['cymbal', 'drum', 'percussion'] },
   { prefix: /^(drum_tom_|elec_fuzz_tom)/, category: 'SFX', tags: ['tom', 'drum', 'percussion'] },
   { prefix: /^drum_/, category: 'SFX', tags: ['drum', 'percussion'] },
-  { prefix: /^loop_/, category: 'MUSIC', tags: ['loop', 'drum', 'beat'] },
+  { prefix: /^loop_/, category: 'MUSIC', tags: ['loop', 'drum', 'beat'], loop: true },
   { prefix: /^tabla_/, category: 'SFX', tags: ['tabla', 'percussion', 'indian'] },
   { prefix: /^perc_/, category: 'SFX', tags: ['percussion'] },
   { prefix: /^guit_/, category: 'MUSIC', tags: ['guitar'] },
@@ -86,6 +88,7 @@ export async function findDemoRecordings(folder: string | null = recordingsPacka
       origin: origin.replace(/^http:/, 'https:'),
       category: family?.category ?? 'SFX',
       tags: [...(family?.tags ?? []), 'recorded', 'sonic-pi'],
+      loop: family?.loop === true,
     });
   }
   return recordings;
@@ -139,7 +142,7 @@ async function displayNames(folder: string): Promise<Map<string, string>> {
 
 /**
  * Ingests recordings through the ordinary pipeline: each file is copied beside a sidecar that
- * gives its name, its origin and CC0, in a folder of its own outside the data folder (the
+ * gives its name, its origin and CC0 (and for a loop, that it loops whole), in a folder of its own outside the data folder (the
  * package's folder is not ours to write in). Copies are removed afterwards.
  */
 export async function ingestDemoRecordings(
@@ -162,6 +165,7 @@ export async function ingestDemoRecordings(
           tags: recording.tags,
           category: recording.category,
           license: 'CC0',
+          ...(recording.loop && { loop: true }),
         }),
       );
     }

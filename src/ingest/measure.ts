@@ -5,7 +5,7 @@ import { decodeAudio, openAudioStream, type AudioStream } from '../audio/decode/
 import { createMp3Encoder, createMp3FileEncoder, type Mp3EncodeOptions } from '../audio/encode/index.ts';
 import type { AudioMeasurements, PcmAudio } from '../audio/types.ts';
 import { analyzeAudio } from '../audio/analyze/index.ts';
-import type { AudioProbe } from '../audio/jobs.ts';
+import type { AudioProbe, SourceAudio } from '../audio/jobs.ts';
 
 /**
  * The audio half of ingest, run in worker threads: make the MP3 the catalog delivers and measure
@@ -17,6 +17,8 @@ export interface MeasuredFile {
   mp3Path: string;
   encoded: boolean;
   measurements: AudioMeasurements;
+  /** The source as decoded: what its loop points are checked against (ingest/loop.ts). */
+  source: SourceAudio;
 }
 
 /** Streams a file through decode → encode (to `temporaryPath`) → decode → analysis. */
@@ -27,8 +29,17 @@ export async function measureFile(
 ): Promise<MeasuredFile> {
   const source = await openAudioStream(createReadStream(sourcePath, { highWaterMark: 1 << 20 }), sourcePath);
   if (source.format === 'mp3') {
-    return { mp3Path: sourcePath, encoded: false, measurements: await measureStream(source) };
+    const measurements = await measureStream(source);
+    // The MP3 is stored as it is: its frames are those measured.
+    const frames = Math.round(measurements.duration * source.sampleRate);
+    return {
+      mp3Path: sourcePath,
+      encoded: false,
+      measurements,
+      source: { format: source.format, sampleRate: source.sampleRate, frames },
+    };
   }
+  let frames = 0;
   const handle = await open(temporaryPath, 'w');
   try {
     const encoder = await createMp3FileEncoder(
@@ -36,14 +47,22 @@ export async function measureFile(
       { sampleRate: source.sampleRate, channelCount: source.channelCount },
       encoding,
     );
-    for await (const chunk of source.chunks) await encoder.push(chunk);
+    for await (const chunk of source.chunks) {
+      frames += chunk.channels[0]?.length ?? 0;
+      await encoder.push(chunk);
+    }
     await encoder.finish();
     await handle.sync();
   } finally {
     await handle.close();
   }
   const delivered = await openAudioStream(createReadStream(temporaryPath, { highWaterMark: 1 << 20 }), temporaryPath);
-  return { mp3Path: temporaryPath, encoded: true, measurements: await measureStream(delivered) };
+  return {
+    mp3Path: temporaryPath,
+    encoded: true,
+    measurements: await measureStream(delivered),
+    source: { format: source.format, sampleRate: source.sampleRate, frames },
+  };
 }
 
 /**
@@ -63,12 +82,14 @@ export async function probeFile(sourcePath: string): Promise<AudioProbe> {
 }
 
 /** In memory, for short synthesized sounds: encode, decode the MP3, measure. */
-export async function encodeAndMeasure(audio: PcmAudio): Promise<{ mp3: Uint8Array; measurements: AudioMeasurements }> {
+export async function encodeAndMeasure(
+  audio: PcmAudio,
+): Promise<{ mp3: Uint8Array; sampleRate: number; measurements: AudioMeasurements }> {
   const encoder = await createMp3Encoder({ sampleRate: audio.sampleRate, channelCount: audio.channels.length });
   await encoder.push(audio);
   const mp3 = await encoder.finish();
   const delivered = await decodeAudio(mp3);
-  return { mp3, measurements: analyzeAudio(delivered) };
+  return { mp3, sampleRate: delivered.sampleRate, measurements: analyzeAudio(delivered) };
 }
 
 async function measureStream(stream: AudioStream): Promise<AudioMeasurements> {

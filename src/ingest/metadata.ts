@@ -5,6 +5,7 @@ import { CATEGORIES, type Category } from '../catalog/sound.ts';
 import type { SoundMetadata } from '../catalog/writer.ts';
 import { ucsFromFileName, type FoundFields, type MetadataSource, type SourcedFields } from './tags/fields.ts';
 import { readEmbeddedTags } from './tags/read-tags.ts';
+import type { FoundLoop } from './tags/loop-tags.ts';
 
 export type { MetadataSource } from './tags/fields.ts';
 
@@ -25,18 +26,25 @@ const sidecarSchema = z.strictObject({
     .optional(),
   license: z.string().trim().min(1).max(100).optional(),
   sample: z.boolean().optional(),
+  /** true: the whole sound loops, first frame to last; false: no loop, whatever the file's tags say. */
+  loop: z.boolean().optional(),
 });
 
 export class MetadataError extends Error {}
 
-/** Which source gave each field of a sound's metadata. */
-export type MetadataSources = Record<keyof SoundMetadata, MetadataSource>;
+/** Which source gave each field of a sound's metadata; `loop` only when a source gave one. */
+export type MetadataSources = Record<Exclude<keyof SoundMetadata, 'loop'>, MetadataSource> & {
+  loop?: MetadataSource;
+};
 
 export interface ResolvedMetadata {
+  /** Without its loop: the loop is checked against the audio once it is decoded (ingest/loop.ts). */
   metadata: SoundMetadata;
   sources: MetadataSources;
   /** Tags in the file that were damaged or too large and were ignored. */
   notes: string[];
+  /** The loop asked for: the sidecar's `loop: true` (the whole sound), else the file's loop points. */
+  loop: FoundLoop | null;
 }
 
 /**
@@ -71,6 +79,13 @@ export async function readMetadata(audioPath: string): Promise<ResolvedMetadata>
           source: 'sidecar' as const,
         }
       : (pick('tags') ?? { value: [], source: 'default' as const });
+  const loop: FoundLoop | null =
+    sidecar.loop === undefined
+      ? (embedded.loop ?? null)
+      : sidecar.loop
+        ? { start: 0, end: null, source: 'sidecar' }
+        : null;
+  const loopSource = sidecar.loop !== undefined ? 'sidecar' : embedded.loop?.source;
   const category =
     sidecar.category !== undefined
       ? { value: sidecar.category, source: 'sidecar' as const }
@@ -91,8 +106,10 @@ export async function readMetadata(audioPath: string): Promise<ResolvedMetadata>
       category: category.source,
       license: sidecar.license !== undefined ? 'sidecar' : 'default',
       sample: sidecar.sample !== undefined ? 'sidecar' : 'default',
+      ...(loopSource && { loop: loopSource }),
     },
     notes: embedded.notes,
+    loop,
   };
 }
 

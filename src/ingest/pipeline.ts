@@ -1,9 +1,10 @@
 import { rm, stat } from 'node:fs/promises';
 import type { Mp3EncodeOptions } from '../audio/encode/index.ts';
-import type { AudioProbe } from '../audio/jobs.ts';
+import type { AudioProbe, SourceAudio } from '../audio/jobs.ts';
 import { contentHashOf, soundIdFor, type CatalogWriter, type SoundMetadata } from '../catalog/writer.ts';
 import { DemoNames } from './demo-names.ts';
 import { hashFile } from './hash.ts';
+import { resolveLoop, type FoundLoop } from './loop.ts';
 import { MetadataError, readMetadata, type MetadataSources } from './metadata.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { findAudioFiles } from './walk.ts';
@@ -169,12 +170,15 @@ export async function planIngest(
       options.signal,
       async ({ file, order }) => {
         try {
-          const { metadata, sources, notes } = await readMetadata(file);
+          const { metadata, sources, notes, loop } = await readMetadata(file);
           const hash = hashes[order]!;
           if (typeof hash !== 'string') throw hash;
           const first = firstWithContent.get(hash)!;
           const decided = await decide(services, pool, file, hash, first === order ? null : files[first]!);
-          planned[order] = { file, metadata, sources, ...(notes.length > 0 && { notes }), ...decided };
+          // The loop as ingest would check it: against the audio the decision decoded, or a probe of it.
+          const audio = decided.audio ?? (loop && decided.action === 'update' ? await probe(pool, file) : undefined);
+          const looped = loop && audio ? withLoop(metadata, loop, sourceOf(audio), notes) : metadata;
+          planned[order] = { file, metadata: looped, sources, ...(notes.length > 0 && { notes }), ...decided };
         } catch (error) {
           planned[order] = { file, action: 'refuse', reason: failureReason(error) };
         }
@@ -218,11 +222,35 @@ async function decide(
       id: soundIdFor(hash),
       reason: `same content as ${earlier}, added before it in this run`,
     };
-  const probe = await pool.run({ kind: 'probe', sourcePath: file });
-  if (!probe.ok) return { action: 'refuse', reason: probe.reason };
-  if (probe.kind !== 'probe') throw new Error('unexpected worker result');
-  const { id: _job, ok: _ok, kind: _kind, ...audio } = probe;
+  const result = await pool.run({ kind: 'probe', sourcePath: file });
+  if (!result.ok) return { action: 'refuse', reason: result.reason };
+  if (result.kind !== 'probe') throw new Error('unexpected worker result');
+  const { id: _job, ok: _ok, kind: _kind, ...audio } = result;
   return { action: 'add', id: soundIdFor(hash), audio };
+}
+
+/** Decodes a whole file for what it is (a worker's probe); a file it cannot read fails. */
+async function probe(pool: WorkerPool, file: string): Promise<AudioProbe> {
+  const result = await pool.run({ kind: 'probe', sourcePath: file });
+  if (!result.ok) throw new IngestFailure(result.reason);
+  if (result.kind !== 'probe') throw new Error('unexpected worker result');
+  const { id: _job, ok: _ok, kind: _kind, ...audio } = result;
+  return audio;
+}
+
+/** A probe's audio as loops are checked against it: its length in frames (its duration is frames / rate). */
+function sourceOf(audio: AudioProbe): SourceAudio {
+  return { format: audio.format, sampleRate: audio.sampleRate, frames: Math.round(audio.duration * audio.sampleRate) };
+}
+
+/** The metadata with the loop asked for, once it fits the audio; a loop that does not is a note. */
+function withLoop(metadata: SoundMetadata, found: FoundLoop, audio: SourceAudio, notes: string[]): SoundMetadata {
+  const resolved = resolveLoop(found, audio);
+  if ('note' in resolved) {
+    notes.push(resolved.note);
+    return metadata;
+  }
+  return { ...metadata, loop: resolved.loop };
 }
 
 class IngestFailure extends Error {}
@@ -264,12 +292,20 @@ async function ingestFile(
   encoding: Mp3EncodeOptions,
   record: IngestedFile,
 ): Promise<'added' | 'updated'> {
-  const { metadata, sources, notes } = await readMetadata(file);
+  const { metadata, sources, notes, loop } = await readMetadata(file);
   Object.assign(record, { metadata, sources }, notes.length > 0 && { notes });
-  const known = await services.catalogWriter.updateMetadata(hash, metadata);
-  if (known) {
-    record.id = known.id;
-    return 'updated';
+  // A loop is checked against the decoded audio: known content is decoded again for it (a probe),
+  // new content by the work that stores it. Without a loop, known content only has its metadata
+  // written, the loop cleared with it.
+  const knownContent = loop === null || (await services.catalogWriter.findByContent(hash)) !== null;
+  if (knownContent) {
+    const looped = loop === null ? metadata : withLoop(metadata, loop, sourceOf(await probe(pool, file)), notes);
+    Object.assign(record, { metadata: looped }, notes.length > 0 && { notes });
+    const known = await services.catalogWriter.updateMetadata(hash, looped);
+    if (known) {
+      record.id = known.id;
+      return 'updated';
+    }
   }
   const result = await pool.run({
     kind: 'file',
@@ -280,11 +316,13 @@ async function ingestFile(
   if (!result.ok) throw new IngestFailure(result.reason);
   if (result.kind !== 'file') throw new Error('unexpected worker result');
   const { size } = await stat(result.mp3Path);
+  const looped = loop === null ? metadata : withLoop(metadata, loop, result.source, notes);
+  Object.assign(record, { metadata: looped }, notes.length > 0 && { notes });
   try {
     const { id, added } = await services.catalogWriter.put({
       contentHash: hash,
       mp3: { path: result.mp3Path, size, move: result.encoded },
-      metadata,
+      metadata: looped,
       measurements: result.measurements,
     });
     record.id = id;
@@ -332,6 +370,10 @@ export async function seedCatalog(
           category: metadata.category,
           license: 'CC0',
           sample: metadata.sample,
+          // Loops from first frame to last: the MP3's frames, which its duration counts at its rate.
+          loop: metadata.loop
+            ? { startSample: 0, endSample: Math.round(result.measurements.duration * result.sampleRate) }
+            : null,
         },
         measurements: result.measurements,
       });

@@ -25,7 +25,7 @@ async function run(job: Job): Promise<JobResult> {
     return { id: job.id, ok: true, kind: 'render', measurements };
   }
   const sound = synthesizeSound(job.seed, job.index);
-  const { mp3, measurements } = await encodeAndMeasure(sound.audio);
+  const { mp3, sampleRate, measurements } = await encodeAndMeasure(sound.audio);
   const { audio: _audio, ...metadata } = sound;
-  return { id: job.id, ok: true, kind: 'synth', mp3, measurements, metadata };
+  return { id: job.id, ok: true, kind: 'synth', mp3, sampleRate, measurements, metadata };
 }

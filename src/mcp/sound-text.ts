@@ -26,6 +26,7 @@ export function soundLine(sound: AnySound): string {
     const onset = sound.timing.onset_ms;
     parts.push(onset === null ? 'no onset' : `onset ${round(onset, 1)} ms`);
   }
+  if ('loop' in sound && sound.loop) parts.push('loop');
   if ('numDownloads' in sound) parts.push(`${sound.numDownloads} download${sound.numDownloads === 1 ? '' : 's'}`);
   if ('similarity' in sound) parts.push(`similarity ${round(sound.similarity, 2)}`);
   return `- ${parts.join(' · ')}`;
@@ -53,6 +54,9 @@ export function soundDetailText(sound: SoundBody): string {
     `  timing: onset ${ms(timing.onset_ms)}, peak ${ms(timing.peak_ms)}, tail ${ms(timing.tail_ms)}`,
     `  loudness: ${unit(loudness.integrated_lufs, 'LUFS')} integrated, true peak ` +
       `${unit(loudness.true_peak_db, 'dBTP')}`,
+    ...(sound.loop
+      ? [`  loop: frames ${sound.loop.start_sample} to ${sound.loop.end_sample} of the MP3 (end exclusive)`]
+      : []),
     `  license: ${sound.license ?? 'unknown'}`,
     `  stream_url: ${sound.stream_url}`,
   ].join('\n');

@@ -41,6 +41,7 @@ export function toSound(sound: Sound, signer: MediaSigner): SoundBody {
     license: sound.license,
     timing: sound.timing,
     loudness: sound.loudness,
+    loop: sound.loop === null ? null : { start_sample: sound.loop.startSample, end_sample: sound.loop.endSample },
   };
 }
 

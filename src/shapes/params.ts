@@ -99,6 +99,12 @@ export const lufs = z.preprocess(
   z.coerce.number().min(SEARCH_BOUNDS.lufs.min).max(SEARCH_BOUNDS.lufs.max).optional(),
 );
 
+/** `loop=true` or `loop=false`, as written; any other value is refused. */
+export const loopFilter = z
+  .enum(['true', 'false'])
+  .transform((value) => value === 'true')
+  .optional();
+
 /** `facets=category,tags`: which counts to add beside a search's page. */
 export const facetList = z
   .string()
@@ -162,6 +168,7 @@ export function searchFiltersOf(query: {
   max_onset_ms?: number;
   min_lufs?: number;
   max_lufs?: number;
+  loop?: boolean;
   facets?: Facet[];
   updated_since?: number;
   sort: SearchSort;
@@ -179,6 +186,7 @@ export function searchFiltersOf(query: {
     maxOnsetMs: query.max_onset_ms,
     minLufs: query.min_lufs,
     maxLufs: query.max_lufs,
+    loop: query.loop,
     updatedSince: query.updated_since,
     after: query.cursor,
     sort: query.sort,

@@ -44,12 +44,35 @@ export const loudnessSchema = z
   .describe('Null fields mean digital silence.')
   .register(components, { id: 'Loudness' });
 
+/** Extension: where a sound loops (Sound.loop). */
+export const loopSchema = z
+  .object({
+    start_sample: z.int().min(0).describe('The first sample frame of the loop, counted from 0.'),
+    end_sample: z
+      .int()
+      .min(1)
+      .describe("The frame after the loop's last: the loop is start_sample <= frame < end_sample (end exclusive)."),
+  })
+  .describe(
+    "Sample frames of the catalog's MP3, at its own sample rate, counted from its first decoded frame (after " +
+      'gapless trimming). A source at a rate MP3 lacks (a 96 kHz WAV is stored at 48 kHz) had its loop points ' +
+      'scaled to that rate and rounded to the nearest frame. end_sample is exclusive, unlike a WAV smpl ' +
+      "chunk's end (its last frame, included), which is one less.",
+  )
+  .register(components, { id: 'Loop', 'x-extension': true });
+
 export const soundSchema = soundSummarySchema
   .extend({
     category: z.enum(CATEGORIES).nullable(),
     license: z.string().nullable().describe('CC0 for catalog sounds.'),
     timing: timingSchema,
     loudness: loudnessSchema,
+    loop: loopSchema
+      .nullable()
+      .describe(
+        'Extension: where the sound loops (a music or lo-fi loop, or a source with loop points); null when it is ' +
+          'no loop. Search with loop=true for loops only.',
+      ),
   })
   .register(components, { id: 'Sound' });
 
@@ -186,4 +209,5 @@ export type PaginationBody = z.infer<typeof paginationSchema>;
 export type CursorPaginationBody = z.infer<typeof cursorPaginationSchema>;
 export type TimingBody = z.infer<typeof timingSchema>;
 export type LoudnessBody = z.infer<typeof loudnessSchema>;
+export type LoopBody = z.infer<typeof loopSchema>;
 export type FacetsBody = z.infer<typeof facetsSchema>;

@@ -26,7 +26,7 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
 /**
  * The document minus what its marks call additions to 1.0.0: operations tagged `extensions`,
  * components and parameters marked `x-extension`, enum values listed in `x-extension-values`, and
- * response properties that refer to an extension component.
+ * response and component properties that refer to an extension component, alone or with null.
  */
 function withoutExtensions(document: any): any {
   const copy = structuredClone(document);
@@ -36,6 +36,19 @@ function withoutExtensions(document: any): any {
       .map(([name]) => `#/components/schemas/${name}`),
   );
   for (const ref of extensionComponents) delete copy.components.schemas[ref.split('/').pop()!];
+  // A field of a 1.0.0 component whose shape is an extension (Sound.loop: a Loop or null).
+  const isExtensionField = (property: any) =>
+    extensionComponents.has(property.$ref) ||
+    (property.anyOf?.length === 2 &&
+      property.anyOf.some((part: any) => extensionComponents.has(part.$ref)) &&
+      property.anyOf.some((part: any) => part.type === 'null'));
+  for (const schema of Object.values(copy.components.schemas) as any[]) {
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      if (!isExtensionField(property)) continue;
+      delete schema.properties[name];
+      schema.required = schema.required?.filter((field: string) => field !== name);
+    }
+  }
   copy.tags = copy.tags.filter((tag: { name: string }) => tag.name !== 'extensions');
   for (const [route, methods] of Object.entries(copy.paths) as Array<[string, Record<string, any>]>) {
     for (const [method, operation] of Object.entries(methods)) {
@@ -116,6 +129,7 @@ describe('openapi', () => {
         'max_onset_ms',
         'min_lufs',
         'max_lufs',
+        'loop',
         'updated_since',
         'cursor',
         'facets',

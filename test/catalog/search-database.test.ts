@@ -33,6 +33,7 @@ describe('search on the database', () => {
           const category = item.category ?? 'SFX';
           const timing = { onset_ms: item.onsetMs, peak_ms: null, tail_ms: null };
           const loudness = { integrated_lufs: item.lufs, true_peak_db: null };
+          const loop = item.loop && { startSample: item.loop[0], endSample: item.loop[0] + item.loop[1] };
           const { id } = await addSound(server.services, {
             name: item.name,
             description: item.description,
@@ -42,6 +43,7 @@ describe('search on the database', () => {
             sample: item.isSample,
             timing,
             loudness,
+            loop,
           });
           for (let n = 0; n < item.numDownloads; n++) assert.ok(await server.services.catalog.countDownload(id));
           rows.push({
@@ -57,6 +59,7 @@ describe('search on the database', () => {
             loudness,
             numDownloads: item.numDownloads,
             isSample: item.isSample,
+            loop,
             createdAt: new Date(server.clock.now).toISOString(),
           });
         }
@@ -82,6 +85,8 @@ describe('search on the database', () => {
               referenceSearch(rows, filters),
               JSON.stringify(filters),
             );
+            for (const sound of page.items)
+              assert.deepEqual(sound.loop, rows.find((row) => row.id === sound.id)!.loop, `the loop of ${sound.id}`);
           }
           for (const filters of fc.sample(sampleFiltersArb, { numRuns: 50, seed: 9 })) {
             const samples = await other.catalog.samples(filters);

@@ -32,6 +32,7 @@ export async function addSound(
       category: fixture.category ?? 'SFX',
       license: fixture.license ?? 'CC0',
       sample: fixture.sample ?? false,
+      loop: fixture.loop ?? null,
     },
     measurements,
   });

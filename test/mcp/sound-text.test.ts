@@ -14,6 +14,7 @@ const sound: SoundBody = {
   license: 'CC0',
   timing: { onset_ms: null, peak_ms: null, tail_ms: null },
   loudness: { integrated_lufs: null, true_peak_db: null },
+  loop: null,
 };
 
 describe('mcp.sound-text: the text rendering stays readable at the edges', () => {

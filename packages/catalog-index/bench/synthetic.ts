@@ -84,6 +84,7 @@ export function* catalogPages(count: number, seed = 1, pageSize = 10_000): Gener
       loudness: { integrated_lufs: -30 + next() * 22, true_peak_db: -6 + next() * 5.5 },
       numDownloads: Math.floor(Math.exp(next() * 9) - 1) * (next() < 0.3 ? 0 : 1),
       isSample: i < 24,
+      loop: null,
       createdAt: new Date(start + Math.floor(next() * 3 * 365 * 86_400_000)).toISOString(),
       descriptors: centre.map((value) => value + (next() + next() + next() - 1.5) * 2),
     });

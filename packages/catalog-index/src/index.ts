@@ -12,7 +12,15 @@ export {
   type RankPage,
   type RankPlace,
 } from './popular-walk.ts';
-export { CATEGORIES, type CatalogRecord, type Category, type Loudness, type Sound, type Timing } from './sound.ts';
+export {
+  CATEGORIES,
+  type CatalogRecord,
+  type Category,
+  type Loop,
+  type Loudness,
+  type Sound,
+  type Timing,
+} from './sound.ts';
 export {
   FACETS,
   SEARCH_SORTS,

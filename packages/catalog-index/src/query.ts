@@ -32,6 +32,8 @@ export interface SearchFilters {
   /** Integrated loudness bounds in LUFS, inclusive; sounds not measured never match. */
   minLufs?: number;
   maxLufs?: number;
+  /** Loops only (true), or sounds that are no loop only (false); absent: both. */
+  loop?: boolean;
   /** Sounds whose record changed at or after this time (ms since the epoch). */
   updatedSince?: number;
   sort: SearchSort;

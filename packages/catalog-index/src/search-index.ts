@@ -71,6 +71,8 @@ export class SearchIndex {
   private rangesMade = false;
   /** A posting per category, in the order of CATEGORIES. */
   private readonly categories = CATEGORIES.map(() => new Posting());
+  /** The sounds that are no loop ([0]) and the loops ([1]): every sound is in one of them. */
+  private readonly loops = [new Posting(), new Posting()] as const;
   private readonly orders: Record<SortField, SortOrder>;
   /** The catalog in row key order: what cursor walks follow, since a row key never changes. */
   private readonly bySeq: SortOrder;
@@ -397,6 +399,7 @@ export class SearchIndex {
       if (posting === undefined) return NOTHING;
       sets.push(posting);
     }
+    if (filters.loop !== undefined) sets.push(this.loops[filters.loop ? 1 : 0]);
     if (filters.categories.length > 0) {
       const postings = filters.categories.map((category) => this.categories[CATEGORIES.indexOf(category)]!);
       sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool.take()));
@@ -493,6 +496,7 @@ export class SearchIndex {
       this.onsets.add(doc, this.columns.onset[doc]!);
       this.loudness.add(doc, this.columns.lufs[doc]!);
     }
+    this.loops[record.loop === null ? 0 : 1].add(doc, this.columns.capacity);
     this.similarity.set(doc, record.descriptors ?? null);
     this.count++;
     if (record.isSample) this.sampleIds = null;
@@ -515,8 +519,13 @@ export class SearchIndex {
       sample: c.sample[doc]!,
       onset: c.onset[doc]!,
       lufs: c.lufs[doc]!,
+      looped: c.looped(doc),
     };
     c.set(doc, record);
+    if (c.looped(doc) !== before.looped) {
+      this.loops[before.looped ? 1 : 0].remove(doc);
+      this.loops[before.looped ? 0 : 1].add(doc, c.capacity);
+    }
     this.similarity.set(doc, record.descriptors ?? null);
     for (const [ranges, was, is] of [
       [this.durations, before.duration, c.duration[doc]!],
@@ -558,6 +567,7 @@ export class SearchIndex {
     this.durations.remove(doc, c.duration[doc]!);
     this.onsets.remove(doc, c.onset[doc]!);
     this.loudness.remove(doc, c.lufs[doc]!);
+    this.loops[c.looped(doc) ? 1 : 0].remove(doc);
     this.similarity.clear(doc);
     this.count--;
     this.sampleIds = null;

@@ -38,6 +38,9 @@ export class SoundColumns {
   tail = new Float64Array(0);
   lufs = new Float64Array(0);
   truePeak = new Float64Array(0);
+  /** A loop's first frame and the frame after its last; NaN for a sound that is no loop. */
+  loopStart = new Float64Array(0);
+  loopEnd = new Float64Array(0);
   /** The database row key: the catalog's own order, which a cursor walk follows (it never changes). */
   seq = new Float64Array(0);
   /** When the sound's record last changed (ms since the epoch): what `updated_since` reads. */
@@ -69,6 +72,8 @@ export class SoundColumns {
     this.tail[doc] = record.timing.tail_ms ?? Number.NaN;
     this.lufs[doc] = record.loudness.integrated_lufs ?? Number.NaN;
     this.truePeak[doc] = record.loudness.true_peak_db ?? Number.NaN;
+    this.loopStart[doc] = record.loop?.startSample ?? Number.NaN;
+    this.loopEnd[doc] = record.loop?.endSample ?? Number.NaN;
     this.seq[doc] = record.seq;
     this.updated[doc] = Date.parse(record.updatedAt ?? record.createdAt);
   }
@@ -92,7 +97,13 @@ export class SoundColumns {
       loudness: { integrated_lufs: orNull(this.lufs[doc]!), true_peak_db: orNull(this.truePeak[doc]!) },
       numDownloads: this.downloads[doc]!,
       isSample: this.sample[doc] === 1,
+      loop: this.looped(doc) ? { startSample: this.loopStart[doc]!, endSample: this.loopEnd[doc]! } : null,
     };
+  }
+
+  /** Whether the sound at a position is a loop. */
+  looped(doc: number): boolean {
+    return !Number.isNaN(this.loopStart[doc]!);
   }
 
   id(doc: number): string {
@@ -162,6 +173,8 @@ export class SoundColumns {
     this.tail = grown(this.tail, capacity);
     this.lufs = grown(this.lufs, capacity);
     this.truePeak = grown(this.truePeak, capacity);
+    this.loopStart = grown(this.loopStart, capacity);
+    this.loopEnd = grown(this.loopEnd, capacity);
     this.seq = grown(this.seq, capacity);
     this.updated = grown(this.updated, capacity);
   }

@@ -11,6 +11,15 @@ export interface Loudness {
   true_peak_db: number | null;
 }
 
+/**
+ * Where a sound loops: sample frames of the catalog's file from its start, `startSample` the first
+ * frame of the loop and `endSample` the frame after its last (exclusive), 0 <= start < end.
+ */
+export interface Loop {
+  startSample: number;
+  endSample: number;
+}
+
 export const CATEGORIES = ['SFX', 'MUSIC', 'LOFI', 'AMBIENT'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -27,6 +36,8 @@ export interface Sound {
   loudness: Loudness;
   numDownloads: number;
   isSample: boolean;
+  /** Where the sound loops; null when it is not a loop. */
+  loop: Loop | null;
 }
 
 /** One sound as it goes into the index: what lists show, and what they sort and filter by. */

@@ -210,6 +210,40 @@ describe('search index', () => {
       loudness: { integrated_lufs: -20, true_peak_db: null },
       numDownloads: 3,
       isSample: true,
+      loop: null,
     });
+  });
+
+  test('search-index.loop: loop=true finds the loops, loop=false the rest, as loops come and go', () => {
+    const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+    const base = {
+      description: null,
+      tags: [],
+      category: 'MUSIC' as const,
+      duration: 1,
+      numDownloads: 0,
+      isSample: false,
+      created: 0,
+      id: 'abcdef',
+      onsetMs: null,
+      lufs: null,
+    };
+    index.load([
+      toRecord(1, { ...base, name: 'one', loop: [0, 44100] }),
+      toRecord(2, { ...base, name: 'two' }),
+      toRecord(3, { ...base, name: 'three', loop: [10, 20] }),
+    ]);
+    index.loaded();
+    const names = (loop: boolean | undefined) =>
+      index
+        .search({ words: [], categories: [], tags: [], loop, sort: 'name', order: 'asc', page: 1, limit: 10 })
+        .items.map((sound) => `${sound.name}${sound.loop ? ` ${sound.loop.startSample}-${sound.loop.endSample}` : ''}`);
+    assert.deepEqual(names(true), ['one 0-44100', 'three 10-30']);
+    assert.deepEqual(names(false), ['two']);
+    assert.deepEqual(names(undefined), ['one 0-44100', 'three 10-30', 'two']);
+    // Two becomes a loop, one stops being one, three is removed.
+    index.apply([toRecord(2, { ...base, name: 'two', loop: [5, 6] }), toRecord(1, { ...base, name: 'one' })], [3]);
+    assert.deepEqual(names(true), ['two 5-11']);
+    assert.deepEqual(names(false), ['one']);
   });
 });

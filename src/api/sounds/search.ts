@@ -11,6 +11,7 @@ import {
   EXTENSION,
   facetList,
   isoTime,
+  loopFilter,
   lufs,
   milliseconds,
   searchFiltersOf,
@@ -50,6 +51,9 @@ export const searchSounds = defineEndpoint({
       .meta(EXTENSION),
     min_lufs: lufs.describe('Extension: lowest integrated loudness, in LUFS.').meta(EXTENSION),
     max_lufs: lufs.describe('Extension: highest integrated loudness, in LUFS.').meta(EXTENSION),
+    loop: loopFilter
+      .describe('Extension: true for loops only (sounds with a loop), false for sounds that are no loop.')
+      .meta(EXTENSION),
     updated_since: isoTime
       .optional()
       .describe(

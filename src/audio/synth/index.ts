@@ -50,6 +50,7 @@ export function synthesizeSound(seed: string | number, index: number): SynthSoun
     tags: draft.tags,
     category: plan.category,
     sample: plan.sample,
+    loop: draft.loop === true,
     audio: draft.audio,
   };
 }

@@ -27,6 +27,8 @@ export interface SynthSound {
   category: SynthCategory;
   /** Whether the sound belongs on the public sample list. */
   sample: boolean;
+  /** Whether it loops from its first sample to its last (the music and lo-fi loops, cut at bar lines). */
+  loop: boolean;
   audio: PcmAudio;
 }
 
@@ -42,6 +44,8 @@ export interface SoundDraft {
   subtitle?: string;
   description: string;
   tags: string[];
+  /** True for a sound made to loop whole, end back to start. */
+  loop?: boolean;
   audio: PcmAudio;
 }
 

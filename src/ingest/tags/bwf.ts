@@ -2,18 +2,24 @@ import type { RawTags } from './fields.ts';
 import { readIxml } from './ixml.ts';
 import { MAX_TAG_BYTES, TagError, type BoundedTagFile } from './bounded-file.ts';
 import { decodeUnlabelled } from './text.ts';
+import { smplLoop, type FoundLoop } from './loop-tags.ts';
 
 const BEXT_DESCRIPTION_BYTES = 256;
 const MAX_CHUNKS = 10_000;
+/** A smpl chunk's header and a few loops: only the first loop is read. */
+const SMPL_READ_BYTES = 36 + 24 * 4;
 
 /**
- * What music-metadata does not read in a RIFF/WAVE (or RF64/BW64) file: the iXML chunk, and the
- * BWF bext Description as text (music-metadata keeps only its ASCII). Found by walking the chunks
- * with seeks (iXML often sits after the audio). A bad chunk is a note; the others still count.
+ * What music-metadata does not read in a RIFF/WAVE (or RF64/BW64) file: the iXML chunk, the
+ * BWF bext Description as text (music-metadata keeps only its ASCII) and the first loop of the
+ * smpl chunk. Found by walking the chunks with seeks (iXML often sits after the audio). A bad
+ * chunk is a note; the others still count.
  */
-export async function readBwfTags(file: BoundedTagFile): Promise<{ ixml?: RawTags; bext?: RawTags; notes: string[] }> {
+export async function readBwfTags(
+  file: BoundedTagFile,
+): Promise<{ ixml?: RawTags; bext?: RawTags; loop?: FoundLoop; notes: string[] }> {
   const notes: string[] = [];
-  const found: { ixml?: RawTags; bext?: RawTags } = {};
+  const found: { ixml?: RawTags; bext?: RawTags; loop?: FoundLoop } = {};
   let ds64DataBytes: number | null = null;
   let pos = 12;
   for (let chunks = 0; chunks < MAX_CHUNKS && pos + 8 <= file.fileInfo.size; chunks++) {
@@ -36,6 +42,9 @@ export async function readBwfTags(file: BoundedTagFile): Promise<{ ixml?: RawTag
       else if (id === 'iXML') {
         if (size > MAX_TAG_BYTES) throw new TagError(`iXML chunk of ${size} bytes is larger than 1 MiB`);
         found.ixml = readIxml(await file.bytesAt(pos + 8, size));
+      } else if (id === 'smpl' && found.loop === undefined) {
+        const loop = readSmpl(await file.bytesAt(pos + 8, Math.min(size, SMPL_READ_BYTES)));
+        if (loop) found.loop = loop;
       }
     } catch (error) {
       if (!(error instanceof TagError)) throw error;
@@ -59,6 +68,14 @@ function bextDescription(text: string): string | undefined {
     .filter(Boolean);
   if (lines.length === 0 || !lines.every((line) => /^[a-zA-Z][a-zA-Z0-9]{0,15}=/.test(line))) return text;
   return lines.find((line) => /^[a-zA-Z]?NOTE=/i.test(line))?.replace(/^[^=]*=/, '');
+}
+
+function readSmpl(body: Uint8Array): FoundLoop | null {
+  try {
+    return smplLoop(body);
+  } catch (error) {
+    throw new TagError((error as Error).message);
+  }
 }
 
 function readUint64(bytes: Uint8Array, offset: number): number | null {

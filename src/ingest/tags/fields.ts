@@ -9,6 +9,7 @@ export { cleanText, FIELD_LIMITS };
 /** Where a field of a sound's metadata came from, as `ingest --verbose` shows it. */
 export type MetadataSource =
   | 'sidecar'
+  | 'smpl'
   | 'id3'
   | 'vorbis'
   | 'bext'

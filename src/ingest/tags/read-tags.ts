@@ -7,12 +7,15 @@ import { readBwfTags } from './bwf.ts';
 import { leadingId3Tag } from './id3-tag.ts';
 import { toFields, type MetadataSource, type RawTags, type SourcedFields } from './fields.ts';
 import { fromAiff, fromId3, fromRiffInfo, fromVorbis } from './native-tags.ts';
+import { vorbisLoop, type FoundLoop } from './loop-tags.ts';
 
 export interface EmbeddedTags {
   /** What each tag source in the file gives, the one to prefer first. */
   found: SourcedFields[];
   /** Tags that were damaged, too large or unreadable, and ignored: the audio is still ingested. */
   notes: string[];
+  /** Loop points the file gives (WAV smpl, Vorbis LOOPSTART and LOOPLENGTH), not yet checked. */
+  loop?: FoundLoop;
 }
 
 /** The formats ingest decodes, as music-metadata names them: it then picks its parser by this, not by the file name. */
@@ -65,23 +68,30 @@ async function sniff(file: BoundedTagFile): Promise<Format | null> {
 async function readTags(file: BoundedTagFile, format: Format): Promise<EmbeddedTags> {
   const notes: string[] = [];
   const raw: Array<[MetadataSource, RawTags | undefined]> = [];
+  let loop: FoundLoop | undefined;
   if (format === 'wav') {
     const bwf = await readBwfTags(file);
     raw.push(['ixml', bwf.ixml], ['bext', bwf.bext]);
     notes.push(...bwf.notes);
+    loop = bwf.loop;
   }
   const parsed = await parseNative(file, format, notes);
   if (parsed) {
     const native = (type: string) => parsed.native[type] ?? [];
     if (format === 'mp3') raw.push(['id3', fromId3(['ID3v2.2', 'ID3v2.3', 'ID3v2.4'].flatMap(native))]);
-    if (format === 'flac' || format === 'ogg') raw.push(['vorbis', fromVorbis(native('vorbis'))]);
+    if (format === 'flac' || format === 'ogg') {
+      raw.push(['vorbis', fromVorbis(native('vorbis'))]);
+      const vorbis = vorbisLoop(native('vorbis'));
+      if (vorbis.note) notes.push(vorbis.note);
+      if (vorbis.loop) loop = vorbis.loop;
+    }
     if (format === 'wav') raw.push(['info', fromRiffInfo(native('exif'))]);
     if (format === 'aiff') raw.push(['aiff', fromAiff(native('AIFF'))]);
   }
   const found = raw
     .map(([source, tags]) => ({ source, fields: tags ? toFields(tags) : {} }))
     .filter(({ fields }) => Object.keys(fields).length > 0);
-  return { found, notes };
+  return { found, notes, ...(loop && { loop }) };
 }
 
 /** music-metadata's reading of the file (covers and the duration skipped), or null with a note. */

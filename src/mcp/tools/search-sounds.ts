@@ -40,6 +40,7 @@ const inputSchema = z
       .max(LUFS_RANGE.max)
       .optional()
       .describe('Loudest integrated loudness, LUFS.'),
+    loop: z.boolean().optional().describe('true: loops only; false: no loops.'),
     facets: z
       .array(z.enum(FACETS))
       .max(FACETS.length)
@@ -78,7 +79,7 @@ export const searchSoundsTool = defineTool({
   name: 'search_sounds',
   title: 'Search sounds',
   description:
-    'Search CC0 sound effects and music by keywords, tags, category, duration, onset and loudness; concise ' +
+    'Search CC0 sound effects and music by keywords, tags, category, duration, onset, loudness and loop; concise ' +
     'results unless detail is "full" (timing and loudness, as get_sound explains). The place to start; then ' +
     'preview_sound or get_stream_url to listen, get_download_url to fetch.',
   inputSchema,
@@ -95,6 +96,7 @@ export const searchSoundsTool = defineTool({
       maxOnsetMs: args.max_onset_ms,
       minLufs: args.min_lufs,
       maxLufs: args.max_lufs,
+      loop: args.loop,
       facets: args.facets,
       after,
       sort: walking ? 'downloads' : args.sort,

@@ -79,6 +79,7 @@ describe('search', () => {
         'duration',
         'id',
         'license',
+        'loop',
         'loudness',
         'name',
         'stream_url',
@@ -89,6 +90,7 @@ describe('search', () => {
     assert.deepEqual(sound!.timing, { onset_ms: 12.5, peak_ms: 40.25, tail_ms: 900.125 });
     assert.deepEqual(sound!.loudness, { integrated_lufs: -18.2, true_peak_db: -1.1 });
     assert.equal(sound!.license, 'CC0');
+    assert.equal(sound!.loop, null);
     assert.match(String(sound!.download_url), /d=download/);
     assert.deepEqual(body.pagination, { page: 1, limit: 20, total: 1, totalPages: 1 });
   });

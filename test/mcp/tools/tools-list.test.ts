@@ -67,6 +67,7 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
         'cursor',
         'facets',
         'limit',
+        'loop',
         'max_duration',
         'max_lufs',
         'max_onset_ms',
@@ -88,6 +89,7 @@ describe('mcp.tools-list: what an agent learns before calling anything', () => {
       'tags: an array or a comma-separated string',
     );
     assert.equal((inputSchema.properties!.max_duration as { type: string }).type, 'number');
+    assert.equal((inputSchema.properties!.loop as { type: string }).type, 'boolean');
   });
 
   it('the id tools require an id and nothing else; the URL tools may ask for a rendition', () => {

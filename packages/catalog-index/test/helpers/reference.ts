@@ -49,6 +49,8 @@ export const recordArb = fc.record({
     { nil: null },
   ),
   lufs: fc.option(fc.integer({ min: -30, max: -10 }), { nil: null }),
+  /** A loop's first frame and its length in frames. */
+  loop: fc.option(fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 100 })), { nil: null }),
   /** Seconds between creation and the last change of the record. */
   updatedAfter: fc.integer({ min: 0, max: 2 }),
 });
@@ -56,7 +58,7 @@ export type Generated = typeof recordArb extends fc.Arbitrary<infer T> ? T : nev
 
 export function toRecord(
   seq: number,
-  generated: Omit<Generated, 'updatedAfter'> & { updatedAfter?: number },
+  generated: Omit<Generated, 'updatedAfter' | 'loop'> & { updatedAfter?: number; loop?: Generated['loop'] },
 ): CatalogRecord {
   return {
     seq,
@@ -71,6 +73,7 @@ export function toRecord(
     loudness: { integrated_lufs: generated.lufs, true_peak_db: null },
     numDownloads: generated.numDownloads,
     isSample: generated.isSample,
+    loop: generated.loop ? { startSample: generated.loop[0], endSample: generated.loop[0] + generated.loop[1] } : null,
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, generated.created)).toISOString(),
     updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, generated.created + (generated.updatedAfter ?? 0))).toISOString(),
   };
@@ -94,6 +97,7 @@ export const filtersArb: fc.Arbitrary<SearchFilters> = fc.record(
     maxOnsetMs: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
     minLufs: fc.option(fc.integer({ min: -30, max: -10 }), { nil: undefined }),
     maxLufs: fc.option(fc.integer({ min: -30, max: -10 }), { nil: undefined }),
+    loop: fc.option(fc.boolean(), { nil: undefined }),
     updatedSince: fc.option(
       fc.integer({ min: 0, max: 6 }).map((second) => Date.UTC(2026, 0, 1, 0, 0, second)),
       { nil: undefined },
@@ -127,6 +131,7 @@ export function referenceSearch(rows: CatalogRecord[], f: SearchFilters) {
       (f.maxDuration === undefined || row.duration <= f.maxDuration) &&
       within(row.timing.onset_ms, undefined, f.maxOnsetMs) &&
       within(row.loudness.integrated_lufs, f.minLufs, f.maxLufs) &&
+      (f.loop === undefined || (row.loop !== null) === f.loop) &&
       (f.updatedSince === undefined || Date.parse(row.updatedAt ?? row.createdAt) >= f.updatedSince),
   );
   const sort = f.sort === 'relevance' && f.words.length === 0 ? 'downloads' : f.sort;

@@ -18,7 +18,7 @@ function generateLoop(context: SynthContext, category: 'MUSIC' | 'LOFI'): Return
     fadeInSeconds: 0.003,
     fadeOutSeconds: 0.01,
   });
-  return describeSong(plan, rng, audio);
+  return { ...describeSong(plan, rng, audio), loop: true };
 }
 
 export const generateMusic: SoundGenerator = (context) => generateLoop(context, 'MUSIC');
