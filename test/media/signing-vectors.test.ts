@@ -104,6 +104,7 @@ describe('media: signing vectors', () => {
       expiresAt: EXP,
       ids: [ID, '0123456789abcdef'],
       choice: {},
+      options: {},
       accountId: null,
       canonicalQuery: `${pack.signed.split('?')[1]}&sig=${pack.sig}`,
     });
