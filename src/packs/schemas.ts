@@ -74,11 +74,8 @@ export const packOptionsQuery = z.object({
 
 /** The MCP tool's arguments for the same options. */
 export const packOptionsArguments = {
-  naming: z.enum(NAMING_VALUES).optional().describe('ucs: CatID_FXName_Creator_Source file names.'),
-  sprite: z
-    .boolean()
-    .optional()
-    .describe('true adds sprite.ogg, sprite.mp3 and Howler/Phaser JSON maps; paid as two renditions.'),
+  naming: z.enum(NAMING_VALUES).optional().describe('ucs: UCS file names'),
+  sprite: z.boolean().optional().describe('Add an Ogg+MP3 audio sprite, Howler/Phaser maps (2 renditions)'),
 };
 
 /** The options a pack's URL carries, from either door's parsed input. */

@@ -2,6 +2,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { yieldToEventLoop } from '../audio/decode/audio-stream.ts';
 import { openAudioStream } from '../audio/decode/index.ts';
 import { Conformer, conformed } from '../audio/encode/conform.ts';
 import { FileWriter } from '../audio/encode/file-writer.ts';
@@ -40,6 +41,14 @@ const OGG_BYTES_PER_CHANNEL_SECOND = 96_000 / 8;
 const MP3_BYTES_PER_CHANNEL_SECOND = 95_000 / 8;
 /** A map's bytes per sound in both JSON files, about. */
 const MAP_BYTES_PER_SOUND = 220;
+/**
+ * Samples encoded between two turns of the event loop. Sprites are made on the server's own
+ * thread (the render pool's workers run ingest's jobs only), so the work goes in slices short
+ * enough not to hold other requests back for long.
+ */
+const SLICE_FRAMES = 4096;
+/** Sprites made at once in one process; more wait for their turn (their ZIP pauses before its sprite). */
+export const SPRITES_AT_ONCE = 1;
 
 /** The sounds' seconds are past SPRITE_MAX_SECONDS: no sprite is made of them. */
 export class SpriteTooLongError extends Error {
@@ -124,6 +133,21 @@ export async function makeSprite(
   sources: SpriteSources,
   signal: AbortSignal,
 ): Promise<Sprite> {
+  const leave = await spriteTurns.enter(signal);
+  try {
+    return await makeSpriteInTurn(sounds, keys, choice, sources, signal);
+  } finally {
+    leave();
+  }
+}
+
+async function makeSpriteInTurn(
+  sounds: StoredSound[],
+  keys: string[],
+  choice: RenditionChoice,
+  sources: SpriteSources,
+  signal: AbortSignal,
+): Promise<Sprite> {
   const payment = await sources.pay?.();
   const folder = await mkdtemp(path.join(tmpdir(), 'sound-catalog-sprite-'));
   const sprite: Sprite = {
@@ -157,9 +181,14 @@ async function encodeSprite(
     const vorbis = await VorbisEncoder.create(new FileWriter(ogg), SPRITE_RATE, channels);
     const mp3 = await createMp3FileEncoder(mp3File, { sampleRate: SPRITE_RATE, channelCount: channels });
     const push = async (chunk: PcmAudio) => {
-      signal.throwIfAborted();
-      await vorbis.push(chunk);
-      await mp3.push(chunk);
+      const length = chunk.channels[0]?.length ?? 0;
+      for (let from = 0; from < length; from += SLICE_FRAMES) {
+        await yieldToEventLoop();
+        signal.throwIfAborted();
+        const slice = { ...chunk, channels: chunk.channels.map((c) => c.subarray(from, from + SLICE_FRAMES)) };
+        await vorbis.push(slice);
+        await mp3.push(slice);
+      }
     };
     const gap = Math.round(SPRITE_GAP_SECONDS * SPRITE_RATE);
     let position = 0;
@@ -205,6 +234,47 @@ function isLoop(sound: StoredSound): boolean {
   const loop = (sound as { loop?: unknown }).loop;
   return typeof loop === 'object' && loop !== null;
 }
+
+/** Who may make a sprite now: SPRITES_AT_ONCE at a time, the others in the order they came. */
+class Turns {
+  private running = 0;
+  private readonly line: Array<() => void> = [];
+
+  constructor(private readonly atOnce: number) {}
+
+  /** Resolves with the function that gives the turn back (once) when it is this caller's; rejects when `signal` aborts first. */
+  async enter(signal: AbortSignal): Promise<() => void> {
+    signal.throwIfAborted();
+    if (this.running >= this.atOnce) {
+      await new Promise<void>((resolve, reject) => {
+        const start = () => {
+          signal.removeEventListener('abort', leave);
+          resolve();
+        };
+        const leave = () => {
+          this.line.splice(this.line.indexOf(start), 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', leave, { once: true });
+        this.line.push(start);
+      });
+    } else {
+      this.running++;
+    }
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      // The turn passes to the next in line, or is free.
+      const next = this.line.shift();
+      if (next) next();
+      else this.running--;
+    };
+  }
+}
+
+/** The one line of this process's sprites: each is CPU work on the server's thread, so they take turns. */
+const spriteTurns = new Turns(SPRITES_AT_ONCE);
 
 function silence(channels: number, frames: number): PcmAudio {
   return { sampleRate: SPRITE_RATE, channels: Array.from({ length: channels }, () => new Float32Array(frames)) };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -8,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { ffmpegDecode, needsFfmpeg } from '../audio/helpers/ffmpeg.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
@@ -213,6 +215,34 @@ describe('packs.options: naming=ucs and sprite=true on GET /api/v1/packs and get
           assert.ok(peak < 0.01, `${format}: the gap at ${from} peaks at ${peak}`);
         }
       }
+    },
+  );
+
+  test(
+    'packs.options.sprite-trim: with trim=true each sound in the sprite is its onset-to-tail stretch, ' +
+      'and no sprite file is left behind',
+    needsFfmpeg,
+    async () => {
+      const sound = real[2]!;
+      const stored = await server.services.catalog.findById(sound.id);
+      const { onset_ms: onset, tail_ms: tail } = stored!.timing;
+      assert.ok(onset !== null && tail !== null && tail > onset);
+      const response = await server.get(`/api/v1/packs?ids=${sound.id},${real[0]!.id}&sprite=true&trim=true`, { key });
+      assert.equal(response.status, 200, await response.clone().text());
+      const { data } = (await response.json()) as PackBody;
+      const download = await fetch(data.download_url);
+      assert.equal(download.status, 200);
+      const zip = await readZip(server.dataDir, 'trim.zip', new Uint8Array(await download.arrayBuffer()));
+      const phaser = JSON.parse((await zip.entry('sprite.phaser.json')).toString('utf8')) as PhaserMap;
+      const [first] = Object.values(phaser.spritemap);
+      assert.equal(first!.start, 0);
+      assert.ok(Math.abs((first!.end - first!.start) * 1000 - (tail - onset)) < 0.05, `${first!.end} s`);
+      await eventually(
+        async () => (await readdir(tmpdir())).filter((name) => name.startsWith('sound-catalog-sprite-')),
+        (left) => left.length === 0,
+        2000,
+        'the sprite files are removed once the ZIP has ended',
+      );
     },
   );
 
