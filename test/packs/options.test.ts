@@ -246,6 +246,33 @@ describe('packs.options: naming=ucs and sprite=true on GET /api/v1/packs and get
     },
   );
 
+  test('packs.options.sprite-left: a client that leaves before the sprite is made pays nothing for it', async () => {
+    const response = await server.get(`/api/v1/packs?ids=${real.map((sound) => sound.id).join(',')}&sprite=true`, {
+      key,
+    });
+    const { data } = (await response.json()) as PackBody;
+    const before = await remaining();
+    const left = new AbortController();
+    const download = await fetch(data.download_url, { signal: left.signal });
+    assert.equal(download.status, 200);
+    // The first bytes (the sounds come first, the sprite after them), then the client leaves.
+    await download.body!.getReader().read();
+    left.abort();
+    // The sprite's price, taken when the fetch started, is given back: only the popular calls count.
+    let calls = 0;
+    const counted = async () => {
+      calls++;
+      return remaining();
+    };
+    await eventually(counted, (now) => now === before - calls, 5000, 'the refund');
+    await eventually(
+      async () => (await readdir(tmpdir())).filter((name) => name.startsWith('sound-catalog-sprite-')),
+      (files) => files.length === 0,
+      5000,
+      'no sprite files left',
+    );
+  });
+
   test('packs.options.errors: bad values are 400s naming the parameter; a sprite too long is refused', async () => {
     const ids = real.map((sound) => sound.id).join(',');
     for (const [query, param] of [
