@@ -203,7 +203,7 @@ describe('packs.options: naming=ucs and sprite=true on GET /api/v1/packs and get
           assert.equal(alignment.lag, 0, `${format} ${sound.name}: found at the map's start, to the sample`);
           assert.ok(alignment.correlation > 0.99, `${format} ${sound.name}: correlation ${alignment.correlation}`);
           const error = relativeRmsError(segment, own[0]!);
-          assert.ok(error < 0.15, `${format} ${sound.name}: relative RMS error ${error}`);
+          assert.ok(error < 0.08, `${format} ${sound.name}: relative RMS error ${error}`);
         }
       }
       // Between the sounds, silence (a few milliseconds left for the codecs' ringing at its edges).

@@ -61,7 +61,8 @@ export const getPackUrlTool = defineTool({
     return {
       structured,
       text:
-        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files in a ZIP, about ` +
+        `Pack of ${pack.sounds} sounds (${(rendition.format ?? 'mp3').toUpperCase()} files` +
+        `${sprite ? ' and an audio sprite' : ''} in a ZIP, about ` +
         `${Math.ceil(pack.estimatedBytes / 1024)} KB, CC0; cost ${pack.cost} requests${renditionsCost}), ` +
         `download before ${structured.expires_at}: ${structured.download_url}`,
       links: soundLinks(pack.items),
