@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
-import { ffmpegDecode, needsFfmpeg } from '../audio/helpers/ffmpeg.ts';
+import { ffmpegDecode, ffprobeStreamTag, needsFfmpeg } from '../audio/helpers/ffmpeg.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
@@ -169,6 +169,8 @@ describe('packs.options: naming=ucs and sprite=true on GET /api/v1/packs and get
       assert.deepEqual(Object.keys(howler.sprite), keys);
       assert.deepEqual(Object.keys(phaser.spritemap), keys);
 
+      // ffmpeg sets the encoder tag only when the LAME tag's CRC is valid: its delay and padding are then trimmed.
+      assert.match(ffprobeStreamTag(await zip.entry('sprite.mp3'), 'mp3', 'encoder'), /^LAME/);
       const decoded = {
         ogg: ffmpegDecode(await zip.entry('sprite.ogg'), 'ogg', 2),
         mp3: ffmpegDecode(await zip.entry('sprite.mp3'), 'mp3', 2),
