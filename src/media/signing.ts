@@ -121,7 +121,7 @@ export class MediaSigner {
     const named = renditionOf(query);
     if (!key || named === null) return INVALID;
     const rendition = renditionParams(named.choice, named.accountId ?? undefined);
-    if (givenRenditionParams(query) !== rendition) return INVALID;
+    if (givenParams(query, RENDITION_PARAMS) !== rendition) return INVALID;
     const path = `/media/${encodeURIComponent(soundId)}.${extensionOf(named.choice)}`;
     const unsigned = unsignedQueryOf(d, rendition, exp, key.kid);
     let expected: string[];
@@ -142,10 +142,10 @@ export class MediaSigner {
    * signed like one sound's download URL; its path is not a sound's, so a pack URL never verifies
    * as a sound's nor a sound's as a pack's.
    */
-  signPack(ids: string[], choice: RenditionChoice, accountId: string): SignedMedia {
+  signPack(ids: string[], choice: RenditionChoice, accountId: string, options: PackOptions = {}): SignedMedia {
     const { kid, key } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
-    const unsigned = unsignedPackQueryOf(ids, renditionParams(choice, accountId), expiresAt, kid);
+    const unsigned = unsignedPackQueryOf(ids, packParams(choice, options, accountId), expiresAt, kid);
     const sig = signatureOf(key, `${PACK_PATH}?${unsigned}`);
     return { url: `${this.baseUrl()}${PACK_PATH}?${unsigned}&sig=${sig}`, expiresAt };
   }
@@ -158,10 +158,10 @@ export class MediaSigner {
     const list = ids.split(',');
     if (list.some((id) => id === '' || id.includes('\n'))) return INVALID;
     const key = this.keys.find((candidate) => candidate.kid === kid);
-    const named = renditionOf(query);
+    const named = packOf(query);
     if (!key || named === null) return INVALID;
-    const rendition = renditionParams(named.choice, named.accountId ?? undefined);
-    if (givenRenditionParams(query) !== rendition) return INVALID;
+    const rendition = packParams(named.choice, named.options, named.accountId ?? undefined);
+    if (givenParams(query, PACK_PARAMS) !== rendition) return INVALID;
     const unsigned = unsignedPackQueryOf(list, rendition, exp, key.kid);
     let expected: string[];
     if (sig.length === SIGNATURE_LENGTH) {
@@ -237,6 +237,21 @@ const RENDITION_PARAMS = ['loudness', 'trim', 'format', 'sample_rate', 'channels
  * catalog's own file). Loudness is a whole LU (rendition-choice.ts rounds it before it gets here).
  */
 function renditionParams(choice: RenditionChoice, accountId: string | undefined): string {
+  const params = renditionParamList(choice);
+  if (params.length === 0) return '';
+  return [...params, accountParam(accountId)].join('&');
+}
+
+/** `account=ID`, or an error when there is no valid account to name. */
+function accountParam(accountId: string | undefined): string {
+  if (accountId === undefined || !ACCOUNT_ID.test(accountId)) {
+    throw new Error('a rendition URL names the account that pays for making it');
+  }
+  return `account=${accountId}`;
+}
+
+/** A rendition's URL parameters, without the account. */
+function renditionParamList(choice: RenditionChoice): string[] {
   const params: string[] = [];
   if (choice.loudness !== undefined) {
     if (!Number.isInteger(choice.loudness)) {
@@ -249,17 +264,27 @@ function renditionParams(choice: RenditionChoice, accountId: string | undefined)
   if (choice.sampleRate !== undefined) params.push(`sample_rate=${choice.sampleRate}`);
   if (choice.channels !== undefined) params.push(`channels=${choice.channels}`);
   if (choice.bitDepth !== undefined) params.push(`bit_depth=${choice.bitDepth}`);
-  if (params.length === 0) return '';
-  if (accountId === undefined || !ACCOUNT_ID.test(accountId)) {
-    throw new Error('a rendition URL names the account that pays for making it');
-  }
-  params.push(`account=${accountId}`);
+  return params;
+}
+
+/**
+ * A pack's parameters in their one form: the rendition's, then the pack's options, then the
+ * account that pays, named when there is something to pay for (renditions or a sprite). A pack
+ * without options has the form pack URLs had before them.
+ */
+function packParams(choice: RenditionChoice, options: PackOptions, accountId: string | undefined): string {
+  const params = renditionParamList(choice);
+  const paid = params.length > 0 || options.sprite === true;
+  if (options.naming === 'ucs') params.push('naming=ucs');
+  if (options.sprite === true) params.push('sprite=true');
+  if (paid) params.push(accountParam(accountId));
   return params.join('&');
 }
 
-/** The rendition parameters a URL was sent with, as written, in `sign`'s order: renditionParams's when canonical. */
-function givenRenditionParams(query: MediaQuery): string {
-  return RENDITION_PARAMS.filter((name) => query[name] !== undefined)
+/** The parameters of `names` a URL was sent with, as written, in the signer's order: its canonical form when valid. */
+function givenParams<Q extends object>(query: Q, names: ReadonlyArray<keyof Q & string>): string {
+  return names
+    .filter((name) => query[name] !== undefined)
     .map((name) => `${name}=${String(query[name])}`)
     .join('&');
 }
@@ -274,7 +299,35 @@ const ACCOUNT_ID = /^[\w-]{1,64}$/;
  * comparison with renditionParams.
  */
 function renditionOf(query: MediaQuery): { choice: RenditionChoice; accountId: string | null } | null {
-  const { loudness, trim, account } = query;
+  const choice = choiceOf(query);
+  if (choice === null) return null;
+  return withAccount({ choice }, query.account, Object.keys(choice).length > 0);
+}
+
+/** The account a URL names, which it must when something is paid for and must not otherwise; null when wrong. */
+function withAccount<T extends object>(
+  named: T,
+  account: unknown,
+  paid: boolean,
+): (T & { accountId: string | null }) | null {
+  if (account === undefined) return paid ? null : { ...named, accountId: null };
+  if (!paid || typeof account !== 'string' || !ACCOUNT_ID.test(account)) return null;
+  return { ...named, accountId: account };
+}
+
+/** The pack's rendition, options and paying account a pack URL names, or null when a value is not one `signPack` writes. */
+function packOf(query: PackQuery): { choice: RenditionChoice; options: PackOptions; accountId: string | null } | null {
+  const { naming, sprite } = query;
+  if ((naming !== undefined && naming !== 'ucs') || (sprite !== undefined && sprite !== 'true')) return null;
+  const choice = choiceOf(query);
+  if (choice === null) return null;
+  const options: PackOptions = { ...(naming === 'ucs' && { naming }), ...(sprite === 'true' && { sprite: true }) };
+  return withAccount({ choice, options }, query.account, Object.keys(choice).length > 0 || options.sprite === true);
+}
+
+/** The rendition a URL's parameters name, or null when a value is not one the signer writes. */
+function choiceOf(query: MediaQuery): RenditionChoice | null {
+  const { loudness, trim } = query;
   if (loudness !== undefined && (typeof loudness !== 'string' || !/^-\d{1,2}$/.test(loudness))) return null;
   if (trim !== undefined && trim !== 'true') return null;
   const output = formatParams.safeParse({
@@ -284,11 +337,7 @@ function renditionOf(query: MediaQuery): { choice: RenditionChoice; accountId: s
     bit_depth: query.bit_depth,
   });
   if (!output.success) return null;
-  const choice = renditionChoice(loudness === undefined ? undefined : Number(loudness), trim === 'true', output.data);
-  const isRendition = Object.keys(choice).length > 0;
-  if (account === undefined) return isRendition ? null : { choice, accountId: null };
-  if (!isRendition || typeof account !== 'string' || !ACCOUNT_ID.test(account)) return null;
-  return { choice, accountId: account };
+  return renditionChoice(loudness === undefined ? undefined : Number(loudness), trim === 'true', output.data);
 }
 
 interface SigningKey {
@@ -310,7 +359,29 @@ export const PACK_FILE = 'sound-pack.zip';
 const PACK_PATH = `/media/packs/${PACK_FILE}`;
 
 /** A pack URL's query parameters, as the pack route reads them. */
-export type PackQuery = Omit<MediaQuery, 'd'> & { ids?: string };
+export type PackQuery = Omit<MediaQuery, 'd'> & { ids?: string; naming?: string; sprite?: string };
+
+/**
+ * What a pack holds beyond its files' rendition, as its URL says and signs it: UCS file names,
+ * and an audio sprite (packs/sprite.ts). Only what differs from the default is set.
+ */
+export interface PackOptions {
+  naming?: 'ucs';
+  sprite?: boolean;
+}
+
+/** A pack URL's parameters after the ids, in the order `signPack` writes them. */
+const PACK_PARAMS = [
+  'loudness',
+  'trim',
+  'format',
+  'sample_rate',
+  'channels',
+  'bit_depth',
+  'naming',
+  'sprite',
+  'account',
+] as const satisfies ReadonlyArray<keyof PackQuery>;
 
 export type PackVerdict =
   | {
@@ -318,6 +389,7 @@ export type PackVerdict =
       expiresAt: number;
       ids: string[];
       choice: RenditionChoice;
+      options: PackOptions;
       accountId: string | null;
       canonicalQuery: string;
     }

@@ -1,7 +1,13 @@
 import type { StoredSound } from '../catalog/sound.ts';
 import { RenditionCharge, type RenditionPayer } from '../media/rendition-payment.ts';
 import { renditionPrice } from '../media/rendition-work.ts';
-import type { RenditionChoice, RenditionPayment, RenditionRequest, RenditionService } from '../media/renditions.ts';
+import {
+  isRendition,
+  type RenditionChoice,
+  type RenditionPayment,
+  type RenditionRequest,
+  type RenditionService,
+} from '../media/renditions.ts';
 import type { Meter } from '../metering/meter.ts';
 
 /** Pack URLs one account may be fetching at once (on one instance). */
@@ -58,7 +64,9 @@ export interface PackPaymentServices {
  * job then makes draws its price from that charge; one removed since (to stay under the bound)
  * and made again is charged then, on its own. A rendition that fails gives its part back, and
  * so does `settle` for every one this fetch did not make (another request made it, or the client
- * left first). After `settle`, nothing more is paid.
+ * left first). After `settle`, nothing more is paid. A pack with a sprite (sprite.ts) pays its
+ * price in the same charge; making it draws that part, and its failure, or `settle` when it was
+ * never made, gives it back.
  */
 export class PackPayment {
   private settled = false;
@@ -68,6 +76,7 @@ export class PackPayment {
     private readonly payer: RenditionPayer,
     private readonly charge: RenditionCharge | null,
     private readonly prepaid: Map<string, number>,
+    private spritePrice: number,
   ) {}
 
   static async open(
@@ -75,13 +84,25 @@ export class PackPayment {
     payer: RenditionPayer,
     sounds: StoredSound[],
     choice: RenditionChoice,
+    spritePrice = 0,
   ): Promise<PackPayment> {
-    const stored = await Promise.all(sounds.map((sound) => services.renditions.has(sound, choice)));
+    const stored = isRendition(choice)
+      ? await Promise.all(sounds.map((sound) => services.renditions.has(sound, choice)))
+      : sounds.map(() => true);
     const missing = sounds.filter((_sound, index) => !stored[index]);
     const prepaid = new Map(missing.map((sound) => [sound.id, renditionPrice(sound, choice)]));
-    const total = [...prepaid.values()].reduce((sum, price) => sum + price, 0);
+    const total = [...prepaid.values()].reduce((sum, price) => sum + price, spritePrice);
     const charge = total > 0 ? await RenditionCharge.take(services.meter, services.clock, payer, total) : null;
-    return new PackPayment(services, payer, charge, prepaid);
+    return new PackPayment(services, payer, charge, prepaid, spritePrice);
+  }
+
+  /** The `pay` of the pack's sprite: its part of the charge, drawn once. */
+  async payForSprite(): Promise<RenditionPayment> {
+    if (this.settled) throw new Error("the pack's fetch has ended");
+    const price = this.spritePrice;
+    this.spritePrice = 0;
+    if (price === 0 || !this.charge) throw new Error("the pack's sprite was paid for already, or never");
+    return this.charge.part(price);
   }
 
   /** The `pay` of this sound's rendition request. */
@@ -101,8 +122,9 @@ export class PackPayment {
   async settle(): Promise<void> {
     if (this.settled) return;
     this.settled = true;
-    const unused = [...this.prepaid.values()].reduce((sum, price) => sum + price, 0);
+    const unused = [...this.prepaid.values()].reduce((sum, price) => sum + price, this.spritePrice);
     this.prepaid.clear();
+    this.spritePrice = 0;
     if (unused > 0) await this.charge?.refund(unused);
   }
 }

@@ -56,11 +56,12 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     if (error instanceof MediaStoreError) return storeDown(reply);
     throw error;
   }
-  // The account pays for the renditions and holds the place; a pack of the catalog's own files names
-  // none (signing.ts signs the account with renditions only), so its URL's signature stands for it.
+  // The account pays for the renditions (and the sprite) and holds the place; a pack of the catalog's
+  // own files names none (signing.ts signs the account only with something to pay for), so its URL's
+  // signature stands for it.
   const holder = verdict.accountId ?? `url:${request.query.sig}`;
   try {
-    fetch = await services.packs.startFetch(holder, verdict.accountId, sounds, verdict.choice);
+    fetch = await services.packs.startFetch(holder, verdict.accountId, sounds, verdict.choice, verdict.options);
   } catch (error) {
     if (error instanceof PackFetchesBusyError) {
       return reply
@@ -86,7 +87,7 @@ async function servePack(request: FastifyRequest<PackRequest>, reply: FastifyRep
     await fetch.end();
     return reply.code(499).send({ error: 'Client closed the request' });
   }
-  const zip = services.packs.stream(sounds, verdict.choice, fetch, gone.signal);
+  const zip = services.packs.stream(sounds, verdict.choice, fetch, gone.signal, verdict.options);
   zip.once('error', (error) => {
     // Headers are gone already: the connection is cut, so the client sees an incomplete download,
     // never a short ZIP taken for whole.

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import type { PackOptions } from '../media/signing.ts';
+import { type PackNaming, UCS_CREATOR, UCS_SOURCE } from './file-names.ts';
 import { PACK_MAX_SOUNDS } from './service.ts';
+import { SPRITE_FILES, SPRITE_GAP_SECONDS, SPRITE_MAX_SECONDS, SPRITE_RATE } from './sprite.ts';
 
 /**
  * What the front doors share of a pack: the ids that REST's query and the dashboard's form take,
@@ -40,3 +43,45 @@ export const packResultSchema = z.object({
         "format, rate, channels, depth and duration (MP3 from the original's bytes per second), and the manifests.",
     ),
 });
+
+const NAMING_VALUES = ['default', 'ucs'] as const;
+const NAMING_MESSAGE = 'naming is default (<name-slug>-<id>.<ext>) or ucs (CatID_FXName_Creator_Source.<ext>)';
+
+/** REST's query of a pack's options (`naming=ucs`, `sprite=true`): a bad value is a 400 naming the parameter. */
+export const packOptionsQuery = z.object({
+  naming: z
+    .enum(NAMING_VALUES, { message: NAMING_MESSAGE })
+    .optional()
+    .describe(
+      `Extension: how the files are named. default: <name-slug>-<id>.<ext>. ucs: the Universal Category System's ` +
+        `CatID_FXName_${UCS_CREATOR}_${UCS_SOURCE}.<ext>, the CatID from the sound's tags (a CatID, or a UCS ` +
+        'category and subcategory) else its category (AMBIENT AMBMisc, MUSIC and LOFI MUSCMisc, SFX DSGNMisc), ' +
+        'the FXName its name in Title Case, a number added when two would clash; manifest.json and manifest.csv ' +
+        'list each file by its name.',
+    ),
+  sprite: z
+    .enum(['true', 'false'], { message: 'sprite is true or false' })
+    .optional()
+    .describe(
+      `Extension: true adds an audio sprite: ${SPRITE_FILES.ogg} and ${SPRITE_FILES.mp3} (gapless LAME tag), ` +
+        `every sound end to end at ${SPRITE_RATE} Hz with ${SPRITE_GAP_SECONDS} s of silence between, and ` +
+        `${SPRITE_FILES.howler} (Howler.js: [offset ms, duration ms, loop]) and ${SPRITE_FILES.phaser} (Phaser 3 ` +
+        'audioSprite: start and end in seconds, loop), to the sample, keyed by file name without extension. ' +
+        `At most ${SPRITE_MAX_SECONDS} s of sound (400 past that). Each fetch of the URL pays for it as for two ` +
+        'renditions of its length, Ogg and MP3.',
+    ),
+});
+
+/** The MCP tool's arguments for the same options. */
+export const packOptionsArguments = {
+  naming: z.enum(NAMING_VALUES).optional().describe('ucs: UCS file names'),
+  sprite: z.boolean().optional().describe('Add an Ogg+MP3 audio sprite, Howler/Phaser maps (2 renditions)'),
+};
+
+/** The options a pack's URL carries, from either door's parsed input. */
+export function packOptionsOf(input: { naming?: PackNaming; sprite?: 'true' | 'false' | boolean }): PackOptions {
+  return {
+    ...(input.naming === 'ucs' && { naming: 'ucs' as const }),
+    ...((input.sprite === true || input.sprite === 'true') && { sprite: true }),
+  };
+}

@@ -5,10 +5,11 @@ import type { StoredSound } from '../catalog/sound.ts';
 import { notFound } from '../errors.ts';
 import { isRendition, type RenditionChoice } from '../media/renditions.ts';
 import { renditionPrice } from '../media/rendition-work.ts';
-import type { MediaSigner } from '../media/signing.ts';
+import type { MediaSigner, PackOptions } from '../media/signing.ts';
 import type { QuotaDecision } from '../quota/quota.ts';
 import { estimatePackBytes } from './estimate.ts';
 import { PackFetches, PackPayment, type PackPaymentServices } from './fetch.ts';
+import { checkSprite, spritePrice } from './sprite.ts';
 import { streamPack, type PackStreamServices } from './zip.ts';
 
 /** The most sounds one pack holds (issue 30). */
@@ -83,9 +84,18 @@ export class PackService {
     this.fetches = new PackFetches(options.fetchesPerAccount);
   }
 
-  /** `ids` are distinct and at most PACK_MAX_SOUNDS (the callers' schemas refuse others). */
-  async prepare(caller: PackCaller, ids: string[], choice: RenditionChoice): Promise<PackTicket> {
+  /**
+   * `ids` are distinct and at most PACK_MAX_SOUNDS (the callers' schemas refuse others). A sprite
+   * of sounds too long for one is refused (SpriteTooLongError) before anything is charged.
+   */
+  async prepare(
+    caller: PackCaller,
+    ids: string[],
+    choice: RenditionChoice,
+    options: PackOptions = {},
+  ): Promise<PackTicket> {
     const sounds = await this.findAll(ids);
+    if (options.sprite) checkSprite(sounds, choice);
     const cost = sounds.length;
     let decision: QuotaDecision | null = null;
     // The call itself already spent one request, as every API call and dashboard action does.
@@ -95,38 +105,41 @@ export class PackService {
     }
     // One commit for the whole pack: the downloads of one turn go in one transaction.
     await Promise.all(sounds.map((sound) => this.services.meter.countDownload(sound.id)));
-    const signed = this.services.signer.signPack(ids, choice, caller.accountId);
+    const signed = this.services.signer.signPack(ids, choice, caller.accountId, options);
     return {
       downloadUrl: signed.url,
       expiresAt: signed.expiresAt,
       sounds: sounds.length,
       items: sounds.map(({ id, name }) => ({ id, name })),
-      estimatedBytes: estimatePackBytes(sounds, choice),
+      estimatedBytes: estimatePackBytes(sounds, choice, options),
       cost,
       decision,
-      renditionsCost: await this.renditionsCost(sounds, choice),
+      renditionsCost: (await this.renditionsCost(sounds, choice)) + (options.sprite ? spritePrice(sounds, choice) : 0),
     };
   }
 
   /**
    * Starts a fetch of a pack URL: a place among `holder`'s fetches (PackFetchesBusyError when
    * none is free), then, for a pack of renditions, their charge to the account the URL names
-   * (RenditionQuotaError when its quota cannot cover them; PackPayerGoneError when it is gone).
+   * (RenditionQuotaError when its quota cannot cover them; PackPayerGoneError when it is gone),
+   * and of its sprite when it has one.
    */
   async startFetch(
     holder: string,
     accountId: string | null,
     sounds: StoredSound[],
     choice: RenditionChoice,
+    options: PackOptions = {},
   ): Promise<PackFetch> {
     const leave = this.fetches.enter(holder);
     let payment: PackPayment | null = null;
     try {
-      if (isRendition(choice)) {
+      if (isRendition(choice) || options.sprite) {
         const account = accountId === null ? null : await this.services.accounts.findById(accountId);
         if (!account) throw new PackPayerGoneError('the account this pack URL names is gone');
         const payer = { accountId: account.id, keyId: null, dailyQuota: account.plan.dailyQuota };
-        payment = await PackPayment.open(this.services, payer, sounds, choice);
+        const sprite = options.sprite ? spritePrice(sounds, choice) : 0;
+        payment = await PackPayment.open(this.services, payer, sounds, choice, sprite);
       }
     } catch (error) {
       leave();
@@ -150,10 +163,18 @@ export class PackService {
   }
 
   /** The ZIP of sounds found by `findAll`, written as it is read, paid by `fetch`; aborting `signal` stops the work. */
-  stream(sounds: StoredSound[], choice: RenditionChoice, fetch: PackFetch, signal: AbortSignal): Readable {
+  stream(
+    sounds: StoredSound[],
+    choice: RenditionChoice,
+    fetch: PackFetch,
+    signal: AbortSignal,
+    options: PackOptions = {},
+  ): Readable {
     const { payment } = fetch;
     return streamPack(sounds, choice, this.services, signal, {
       pay: payment ? (sound) => payment.payFor(sound) : undefined,
+      naming: options.naming,
+      sprite: options.sprite ? { pay: payment ? () => payment.payForSprite() : undefined } : undefined,
     });
   }
 

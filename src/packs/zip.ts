@@ -13,7 +13,10 @@ import {
   type RenditionService,
 } from '../media/renditions.ts';
 import { MediaMissingError, type MediaStore } from '../media/store.ts';
-import { LICENSE_TEXT, manifestCsv, manifestJson, packFileName, type ManifestRow } from './manifest.ts';
+import { packFileNames, type PackNaming } from './file-names.ts';
+import { LICENSE_TEXT, manifestCsv, manifestJson, type ManifestRow } from './manifest.ts';
+import { addSpriteEntries } from './sprite-entries.ts';
+import type { SpriteSources } from './sprite.ts';
 
 /** What writing a pack's ZIP reads: the stored files, the renditions made on the way, and the time of its entries. */
 export interface PackStreamServices {
@@ -36,6 +39,10 @@ export interface PackZipOptions {
   forceZip64?: boolean;
   /** Pays for a sound's rendition when this ZIP's request is the one making it (fetch.ts); absent, nothing is paid. */
   pay?: (sound: StoredSound) => RenditionRequest['pay'];
+  /** How the files are named (file-names.ts); `<name-slug>-<id>.<ext>` by default. */
+  naming?: PackNaming;
+  /** Adds the sounds' audio sprite (sprite.ts), paid by `pay` when given. */
+  sprite?: { pay: SpriteSources['pay'] };
 }
 
 /**
@@ -63,6 +70,7 @@ export function streamPack(
   // The manifest's format is the choice's (the catalog's files are MP3); the extension is that format's.
   const format = choice.format ?? 'mp3';
   const extension = extensionOf(choice);
+  const names = packFileNames(sounds, extension, options.naming);
   let current: Readable | null = null;
   const fail = (error: Error) => {
     current?.destroy();
@@ -71,8 +79,8 @@ export function streamPack(
   zip.on('error', fail);
   signal.addEventListener('abort', () => fail(new Error('the client left')), { once: true });
 
-  for (const sound of sounds) {
-    const file = packFileName(sound.name, sound.id, extension);
+  for (const [index, sound] of sounds.entries()) {
+    const file = names[index]!;
     zip.addReadStreamLazy(file, { compress: false, mtime: now, ...zip64 }, (callback) => {
       openDelivered(sound, choice, services, signal, options.pay?.(sound)).then(
         ({ stream, duration, loudness }) => {
@@ -109,6 +117,10 @@ export function streamPack(
         (error: Error) => callback(error, null as unknown as Readable),
       );
     });
+  }
+  if (options.sprite) {
+    const entry = { mtime: now, ...zip64 };
+    addSpriteEntries(zip, output, sounds, names, choice, services.files, signal, options.sprite.pay, entry);
   }
   // Called when their turn comes, after every sound's bytes went through: the rows are complete.
   zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now, ...zip64 }, (callback) =>

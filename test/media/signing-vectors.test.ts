@@ -105,6 +105,7 @@ describe('media: signing vectors', () => {
       expiresAt: EXP,
       ids: [ID, '0123456789abcdef'],
       choice: {},
+      options: {},
       accountId: null,
       canonicalQuery: `${pack.url.split('?')[1]}&sig=${pack.sig}`,
     });

@@ -4,8 +4,9 @@ import { HttpError } from '../../shapes/answers.ts';
 import { EXTENSION, formatQuery, refineFormat, renditionChoiceOf, renditionQuery } from '../../shapes/params.ts';
 import { renditionPriceText } from '../../media/rendition-work.ts';
 import { PACK_FETCHES_PER_ACCOUNT } from '../../packs/fetch.ts';
-import { packIds, packResultSchema } from '../../packs/schemas.ts';
-import { defineEndpoint } from '../endpoint.ts';
+import { packIds, packOptionsOf, packOptionsQuery, packResultSchema } from '../../packs/schemas.ts';
+import { SpriteTooLongError } from '../../packs/sprite.ts';
+import { defineEndpoint, invalidQuery } from '../endpoint.ts';
 import { authErrors, errorResponses } from './responses.ts';
 import { rateLimitHeaders } from '../../quota/quota.ts';
 
@@ -19,7 +20,8 @@ export const getPack = defineEndpoint({
     '<name-slug>-<id>.<ext>, manifest.json and manifest.csv (id, name, file, format, sample rate, channels, ' +
     'duration, loudness, true peak, timing, category, tags and the SHA-256 of each file as delivered) and ' +
     "LICENSE.txt (CC0 1.0). Every file is delivered alike: the catalog's MP3, or the rendition that loudness, " +
-    'trim and the format parameters ask for, with the same rules (and 400s) as the download endpoint. This call ' +
+    'trim and the format parameters ask for, with the same rules (and 400s) as the download endpoint. ' +
+    '`naming=ucs` names the files the UCS way; `sprite=true` adds an audio sprite for game engines. This call ' +
     'costs one request of the daily quota per sound (it is the first of them; 429 when the quota cannot cover ' +
     'them) and counts one download per sound. Each fetch of the URL pays for the renditions it makes, before ' +
     'making any (429 with the quota body and X-RateLimit headers when the quota cannot ' +
@@ -33,6 +35,7 @@ export const getPack = defineEndpoint({
       ids: packIds.describe(`Comma-separated sound ids, 1 to ${PACK_MAX_SOUNDS}, each once.`).meta(EXTENSION),
       ...renditionQuery.shape,
       ...formatQuery.shape,
+      ...packOptionsQuery.shape,
     })
     .superRefine(refineFormat),
   responses: {
@@ -42,12 +45,13 @@ export const getPack = defineEndpoint({
     ...authErrors,
   },
   async handler({ query, services, owner, reply }) {
-    const { ids, ...rendition } = query;
+    const { ids, naming, sprite, ...rendition } = query;
     try {
       const pack = await services.packs.prepare(
         { accountId: owner!.account.id, keyId: owner!.keyId, dailyQuota: owner!.account.plan.dailyQuota },
         ids,
         renditionChoiceOf(rendition),
+        packOptionsOf({ naming, sprite }),
       );
       // The headers tell what is left after the whole pack, not after the call alone.
       if (pack.decision) reply.headers(rateLimitHeaders(pack.decision));
@@ -60,6 +64,7 @@ export const getPack = defineEndpoint({
         },
       };
     } catch (error) {
+      if (error instanceof SpriteTooLongError) throw invalidQuery([{ param: 'sprite', message: error.message }]);
       if (!(error instanceof PackQuotaError)) throw error;
       const retryAfter = Math.max(1, error.decision.reset - Math.floor(services.clock() / 1000));
       throw new HttpError(
