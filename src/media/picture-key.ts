@@ -8,8 +8,9 @@ export const PICTURE_SIZES = {
 export type PictureSize = keyof typeof PICTURE_SIZES;
 
 /**
- * What a picture's claim reserves in the renditions' bound while it is made, per pixel: its PNG
- * is under this for every sound drawn (RGB, deflated).
+ * What a picture's claim reserves in the renditions' bound while it is made, per pixel: an
+ * estimate above what the demo catalog's pictures take (indexed colour, deflated); the record
+ * then holds the file's real size.
  */
 export const PICTURE_RESERVE_BYTES_PER_PIXEL = 0.5;
 

@@ -49,7 +49,7 @@ function pictureEndpoint(kind: PictureKind) {
       200: {
         description: `The ${kind}, image/png.`,
         mediaType: 'image/png',
-        schema: z.string().describe('The PNG file, RGB, 8 bits a channel.'),
+        schema: z.string().describe('The PNG file (indexed colour, 8 bits).'),
       },
       304: { description: 'Not modified: the If-None-Match header names the current ETag.' },
       400: { description: 'Invalid size (name or value).', schema: errorResponses[400].schema },

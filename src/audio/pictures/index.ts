@@ -9,7 +9,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { encode } from 'fast-png';
 import { WaveformBuilder } from '../analyze/waveform.ts';
 import { openAudioStream } from '../decode/index.ts';
-import { drawSpectrogram, drawWaveform } from './draw.ts';
+import { drawSpectrogram, drawWaveform, type IndexedPicture } from './draw.ts';
 import { SpectrogramBuilder } from './spectrogram.ts';
 
 export type PictureKind = 'waveform' | 'spectrogram';
@@ -39,15 +39,15 @@ export async function renderPicture(sourcePath: string, outputPath: string, spec
 export async function pictureOf(sourcePath: string, spec: PictureSpec): Promise<Uint8Array> {
   const stream = await openAudioStream(createReadStream(sourcePath, { highWaterMark: READ_BYTES }), sourcePath);
   const { width, height } = spec;
-  let pixels: Uint8Array;
+  let picture: IndexedPicture;
   if (spec.kind === 'waveform') {
     const builder = new WaveformBuilder(width);
     for await (const chunk of stream.chunks) builder.push(chunk.channels, chunk.channels[0]?.length ?? 0);
-    pixels = drawWaveform(builder.finish(), width, height);
+    picture = drawWaveform(builder.finish(), width, height);
   } else {
     const builder = new SpectrogramBuilder(stream.sampleRate, width, height);
     for await (const chunk of stream.chunks) builder.push(chunk.channels, chunk.channels[0]?.length ?? 0);
-    pixels = drawSpectrogram(builder.finish(), width, height);
+    picture = drawSpectrogram(builder.finish(), width, height);
   }
-  return encode({ width, height, data: pixels, channels: 3, depth: 8 });
+  return encode({ width, height, data: picture.indices, channels: 1, depth: 8, palette: picture.palette });
 }
