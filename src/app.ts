@@ -69,13 +69,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     files,
     renditions,
     packs,
+    pictures,
     sessions,
     signInFailures,
     csrfSecret,
     clock,
     baseUrl,
   } = services;
-  const api = { catalog, accounts, meter, signer, clock, baseUrl, packs };
+  const api = { catalog, accounts, meter, signer, clock, baseUrl, packs, pictures };
   registerErrorHandling(app);
   await registerOpenApi(app, baseUrl);
   registerHealth(app, () => services.ready());
@@ -114,6 +115,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     clock,
     baseUrl,
     packs,
+    pictures,
   });
   return app;
 }

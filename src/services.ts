@@ -6,6 +6,7 @@ import type { CatalogWriter } from './catalog/writer.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import type { RenditionService } from './media/renditions.ts';
+import type { PictureService } from './media/pictures.ts';
 import type { MediaSigner } from './media/signing.ts';
 import type { MediaStore } from './media/store.ts';
 import type { Meter } from './metering/meter.ts';
@@ -39,6 +40,8 @@ export interface Services {
   files: MediaStore;
   /** Loudness-normalized and trimmed copies of the MP3s, made on first request, bounded in disk and threads. */
   renditions: RenditionService;
+  /** Waveform and spectrogram PNGs (issue 40), made like renditions, for REST, MCP and the dashboard. */
+  pictures: PictureService;
   /** Packs of sounds in one ZIP (issue 30), for REST, MCP, the dashboard and the pack URL's route. */
   packs: PackService;
   /** Milliseconds since the epoch; tests move it. */
@@ -63,7 +66,10 @@ export class NotReadyError extends Error {
 }
 
 /** The REST endpoints and the MCP tools: the catalog, the caller's key and quota, signed URLs. */
-export type ApiServices = Pick<Services, 'catalog' | 'accounts' | 'meter' | 'signer' | 'packs' | 'clock' | 'baseUrl'>;
+export type ApiServices = Pick<
+  Services,
+  'catalog' | 'accounts' | 'meter' | 'signer' | 'packs' | 'pictures' | 'clock' | 'baseUrl'
+>;
 
 /** The MCP server: the API's services, and the files and renditions that resources and previews read. */
 export type McpServices = ApiServices & Pick<Services, 'files' | 'renditions'>;
@@ -77,6 +83,7 @@ export type DashboardServices = Pick<
   | 'usageHistory'
   | 'signer'
   | 'packs'
+  | 'pictures'
   | 'sessions'
   | 'signInFailures'
   | 'csrfSecret'

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { openDatabase } from './db/index.ts';
 import { TurnCommit } from './db/turn-commit.ts';
 import { FolderStore } from './media/folder-store.ts';
+import { PictureService } from './media/pictures.ts';
 import { RenditionService } from './media/renditions.ts';
 import type { RenderTimeLimit } from './media/rendition-work.ts';
 import { RenditionStore } from './media/rendition-store.ts';
@@ -114,6 +115,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     signInFailures: new FailureLog(database.db, clock),
     files,
     renditions,
+    pictures: new PictureService(files, renditions),
     // Reads the catalog's files and renditions and is paid through the meter, whichever door asks.
     packs: new PackService({ catalog, accounts, meter, signer, renditions, files, clock }),
     clock,

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { ApiServices } from '../services.ts';
 import { HttpError } from '../shapes/answers.ts';
 import { authenticateAndCount } from './auth.ts';
 import { compileSerializer } from './serializer.ts';
 
-export type Status = 200 | 400 | 401 | 403 | 404 | 410 | 429 | 500;
+export type Status = 200 | 304 | 400 | 401 | 403 | 404 | 410 | 429 | 500 | 503;
 
 export interface EndpointContext<Q, P> {
   query: Q;
@@ -23,6 +23,17 @@ export interface EndpointContext<Q, P> {
 export interface Answer<S extends z.ZodType = z.ZodType> {
   description: string;
   schema: S;
+  /**
+   * Its media type, when not JSON: a handler sends such an answer's bytes on `reply` itself (an
+   * image), and the schema only describes them in the document.
+   */
+  mediaType?: string;
+}
+
+/** A listed answer without a body (304). */
+export interface EmptyAnswer {
+  description: string;
+  schema?: undefined;
 }
 
 /**
@@ -30,7 +41,7 @@ export interface Answer<S extends z.ZodType = z.ZodType> {
  * is always there: its schema `S` is what the handler must return.
  */
 export type Responses<S extends z.ZodType = z.ZodType> = { 200: Answer<S> } & Partial<
-  Record<Exclude<Status, 200>, Answer>
+  Record<Exclude<Status, 200>, Answer | EmptyAnswer>
 >;
 
 /**
@@ -116,12 +127,19 @@ export function registerEndpoints(app: FastifyInstance, endpoints: Endpoint[], s
 /** The route schema: what Fastify validates and serializes with, and what @fastify/swagger publishes. */
 function routeSchemaOf(endpoint: Endpoint) {
   const response: Record<string, unknown> = {};
-  for (const [status, { description, schema }] of Object.entries(endpoint.responses)) {
+  for (const [status, answer] of Object.entries(endpoint.responses) as Array<[string, Answer | EmptyAnswer]>) {
+    const { description, schema } = answer;
+    // No body: the document lists the status without content (@fastify/swagger's form for it is type null).
+    if (!schema) {
+      response[status] = z.null().describe(description);
+      continue;
+    }
     const quotaHeaders = endpoint.security === 'apiKey' && (status === '200' || status === '429');
+    const mediaType = ('mediaType' in answer && answer.mediaType) || 'application/json';
     response[status] = {
       description,
       ...(quotaHeaders && { headers: status === '429' ? RETRY_AFTER_HEADERS : RATE_LIMIT_HEADERS }),
-      content: { 'application/json': { schema } },
+      content: { [mediaType]: { schema } },
     };
   }
   return {

@@ -7,6 +7,7 @@ import { registerAuthRoutes } from './routes/auth.ts';
 import { registerCatalogRoutes } from './routes/catalog.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerOperatorRoutes } from './routes/operator.ts';
+import { registerPictureRoutes } from './routes/pictures.ts';
 import { PageError, Redirect } from './routes/page-errors.ts';
 import { registerHomeRoute, registerOverviewRoutes } from './routes/pages.ts';
 import { sendPage } from './routes/send-page.ts';
@@ -51,6 +52,7 @@ function registerSection(section: FastifyInstance, dashboard: Dashboard): void {
   registerAuthRoutes(section, dashboard);
   registerKeyRoutes(section, dashboard);
   registerCatalogRoutes(section, dashboard);
+  registerPictureRoutes(section, dashboard);
   registerOperatorRoutes(section, dashboard);
 }
 

@@ -1,5 +1,6 @@
 import { DecodeError } from '../audio/decode/index.ts';
 import type { Job, JobResult } from '../audio/jobs.ts';
+import { renderPicture } from '../audio/pictures/index.ts';
 import { renderRendition } from '../audio/render.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
 import { encodeAndMeasure, measureFile, probeFile } from './measure.ts';
@@ -23,6 +24,14 @@ async function run(job: Job): Promise<JobResult> {
   if (job.kind === 'render') {
     const measurements = await renderRendition(job.sourcePath, job.outputPath, job.spec);
     return { id: job.id, ok: true, kind: 'render', measurements };
+  }
+  if (job.kind === 'picture') {
+    return {
+      id: job.id,
+      ok: true,
+      kind: 'picture',
+      bytes: await renderPicture(job.sourcePath, job.outputPath, job.spec),
+    };
   }
   const sound = synthesizeSound(job.seed, job.index);
   const { mp3, sampleRate, measurements } = await encodeAndMeasure(sound.audio);

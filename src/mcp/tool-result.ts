@@ -7,10 +7,15 @@ import type { ToolAnswer } from './tool.ts';
 /** What a client is told of a failure that is not its own: the details stay in the log. */
 export const INTERNAL_ERROR_MESSAGE = 'Internal error; the failure was logged. Try again later.';
 
-/** The text first (clients that read one item read that one), then audio, then resource links. */
+/** The text first (clients that read one item read that one), then audio, a picture, then resource links. */
 export function successResult(answer: ToolAnswer<Record<string, unknown>>): CallToolResult {
   return {
-    content: [{ type: 'text', text: answer.text }, ...(answer.audio ? [answer.audio] : []), ...(answer.links ?? [])],
+    content: [
+      { type: 'text', text: answer.text },
+      ...(answer.audio ? [answer.audio] : []),
+      ...(answer.image ? [answer.image] : []),
+      ...(answer.links ?? []),
+    ],
     structuredContent: answer.structured,
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AudioContent, ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { AudioContent, ImageContent, ResourceLink, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { KeyOwner } from '../accounts/store.ts';
 import type { QuotaDecision } from '../quota/quota.ts';
@@ -22,12 +22,13 @@ export interface CallContext extends ToolContext {
 
 /**
  * A successful answer: the REST-shaped data and its rendering for models that read text, then
- * what clients that go further can use: audio to hear, links to the sounds' resources.
+ * what clients that go further can use: audio to hear, a picture to see, links to the sounds' resources.
  */
 export interface ToolAnswer<O> {
   structured: O;
   text: string;
   audio?: AudioContent;
+  image?: ImageContent;
   /** `sound://{id}` links to every sound the answer names (sound-links.ts). */
   links?: ResourceLink[];
 }

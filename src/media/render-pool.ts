@@ -1,7 +1,8 @@
 import { Piscina } from 'piscina';
 import type { Job, JobResult, JobWithoutId } from '../audio/jobs.ts';
 
-export type RenderJob = Extract<JobWithoutId, { kind: 'render' }>;
+/** What the pool runs: renditions and pictures. */
+export type PoolJob = Extract<JobWithoutId, { kind: 'render' | 'picture' }>;
 
 /** Every thread is busy and `maxWaiting` jobs wait already: the job is refused at once. */
 export class RenderQueueFullError extends Error {
@@ -49,7 +50,7 @@ export class RenderPool {
   }
 
   /** Runs `job` once a thread is free, for at most `timeLimitMs` on it; rejects with RenderTimeoutError past that. */
-  async run(job: RenderJob, signal: AbortSignal, timeLimitMs: number): Promise<JobResult> {
+  async run(job: PoolJob, signal: AbortSignal, timeLimitMs: number): Promise<JobResult> {
     await this.turn(signal);
     const timer = AbortSignal.timeout(timeLimitMs);
     try {

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobResult } from '../audio/jobs.ts';
+import type { PictureSpec } from '../audio/pictures/index.ts';
 import type { RenditionSpec } from '../audio/render.ts';
 import type { StoredSound } from '../catalog/sound.ts';
 import { hasOutput, renditionKey, type RenditionChoice, type RenditionFacts } from './rendition-choice.ts';
 import type { MediaStore } from './store.ts';
-import { RenderPool, RenderQueueFullError, RenderTimeoutError } from './render-pool.ts';
+import { pictureKey, PICTURE_RESERVE_BYTES_PER_PIXEL } from './picture-key.ts';
+import { RenderPool, RenderQueueFullError, RenderTimeoutError, type PoolJob } from './render-pool.ts';
 import type { RenditionStore } from './rendition-store.ts';
 import {
   DEFAULT_RENDER_TIME_LIMIT,
@@ -97,6 +100,19 @@ export class RenditionsBusyError extends Error {
   }
 }
 
+/**
+ * What making one stored file takes, worked out before it is made: the job for a thread, the
+ * bytes its claim reserves, its price, its time limit, and the facts its record keeps.
+ */
+interface Making {
+  job(sourcePath: string, outputPath: string): PoolJob;
+  reserveBytes: number;
+  /** Null: nothing to pay (a picture, charged as the request that asks for it). */
+  price: number | null;
+  limitMs: number;
+  factsOf(result: Extract<JobResult, { ok: true }>): RenditionFacts;
+}
+
 interface Flight {
   done: Promise<RenditionFacts>;
   pay: RenditionRequest['pay'];
@@ -167,7 +183,34 @@ export class RenditionService {
       this.servedSinceFlush.set(fileKey, Math.floor(this.options.clock() / 1000) * 1000);
       return { fileKey, facts: stored };
     }
-    return { fileKey, facts: await this.waitFor(fileKey, sound, choice, request) };
+    return { fileKey, facts: await this.waitFor(fileKey, sound, this.renditionMaking(sound, choice), request) };
+  }
+
+  /**
+   * The file key of one of the sound's pictures (audio/pictures/), made now if it is not stored:
+   * made and kept like a rendition, in the same record and under the same bound, on the same
+   * threads. It has no price of its own (`pay` is not called): the request asking is the charge.
+   */
+  async picture(
+    sound: StoredSound,
+    spec: PictureSpec,
+    request: Pick<RenditionRequest, 'signal'> = {},
+  ): Promise<string> {
+    const fileKey = pictureKey(sound.contentHash, spec);
+    if (await this.storedFacts(fileKey)) {
+      this.servedSinceFlush.set(fileKey, Math.floor(this.options.clock() / 1000) * 1000);
+      return fileKey;
+    }
+    const making: Making = {
+      job: (sourcePath, outputPath) => ({ kind: 'picture', sourcePath, outputPath, spec }),
+      reserveBytes: spec.width * spec.height * PICTURE_RESERVE_BYTES_PER_PIXEL,
+      price: null,
+      // Decoding the whole sound is most of the work, as for a rendition of it.
+      limitMs: renderTimeLimitMs(sound, {}, this.options.timeLimit ?? DEFAULT_RENDER_TIME_LIMIT),
+      factsOf: () => ({ duration: sound.duration, loudness: { integrated_lufs: null, true_peak_db: null } }),
+    };
+    await this.waitFor(fileKey, sound, making, request);
+    return fileKey;
   }
 
   /** Whether this rendition is stored now (what a pack's price counts: packs/service.ts). */
@@ -208,13 +251,13 @@ export class RenditionService {
   private async waitFor(
     fileKey: string,
     sound: StoredSound,
-    choice: RenditionChoice,
+    making: Making,
     request: RenditionRequest,
   ): Promise<RenditionFacts> {
     let flight = this.flights.get(fileKey);
     if (!flight) {
       if (this.flights.size >= this.options.concurrency + RENDITIONS_MAX_WAITING) throw new RenditionsBusyError();
-      flight = this.start(fileKey, sound, choice, request.pay);
+      flight = this.start(fileKey, sound, making, request.pay);
     }
     const current = flight;
     current.clients++;
@@ -234,7 +277,7 @@ export class RenditionService {
     try {
       return await current.done;
     } catch (error) {
-      if (current.unpaid && current.pay !== request.pay && !left) return this.waitFor(fileKey, sound, choice, request);
+      if (current.unpaid && current.pay !== request.pay && !left) return this.waitFor(fileKey, sound, making, request);
       throw error;
     } finally {
       request.signal?.removeEventListener('abort', leave);
@@ -242,7 +285,7 @@ export class RenditionService {
     }
   }
 
-  private start(fileKey: string, sound: StoredSound, choice: RenditionChoice, pay: RenditionRequest['pay']): Flight {
+  private start(fileKey: string, sound: StoredSound, making: Making, pay: RenditionRequest['pay']): Flight {
     const flight: Flight = {
       done: Promise.resolve(null!),
       pay,
@@ -252,8 +295,7 @@ export class RenditionService {
     };
     flight.done = (async () => {
       const owner = randomUUID();
-      const reserve = estimateRenditionBytes(sound, choice);
-      const madeElsewhere = await this.claimOrAwait(fileKey, owner, reserve, flight.controller.signal);
+      const madeElsewhere = await this.claimOrAwait(fileKey, owner, making.reserveBytes, flight.controller.signal);
       if (madeElsewhere) return madeElsewhere;
       // Paid only once claimed: the request whose instance makes the rendition is the one charged.
       const renewing = setInterval(() => {
@@ -265,14 +307,14 @@ export class RenditionService {
       let payment: RenditionPayment | undefined;
       try {
         try {
-          payment = await pay?.(renditionPrice(sound, choice));
+          if (making.price !== null) payment = await pay?.(making.price);
         } catch (error) {
           flight.unpaid = true;
           throw error;
         }
         this.submitted.add(flight);
         try {
-          return await this.make(fileKey, sound, choice, flight.controller.signal);
+          return await this.make(fileKey, sound, making, flight.controller.signal);
         } finally {
           this.submitted.delete(flight);
         }
@@ -330,10 +372,23 @@ export class RenditionService {
     return position >= 0 && position < order.length - (this.pool?.waiting ?? 0);
   }
 
+  private renditionMaking(sound: StoredSound, choice: RenditionChoice): Making {
+    return {
+      job: (sourcePath, outputPath) => ({ kind: 'render', sourcePath, outputPath, spec: specOf(sound, choice) }),
+      reserveBytes: estimateRenditionBytes(sound, choice),
+      price: renditionPrice(sound, choice),
+      limitMs: renderTimeLimitMs(sound, choice, this.options.timeLimit ?? DEFAULT_RENDER_TIME_LIMIT),
+      factsOf: (result) => {
+        if (result.kind !== 'render') throw new Error(`rendition of ${sound.id}: unexpected ${result.kind} result`);
+        return { duration: result.measurements.duration, loudness: result.measurements.loudness };
+      },
+    };
+  }
+
   private async make(
     fileKey: string,
     sound: StoredSound,
-    choice: RenditionChoice,
+    making: Making,
     signal: AbortSignal,
   ): Promise<RenditionFacts> {
     this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
@@ -342,10 +397,9 @@ export class RenditionService {
     // The stored MP3 itself for a folder, a download for a bucket: released once the job is over.
     const source = await this.files.localCopy(sound.fileKey);
     const outputPath = this.files.temporaryPath();
-    const job = { kind: 'render' as const, sourcePath: source.path, outputPath, spec: specOf(sound, choice) };
-    const limitMs = renderTimeLimitMs(sound, choice, this.options.timeLimit ?? DEFAULT_RENDER_TIME_LIMIT);
+    const limitMs = making.limitMs;
     const result = await this.pool
-      .run(job, signal, limitMs)
+      .run(making.job(source.path, outputPath), signal, limitMs)
       .catch(async (error: unknown) => {
         // A job refused, dropped, failed or stopped leaves no scratch file behind.
         await rm(outputPath, { force: true });
@@ -358,8 +412,7 @@ export class RenditionService {
       await rm(outputPath, { force: true });
       throw new Error(`rendition of ${sound.id} failed: ${result.reason}`);
     }
-    if (result.kind !== 'render') throw new Error(`rendition of ${sound.id}: unexpected ${result.kind} result`);
-    const facts: RenditionFacts = { duration: result.measurements.duration, loudness: result.measurements.loudness };
+    const facts = making.factsOf(result);
     await this.files.putFile(fileKey, outputPath, true);
     await this.store.add(fileKey, (await this.files.size(fileKey)) ?? 0, facts, new Date(this.options.clock()));
     this.made++;

@@ -21,6 +21,14 @@ const ALLOWED_STATUSES: Record<string, { path: string; statuses: number[] }> = {
   getSoundWaveform: { path: '/api/v1/sounds/{id}/waveform', statuses: [200, 401, 403, 404, 429, 500] },
   listCatalogChanges: { path: '/api/v1/changes', statuses: [200, 400, 401, 403, 410, 429, 500] },
   getPack: { path: '/api/v1/packs', statuses: [200, 400, 401, 403, 404, 429, 500] },
+  getSoundWaveformPng: {
+    path: '/api/v1/sounds/{id}/waveform.png',
+    statuses: [200, 304, 400, 401, 403, 404, 429, 500, 503],
+  },
+  getSoundSpectrogramPng: {
+    path: '/api/v1/sounds/{id}/spectrogram.png',
+    statuses: [200, 304, 400, 401, 403, 404, 429, 500, 503],
+  },
 };
 
 /**

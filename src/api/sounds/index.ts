@@ -3,6 +3,7 @@ import { downloadSound, getSound, streamSound } from './by-id.ts';
 import { listChanges } from './changes.ts';
 import { listSamples } from './list-samples.ts';
 import { getPack } from './packs.ts';
+import { getSpectrogramPng, getWaveformPng } from './pictures.ts';
 import { listPopular } from './popular.ts';
 import { streamSample } from './sample-stream.ts';
 import { searchSounds } from './search.ts';
@@ -22,4 +23,6 @@ export const soundEndpoints: Endpoint[] = [
   getWaveform,
   listChanges,
   getPack,
+  getWaveformPng,
+  getSpectrogramPng,
 ];

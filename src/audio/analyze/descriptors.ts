@@ -29,6 +29,7 @@
  * consistent.
  */
 
+import { Fft, hann } from './fft.ts';
 import { MEASURE_COUNT, PROJECTION } from './similar-projection.ts';
 
 const FRAME = 2048;
@@ -363,12 +364,6 @@ function mfccs(bands: Float64Array): number[] {
   return coefficients;
 }
 
-function hann(length: number): Float64Array {
-  const window = new Float64Array(length);
-  for (let i = 0; i < length; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / length);
-  return window;
-}
-
 /** Triangular mel filters over the power spectrum, each bin weighted into at most two bands. */
 class MelBank {
   private readonly lowBand: Int32Array;
@@ -398,58 +393,6 @@ class MelBank {
       if (band >= 0 && band < MEL_BANDS) bands[band] = bands[band]! + power[k]! * this.lowWeight[k]!;
       if (band + 1 >= 0 && band + 1 < MEL_BANDS)
         bands[band + 1] = bands[band + 1]! + power[k]! * (1 - this.lowWeight[k]!);
-    }
-  }
-}
-
-/** An in-place radix-2 complex FFT of one fixed size. */
-class Fft {
-  private readonly reversed: Uint32Array;
-  private readonly cos: Float64Array;
-  private readonly sin: Float64Array;
-
-  constructor(private readonly size: number) {
-    const bits = Math.log2(size);
-    this.reversed = new Uint32Array(size);
-    for (let i = 0; i < size; i++) {
-      let r = 0;
-      for (let b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
-      this.reversed[i] = r;
-    }
-    this.cos = new Float64Array(size / 2);
-    this.sin = new Float64Array(size / 2);
-    for (let i = 0; i < size / 2; i++) {
-      this.cos[i] = Math.cos((2 * Math.PI * i) / size);
-      this.sin[i] = -Math.sin((2 * Math.PI * i) / size);
-    }
-  }
-
-  transform(re: Float64Array, im: Float64Array): void {
-    const n = this.size;
-    for (let i = 0; i < n; i++) {
-      const j = this.reversed[i]!;
-      if (j > i) {
-        [re[i], re[j]] = [re[j]!, re[i]!];
-        [im[i], im[j]] = [im[j]!, im[i]!];
-      }
-    }
-    for (let length = 2; length <= n; length *= 2) {
-      const half = length / 2;
-      const stride = n / length;
-      for (let start = 0; start < n; start += length) {
-        for (let k = 0; k < half; k++) {
-          const wr = this.cos[k * stride]!;
-          const wi = this.sin[k * stride]!;
-          const a = start + k;
-          const b = a + half;
-          const xr = re[b]! * wr - im[b]! * wi;
-          const xi = re[b]! * wi + im[b]! * wr;
-          re[b] = re[a]! - xr;
-          im[b] = im[a]! - xi;
-          re[a] = re[a]! + xr;
-          im[a] = im[a]! + xi;
-        }
-      }
     }
   }
 }

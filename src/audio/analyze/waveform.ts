@@ -20,6 +20,9 @@ export class WaveformBuilder {
   private fill = 0;
   private frames = 0;
 
+  /** `points` pairs at the end: WAVEFORM_POINTS for the stored overview, a picture's width for its columns. */
+  constructor(private readonly points = WAVEFORM_POINTS) {}
+
   push(channels: readonly Float32Array[], frames: number): void {
     let offset = 0;
     while (offset < frames) {
@@ -57,16 +60,16 @@ export class WaveformBuilder {
     this.fill = 0;
   }
 
-  /** WAVEFORM_POINTS pairs; a sound shorter than that repeats its samples; an empty one is flat. */
+  /** `points` pairs; a sound shorter than that repeats its samples; an empty one is flat. */
   finish(): Array<[number, number]> {
     const points: Array<[number, number]> = [];
-    for (let p = 0; p < WAVEFORM_POINTS; p++) {
+    for (let p = 0; p < this.points; p++) {
       if (this.frames === 0) {
         points.push([0, 0]);
         continue;
       }
-      const start = Math.floor((p * this.frames) / WAVEFORM_POINTS);
-      const end = Math.max(start + 1, Math.floor(((p + 1) * this.frames) / WAVEFORM_POINTS));
+      const start = Math.floor((p * this.frames) / this.points);
+      const end = Math.max(start + 1, Math.floor(((p + 1) * this.frames) / this.points));
       const firstBucket = Math.floor(start / this.bucketWidth);
       const lastBucket = Math.min(this.bucket, Math.ceil(end / this.bucketWidth) - 1);
       let lo = Infinity;

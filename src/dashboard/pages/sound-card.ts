@@ -14,8 +14,13 @@ export interface SoundView {
   similarity?: number;
 }
 
+/** Where a sound card's spectrogram is (routes/pictures.ts serves it). */
+export function spectrogramPath(soundId: string): string {
+  return `/dashboard/catalog/sounds/${encodeURIComponent(soundId)}/spectrogram.png`;
+}
+
 /**
- * One sound: name, facts, waveform and a native player (keyboard-usable, works without our
+ * One sound: name, facts, waveform (and, signed in, its spectrogram) and a native player (keyboard-usable, works without our
  * script). With `signedIn` (the full catalog's pages) it adds the loudness and timing
  * measurements and the actions, whose download form carries that visitor's CSRF token.
  */
@@ -29,6 +34,7 @@ export function soundCard(view: SoundView, signedIn: Visitor | null, pickable = 
 </header>
 ${sound.description && html`<p class="sound-description">${sound.description}</p>`}
 <div class="waveform-frame">${waveformSvg(view.waveform, sound.name)}</div>
+${signedIn && spectrogram(sound)}
 <audio controls preload="none" src="${view.streamUrl}" aria-label="Play ${sound.name}"></audio>
 <ul class="tag-list" aria-label="Category and tags">
 ${sound.category && html`<li class="tag tag-category">${sound.category}</li>`}
@@ -37,6 +43,15 @@ ${sound.tags.map((tag) => html`<li class="tag">${tag}</li>`)}
 ${signedIn && measurements(sound, view.similarity)}
 ${signedIn && actions(sound, signedIn, pickable)}
 </article>`;
+}
+
+/**
+ * Loaded only when the card is scrolled to (each one counts a request, as the API's picture
+ * does); the box keeps its size meanwhile.
+ */
+function spectrogram(sound: Sound): Html {
+  return html`<img class="spectrogram" src="${spectrogramPath(sound.id)}" width="600" height="150" loading="lazy" \
+alt="Spectrogram of ${sound.name}">`;
 }
 
 /** Loudness choices of the download button: the catalog's file, or a rendition at a common target. */

@@ -27,7 +27,7 @@ export const previewSoundTool = defineTool({
   title: 'Hear a sound',
   description:
     `Hear one sound: an MP3 audio item, at most ${PREVIEW_SECONDS} s from its onset at ${PREVIEW_LUFS} LUFS so ` +
-    `previews compare, and the sound in full. A new preview costs ${RENDITION_PRICE} requests, then only the call. ` +
+    `previews compare, its spectrogram (PNG), and the sound in full. A new preview costs ${RENDITION_PRICE} requests, then only the call. ` +
     'Judge by ear before get_download_url.',
   inputSchema: z.strictObject({ id: soundId }),
   annotations: readOnly({ idempotent: true }),
@@ -49,6 +49,12 @@ export const previewSoundTool = defineTool({
         ? limitReached(`${error.message} (previews are made like renditions)`)
         : error;
     });
+    // The small spectrogram: a model sees what the sound is made of beside hearing it.
+    const spectrogram = await services.pictures.get(stored, 'spectrogram', 'small').catch((error: unknown) => {
+      throw error instanceof RenditionsBusyError || error instanceof RenditionTimeoutError
+        ? limitReached(`${error.message} (the spectrogram is made like a rendition)`)
+        : error;
+    });
     const sound = toSound(stored, services.signer);
     const preview = { mime_type: 'audio/mpeg' as const, duration: facts.duration, loudness: facts.loudness };
     const lufs = facts.loudness.integrated_lufs;
@@ -56,8 +62,9 @@ export const previewSoundTool = defineTool({
     const level = lufs === null ? ' (silent)' : ` at ${Number(lufs.toFixed(1))} LUFS`;
     return {
       structured: { sound, preview },
-      text: `Preview: ${seconds} s of MP3${level}, in the audio item.\n${soundDetailText(sound)}`,
+      text: `Preview: ${seconds} s of MP3${level}, in the audio item; its spectrogram in the image.\n${soundDetailText(sound)}`,
       audio: { type: 'audio', data: await storedMp3Base64(services.files, fileKey), mimeType: 'audio/mpeg' },
+      image: { type: 'image', data: spectrogram.png.toString('base64'), mimeType: 'image/png' },
       links: soundLinks([sound]),
     };
   },

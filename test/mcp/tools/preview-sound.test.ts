@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { AudioContent, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AudioContent, CallToolResult, ImageContent } from '@modelcontextprotocol/sdk/types.js';
 import { analyzeAudio } from '../../../src/audio/analyze/index.ts';
+import { BACKGROUND } from '../../../src/audio/pictures/draw.ts';
 import { decodeAudio } from '../../../src/audio/decode/index.ts';
 import type { PcmAudio } from '../../../src/audio/types.ts';
 import { renditionKey } from '../../../src/media/renditions.ts';
 import { PREVIEW_LUFS, PREVIEW_SECONDS } from '../../../src/mcp/tools/preview-sound.ts';
+import { pixelsOtherThan, readPng } from '../../audio/helpers/png.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { callTool, connectMcp, textOf } from '../mcp-client.ts';
 import { addRealSound, tone } from '../real-sounds.ts';
@@ -81,13 +83,13 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
   });
 
   it(
-    "the answer also gives the sound's REST metadata and what the preview measures, text first, then audio, then " +
-      'the link',
+    "the answer also gives the sound's REST metadata and what the preview measures, text first, then audio, the " +
+      'spectrogram, then the link',
     async () => {
       const result = await callTool(client, 'preview_sound', { id: longId });
       assert.deepEqual(
         result.content.map((item) => item.type),
-        ['text', 'audio', 'resource_link'],
+        ['text', 'audio', 'image', 'resource_link'],
       );
       const { sound, preview } = result.structuredContent as {
         sound: unknown;
@@ -99,10 +101,26 @@ describe('mcp.preview-sound: an agent hears a sound as a short, loudness-normali
       const { measured } = await decodedPreview(result);
       assert.equal(preview.duration, measured.duration);
       assert.equal(preview.loudness.integrated_lufs, measured.loudness.integrated_lufs);
-      assert.match(textOf(result), /^Preview: 10 s of MP3 at -1[56](\.\d)? LUFS, in the audio item\.\n/);
+      assert.match(
+        textOf(result),
+        /^Preview: 10 s of MP3 at -1[56](\.\d)? LUFS, in the audio item; its spectrogram in the image\.\n/,
+      );
       assert.match(textOf(result), /Long Quiet Hum \[id /);
     },
   );
+
+  it('gives the small spectrogram as a PNG image item, the same picture as REST', async () => {
+    const result = await callTool(client, 'preview_sound', { id: shortId });
+    const image = result.content.find((item): item is ImageContent => item.type === 'image');
+    assert.ok(image, 'an image item');
+    assert.equal(image.mimeType, 'image/png');
+    const png = new Uint8Array(Buffer.from(image.data, 'base64'));
+    const read = readPng(png);
+    assert.deepEqual([read.codec, read.width, read.height], ['png', 600, 150]);
+    assert.ok(pixelsOtherThan(read, BACKGROUND) > 0, 'the beep is drawn');
+    const rest = await server.get(`/api/v1/sounds/${shortId}/spectrogram.png?size=small`, { key });
+    assert.deepEqual(new Uint8Array(await rest.arrayBuffer()), png);
+  });
 
   it('is made once and kept in the media store beside the other renditions, by content and parameters', async () => {
     // Through the store and the renditions' counts, so this holds on a folder and on S3 alike.
