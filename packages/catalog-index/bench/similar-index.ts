@@ -60,7 +60,6 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)]!;
   const p99 = (values: number[]) => sorted(values)[Math.floor(values.length * 0.99)]!;
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   /** 200 queries from `asked`, among the sounds listed; recall at 10 against the exact answer for the first 100. */
   const measure = (docs: number[], asked: number[]) => {
     const { data } = rows;
