@@ -13,8 +13,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DescriptorMeter, MEASURE_NAMES } from '../src/audio/analyze/descriptors.ts';
-import { isHeldOut, readRecordings, readWav } from '../bench/similar-eval/data.ts';
+import { MEASURE_NAMES } from '../src/audio/analyze/descriptors.ts';
+import { isHeldOut, measuresOf, readRecordings } from '../bench/similar-eval/data.ts';
 
 /** Share of the identity mixed into the within-family spread (of z-scored measures). */
 const SHRINK = 0.1;
@@ -24,14 +24,6 @@ export interface Projection {
   scale: number[];
   axes: number[][];
   spread: number[];
-}
-
-/** Measures of one recording, as the analyzer computes them. */
-export function measuresOf(file: string): number[] {
-  const { sampleRate, samples } = readWav(file);
-  const meter = new DescriptorMeter(sampleRate);
-  meter.push([samples], samples.length);
-  return meter.measures();
 }
 
 /**

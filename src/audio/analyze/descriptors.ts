@@ -102,10 +102,33 @@ export const DESCRIPTOR_LENGTH = DESCRIPTOR_NAMES.length;
  * How much each number counts in a squared distance of normalised numbers: a group's weight
  * squared, shared among its numbers, so that twelve MFCCs do not outvote five envelope numbers.
  */
-export const DESCRIPTOR_WEIGHTS: readonly number[] = [
-  ...PROJECTION.spread.map((variance) => AXES_SAY * variance),
-  ...GROUPS.flatMap((group) => group.names.map(() => group.weight ** 2 / group.names.length)),
-];
+export const DESCRIPTOR_WEIGHTS: readonly number[] = descriptorWeights(PROJECTION);
+
+/** Learned axes over the measures (similar-projection.ts is one; the evaluation fits others). */
+export interface Projection {
+  /** Each measure's mean and deviation, to z-score it before projecting. */
+  mean: readonly number[];
+  scale: readonly number[];
+  axes: ReadonlyArray<readonly number[]>;
+  /** Each axis's variance over the sounds it was learned on. */
+  spread: readonly number[];
+}
+
+/** The weights of descriptors made with `projection` (DESCRIPTOR_WEIGHTS for the shipped one). */
+export function descriptorWeights(projection: Projection): number[] {
+  return [
+    ...projection.spread.map((variance) => AXES_SAY * variance),
+    ...GROUPS.flatMap((group) => group.names.map(() => group.weight ** 2 / group.names.length)),
+  ];
+}
+
+/** A descriptor from measures (MEASURE_NAMES in order): their projection on the axes, then themselves. */
+export function describeMeasures(measures: readonly number[], projection: Projection = PROJECTION): number[] {
+  const axes = projection.axes.map((axis) =>
+    axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - projection.mean[i]!)) / projection.scale[i]!, 0),
+  );
+  return [...axes.map((value) => Number(value.toPrecision(5))), ...measures];
+}
 
 /**
  * Where a level peaked, and when it first fell 20 (and 40) dB below that peak afterwards. The peak
@@ -194,11 +217,7 @@ export class DescriptorMeter {
 
   /** The descriptor vector (the sound's timing and loudness are measured elsewhere and not part of it). */
   finish(): number[] {
-    const measures = this.measures();
-    const axes = PROJECTION.axes.map((axis) =>
-      axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!, 0),
-    );
-    return [...axes.map((value) => Number(value.toPrecision(5))), ...measures];
+    return describeMeasures(this.measures());
   }
 
   /** The measures, MEASURE_NAMES in order, before the projection. */
