@@ -14,6 +14,7 @@ import * as renditionClaims from './012_rendition_claims.ts';
 import * as descriptorsV3 from './013_descriptors_v3.ts';
 import * as downloadCounts from './014_download_counts.ts';
 import * as unlockedChangeLog from './015_unlocked_change_log.ts';
+import * as descriptorsV4 from './016_descriptors_v4.ts';
 
 /** Every migration, in order. Names are stored in the database, so never rename one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013_descriptors_v3': descriptorsV3,
   '014_download_counts': downloadCounts,
   '015_unlocked_change_log': unlockedChangeLog,
+  '016_descriptors_v4': descriptorsV4,
 };
