@@ -1,8 +1,15 @@
 /**
  * Builds the labelled recordings for bench/similar-eval/run.ts into a folder (default
  * /tmp/similar-eval): one mono 44.1 kHz 16-bit WAV per sound under a neutral name (s00001.wav,
- * ...), and labels.tsv with each file's source, family and origin (what it was rendered or
- * converted from, for checking a label by hand).
+ * ...), and labels.tsv with each file's source, family, origin (what it was rendered or
+ * converted from, for checking a label by hand) and layer: `loudest` for the one recording of
+ * each instrument or key that is evaluated (a font's key at its loudest velocity, a Hydrogen
+ * instrument's loudest layer), `softer` for a font's other velocities, used only for fitting.
+ *
+ * Families are named as drummers name them: kick, snare, rim (side stick, rim click), hi-hat,
+ * tom, crash (crash, and the splash and china, struck for the same wash), ride (ride and its
+ * bell), clap; and the pitched families. A cymbal named both crash and ride, or only "cymbal",
+ * is left out.
  *
  * Sources, each recorded or made independently of the others (docs/similar-sounds.md):
  * - General MIDI soundfonts from Debian, rendered note by note with fluidsynth: the drum kit
@@ -31,9 +38,13 @@ const SOUNDFONTS: Array<{ source: string; file: string; drumsOnly?: boolean }> =
 const DRUM_KEYS: Record<string, number[]> = {
   kick: [35, 36],
   snare: [38, 40],
+  rim: [37],
   'hi-hat': [42, 44, 46],
   tom: [41, 43, 45, 47, 48, 50],
-  cymbal: [49, 51, 52, 55, 57, 59],
+  // Crash 1 and 2, Chinese cymbal, splash.
+  crash: [49, 57, 52, 55],
+  // Ride 1 and 2, ride bell.
+  ride: [51, 59, 53],
   clap: [39],
 };
 const DRUM_VELOCITIES = [30, 45, 60, 75, 90, 105, 120, 127];
@@ -48,6 +59,8 @@ const PITCHED: Record<string, { programs: number[]; keys: number[] }> = {
   organ: { programs: [16, 17, 19], keys: [48, 55, 62, 69, 76] },
 };
 const PITCHED_VELOCITIES = [60, 110];
+const LOUDEST_DRUM = Math.max(...DRUM_VELOCITIES);
+const LOUDEST_PITCHED = Math.max(...PITCHED_VELOCITIES);
 
 /** Seconds between notes in a render, and how long a pitched note is held (a drum's 0.2 s). */
 const SLOT = 2.5;
@@ -58,19 +71,23 @@ const SONIC_PI: Array<[RegExp, string]> = [
   [/^(bd_|drum_heavy_kick|drum_bass_|elec_hollow_kick|elec_soft_kick)/, 'kick'],
   [/^(sn_|drum_snare_|elec_(filt_|hi_|lo_|mid_)?snare)/, 'snare'],
   [/^drum_cymbal_(closed|open|pedal)/, 'hi-hat'],
-  [/^(drum_cymbal_(hard|soft)|drum_splash_|elec_cymbal)/, 'cymbal'],
+  [/^(drum_cymbal_(hard|soft)|drum_splash_|elec_cymbal)/, 'crash'],
   [/^(drum_tom_|elec_fuzz_tom)/, 'tom'],
   [/^perc_snap/, 'clap'],
 ];
 
 /** Hydrogen instrument names to families, first match wins; names matching none are left out. */
-const HYDROGEN: Array<[RegExp, string]> = [
+const HYDROGEN: Array<[RegExp, string | null]> = [
   [/clap/i, 'clap'],
   [/(hi-?hat|\bhh\b|hat)/i, 'hi-hat'],
   [/(kick|bass ?drum|\bbd\b)/i, 'kick'],
+  // A snare's rimshot is a snare played hard; a side stick or rim click is the rim.
   [/(snare|\bsd\b)/i, 'snare'],
-  [/tom/i, 'tom'],
-  [/(crash|ride|splash|china|cymbal)/i, 'cymbal'],
+  [/(rim|stick)/i, 'rim'],
+  [/\btom/i, 'tom'],
+  [/crash.*ride|ride.*crash/i, null],
+  [/(crash|splash|china)/i, 'crash'],
+  [/(ride|cup|^paiste bell$)/i, 'ride'],
 ];
 
 interface Row {
@@ -78,6 +95,7 @@ interface Row {
   source: string;
   family: string;
   origin: string;
+  layer: 'loudest' | 'softer';
 }
 const rows: Row[] = [];
 
@@ -99,6 +117,7 @@ for (const font of SOUNDFONTS) {
     velocity: number;
     hold: number;
     origin: string;
+    loudest: boolean;
   }> = [];
   for (const [family, keys] of Object.entries(DRUM_KEYS)) {
     // A drums-only font keeps its kit as an ordinary preset (bank 0), played on the first channel.
@@ -113,6 +132,7 @@ for (const font of SOUNDFONTS) {
           velocity,
           hold: 0.2,
           origin: `drum key ${key} velocity ${velocity}`,
+          loudest: velocity === LOUDEST_DRUM,
         });
   }
   if (!font.drumsOnly) {
@@ -128,6 +148,7 @@ for (const font of SOUNDFONTS) {
               velocity,
               hold: HOLD,
               origin: `program ${program} key ${key} velocity ${velocity}`,
+              loudest: velocity === LOUDEST_PITCHED,
             });
           }
     }
@@ -135,7 +156,7 @@ for (const font of SOUNDFONTS) {
   const samples = render(font.file, notes, path.join(scratch, font.source));
   notes.forEach((note, n) => {
     const slice = samples.subarray(Math.round(n * SLOT * RATE), Math.round((n + 1) * SLOT * RATE));
-    add(slice, font.source, note.family, note.origin);
+    add(slice, font.source, note.family, note.origin, note.loudest);
   });
   console.log(`${font.source}: ${notes.length} notes`);
 }
@@ -147,7 +168,9 @@ if (existsSync(sonicPi)) {
     const name = file.replace(/\.\w+$/, '');
     const family = SONIC_PI.find(([pattern]) => pattern.test(name))?.[1];
     if (!family) continue;
-    add(decode(path.join(sonicPi, file)), 'sonic-pi', family, file);
+    // drum_snare_soft and drum_snare_hard are one drum at two strengths: the hard one is evaluated.
+    const softer = name.endsWith('_soft') && existsSync(path.join(sonicPi, file.replace('_soft.', '_hard.')));
+    add(decode(path.join(sonicPi, file)), 'sonic-pi', family, file, !softer);
     count++;
   }
   console.log(`sonic-pi: ${count} samples`);
@@ -160,17 +183,20 @@ if (existsSync(hydrogen)) {
     if (!existsSync(xmlPath)) continue;
     const xml = readFileSync(xmlPath, 'utf8');
     let count = 0;
+    // Some kits play one sample under several instruments: it is one recording.
+    const taken = new Set<string>();
     for (const instrument of xml.split('<instrument>').slice(1)) {
       const name = /<name>([^<]*)<\/name>/.exec(instrument)?.[1] ?? '';
       const family = HYDROGEN.find(([pattern]) => pattern.test(name))?.[1];
-      // The first layer (or the older single filename) is the instrument's own recording.
-      const sample = /<filename>([^<]*)<\/filename>/.exec(instrument)?.[1];
-      if (!family || !sample || !existsSync(path.join(hydrogen, kit, sample))) continue;
+      const sample = loudestLayer(instrument);
+      if (!family || !sample || taken.has(sample) || !existsSync(path.join(hydrogen, kit, sample))) continue;
+      taken.add(sample);
       add(
         decode(path.join(hydrogen, kit, sample)),
         `hydrogen-${kit.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
         family,
         `${kit}/${name}/${sample}`,
+        true,
       );
       count++;
     }
@@ -180,20 +206,37 @@ if (existsSync(hydrogen)) {
 
 rmSync(scratch, { recursive: true, force: true });
 const labels = [
-  'file\tsource\tfamily\torigin',
-  ...rows.map((row) => `${row.file}\t${row.source}\t${row.family}\t${row.origin}`),
+  'file\tsource\tfamily\torigin\tlayer',
+  ...rows.map((row) => `${row.file}\t${row.source}\t${row.family}\t${row.origin}\t${row.layer}`),
 ].join('\n');
 writeFileSync(path.join(out, 'labels.tsv'), `${labels}\n`);
 console.log(`${rows.length} sounds in ${out}`);
 
-function add(samples: Float32Array, source: string, family: string, origin: string): void {
+/**
+ * The sample of an instrument's loudest layer (the one reaching the highest velocity), or of the
+ * older single filename.
+ */
+function loudestLayer(instrument: string): string | undefined {
+  const layers = instrument
+    .split('<layer>')
+    .slice(1)
+    .map((layer) => ({
+      file: /<filename>([^<]*)<\/filename>/.exec(layer)?.[1],
+      max: Number(/<max>([^<]*)<\/max>/.exec(layer)?.[1] ?? 1),
+    }))
+    .filter((layer) => layer.file);
+  if (layers.length === 0) return /<filename>([^<]*)<\/filename>/.exec(instrument)?.[1];
+  return layers.reduce((loudest, layer) => (layer.max > loudest.max ? layer : loudest)).file;
+}
+
+function add(samples: Float32Array, source: string, family: string, origin: string, loudest: boolean): void {
   // Silence after the sound is cut (a render's slot, a sample's padding): below -70 dBFS.
   let end = samples.length;
   while (end > 0 && Math.abs(samples[end - 1]!) < 3e-4) end--;
   if (end < RATE * 0.01) return;
   const file = `s${String(rows.length + 1).padStart(5, '0')}.wav`;
   writeFileSync(path.join(out, file), wav(samples.subarray(0, end)));
-  rows.push({ file, source, family, origin });
+  rows.push({ file, source, family, origin, layer: loudest ? 'loudest' : 'softer' });
 }
 
 /** Any audio file as mono 44.1 kHz samples, through ffmpeg. */

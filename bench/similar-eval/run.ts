@@ -1,109 +1,94 @@
 /**
- * Precision at 5 of similar sounds, held out honestly (docs/similar-sounds.md):
+ * Precision at 5 of similar sounds, each source left out in turn (docs/similar-sounds.md):
  *   node --import tsx bench/similar-eval/build.ts /tmp/similar-eval     # once: the recordings
  *   node --import tsx bench/similar-eval/run.ts /tmp/similar-eval [DEMO_COUNT]
  *
- * - Held-out real recordings (data.ts HELD_OUT_SOURCES): every held-out sound is asked for its 5
- *   nearest among the held-out sounds of the other sources (another kit or font: a font's
- *   velocities of one key are nearly one recording, and a catalog's uploaders differ), through the index the service
- *   uses (@sound-catalog/catalog-index's SimilarityIndex) over our descriptors; precision is the share in the
- *   sound's own family. Beside it, the same question answered by a plain nearest-neighbour search over
- *   ffmpeg's spectral statistics (aspectralstats: the mean and deviation over frames of each
- *   statistic, each z-scored over the catalog searched, Euclidean distance).
- * - The training sources, the same way: what the projection was fitted on, for comparison only.
+ * - The sounds evaluated: one recording per instrument or key, its loudest (labels.tsv `layer`),
+ *   from every source. They are also the catalog searched.
+ * - For each source S: the projection is fitted (scripts/learn-similar-projection.ts) on every
+ *   recording, all layers, of the sources not in S's group (data.ts groupOf: sources sharing
+ *   recordings or their maker). With that fit every evaluated sound of every source is described,
+ *   the service's index (@sound-catalog/catalog-index's SimilarityIndex, exact search) is built
+ *   over them, and each sound of S asks for its 5 nearest among all the others, S's own
+ *   included, except the other sources of S's group (they hold the same recordings, or the same
+ *   maker's: Fluid R3's drum key in MuseScore General, AVL's Black Pearl in Hydrogen). Precision
+ *   is the share of those 5 in the sound's own family.
+ * - The baseline answers the same questions over the same catalog by plain Euclidean nearest
+ *   neighbours over ffmpeg's spectral statistics (aspectralstats: the mean and deviation over
+ *   frames of each statistic, each z-scored over the catalog). Nothing in it is fitted.
+ * - A source's drum precision is over its drum sounds; the mean and the worst are over the
+ *   sources with at least MIN_DRUMS drum sounds, each source counting the same.
  * - The demo catalog: DEMO_COUNT synthesized sounds (default 600, seed "precision", 0 to skip),
- *   each made into its MP3 and measured as ingest does; a sound's family is its generator.
+ *   each made into its MP3 and measured as ingest does, described with the projection fitted on
+ *   every source; a sound's family is its generator.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
-import { DESCRIPTOR_WEIGHTS } from '../../src/audio/analyze/descriptors.ts';
-import { analyzeAudio } from '../../src/audio/analyze/index.ts';
+import {
+  DESCRIPTOR_WEIGHTS,
+  describeMeasures,
+  descriptorWeights,
+  MEASURE_NAMES,
+  type Projection,
+} from '../../src/audio/analyze/descriptors.ts';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
-import { DRUM_FAMILIES, isHeldOut, readRecordings, readWav } from './data.ts';
+import { learn } from '../../scripts/learn-similar-projection.ts';
+import {
+  cached,
+  contentKey,
+  DRUM_FAMILIES,
+  groupOf,
+  MEASURES_VERSION,
+  measureAll,
+  type Recording,
+  readRecordings,
+} from './data.ts';
 
 const folder = process.argv[2] ?? '/tmp/similar-eval';
 const demoCount = Number(process.argv[3] ?? 600);
 const K = 5;
-
-interface Labelled {
-  family: string;
-  source: string;
-  ours: number[];
-  baseline: number[];
-}
+/** A source with fewer drum sounds is listed but left out of the drum mean and worst. */
+const MIN_DRUMS = 5;
+/** Axes the projection keeps at most (it keeps one fewer than the families). */
+const AXES = 32;
 
 const recordings = readRecordings(folder);
-const baseline = spectralStats(
-  folder,
-  recordings.map((recording) => recording.file),
-);
-const labelled = recordings.map((recording, i): Labelled & { heldOut: boolean } => {
-  const { sampleRate, samples } = readWav(path.join(folder, recording.file));
-  return {
-    family: recording.family,
-    source: recording.source,
-    ours: analyzeAudio({ sampleRate, channels: [samples] }).descriptors!,
-    baseline: baseline[i]!,
-    heldOut: isHeldOut(recording),
-  };
-});
-const heldOut = labelled.filter((sound) => sound.heldOut);
-const training = labelled.filter((sound) => !sound.heldOut);
-const sources = (held: boolean) =>
-  [
-    ...new Set(recordings.filter((recording) => isHeldOut(recording) === held).map((recording) => recording.source)),
-  ].join(', ');
+const measures = measureAll(folder, recordings);
+const evaluated = recordings.map((_, i) => i).filter((i) => recordings[i]!.layer === 'loudest');
+const pool: Recording[] = evaluated.map((i) => recordings[i]!);
+const poolMeasures = evaluated.map((i) => measures[i]!);
+const baseline = spectralStats(pool.map((recording) => path.join(folder, recording.file)));
+const sources = [...new Set(pool.map((recording) => recording.source))];
 console.log(
-  `${recordings.length} recordings; held out: ${heldOut.length} ` +
-    `(${sources(true)}); training: ${training.length} (${sources(false)})`,
+  `${recordings.length} recordings, ${pool.length} evaluated (one layer per instrument or key) ` +
+    `from ${sources.length} sources`,
 );
-table('held-out sources', heldOut, true);
-table(
-  'held-out drum kits alone (AVL Red Zeppelin and Hydrogen kits, no General MIDI font)',
-  heldOut.filter((sound) => /^(avl|hydrogen)-/.test(sound.source)),
-  true,
-);
-// Only FluidR3 among the training sources has pitched families: with no other source to find, they read 0.
-table('training sources (fitted on: not a result)', training, true);
 
-if (demoCount > 0) {
-  const demo: Labelled[] = [];
-  for (let index = 0; index < demoCount; index++) {
-    const sound = synthesizeSound('precision', index);
-    const { measurements } = await encodeAndMeasure(sound.audio);
-    const family =
-      sound.category === 'SFX' || sound.category === 'AMBIENT'
-        ? `${sound.category.toLowerCase()} ${sound.tags[0]}`
-        : sound.category.toLowerCase();
-    demo.push({ family, source: `demo ${index}`, ours: measurements.descriptors!, baseline: [] });
-  }
-  const { hits, total } = precision(demo, (sound) => sound.ours, true).all;
-  console.log(
-    `\ndemo catalog (${demoCount} synthesized sounds, families = ` +
-      `generators): precision at ${K} = ${(hits / total).toFixed(2)}`,
+type Nearest = (i: number) => number[];
+/** Whether sound `j` may answer a query by sound `i`: its own source, or a source outside its group. */
+const searchable = (i: number, j: number) =>
+  pool[j]!.source === pool[i]!.source || groupOf(pool[j]!.source) !== groupOf(pool[i]!.source);
+const plain = plainNearest(baseline);
+/** For each evaluated sound, its K nearest by our descriptors (fitted without its source's group). */
+const ours: number[][] = new Array(pool.length);
+for (const group of new Set(sources.map(groupOf))) {
+  const fitted = recordings.map((_, i) => i).filter((i) => groupOf(recordings[i]!.source) !== group);
+  const projection = learn(
+    fitted.map((i) => measures[i]!),
+    fitted.map((i) => recordings[i]!.family),
+    AXES,
   );
-}
-
-function table(title: string, sounds: Labelled[], withBaseline: boolean): void {
-  const ours = precision(sounds, (sound) => sound.ours, true);
-  const plain = withBaseline ? precision(sounds, (sound) => sound.baseline, false) : null;
-  const cell = (entry: { hits: number; total: number } | undefined) =>
-    entry && entry.total > 0 ? (entry.hits / entry.total).toFixed(2) : '-';
-  console.log(`\n${title}\n| family | sounds | descriptors | ffmpeg spectral statistics |\n|---|---|---|---|`);
-  const families = [...ours.families.keys()].sort(
-    (a, b) => Number(DRUM_FAMILIES.includes(b)) - Number(DRUM_FAMILIES.includes(a)) || a.localeCompare(b),
+  const nearest = serviceNearest(
+    poolMeasures.map((vector) => describeMeasures(vector, projection)),
+    descriptorWeights(projection),
+    searchable,
   );
-  for (const family of families)
-    console.log(
-      `| ${family} | ${ours.families.get(family)!.sounds} | ` +
-        `${cell(ours.families.get(family))} | ${cell(plain?.families.get(family))} |`,
-    );
-  console.log(`| **drums** | ${ours.drums.sounds} | **${cell(ours.drums)}** | ${cell(plain?.drums)} |`);
-  console.log(`| other families | ${ours.others.sounds} | ${cell(ours.others)} | ${cell(plain?.others)} |`);
-  console.log(`| all | ${ours.all.sounds} | ${cell(ours.all)} | ${cell(plain?.all)} |`);
+  pool.forEach((recording, i) => {
+    if (groupOf(recording.source) === group) ours[i] = nearest(i);
+  });
 }
 
 interface Tally {
@@ -111,43 +96,146 @@ interface Tally {
   total: number;
   sounds: number;
 }
+const tally = (): Tally => ({ hits: 0, total: 0, sounds: 0 });
+const cell = (entry: Tally | undefined) => (entry && entry.total > 0 ? (entry.hits / entry.total).toFixed(2) : '-');
+const isDrum = (i: number) => DRUM_FAMILIES.includes(pool[i]!.family);
 
-/**
- * Precision at K of every sound among `sounds`: through the service's index, or (`service`
- * false) by plain Euclidean distance over numbers z-scored over `sounds`.
- */
-function precision(sounds: Labelled[], vector: (sound: Labelled) => number[], service: boolean) {
-  const nearest = service ? serviceNearest(sounds, sounds.map(vector)) : plainNearest(sounds, sounds.map(vector));
-  const families = new Map<string, Tally>();
-  const tally = () => ({ hits: 0, total: 0, sounds: 0 });
-  const [drums, others, all] = [tally(), tally(), tally()];
-  sounds.forEach((sound, i) => {
-    const neighbours = nearest(i);
-    const hits = neighbours.filter((other) => sounds[other]!.family === sound.family).length;
-    const entry = families.get(sound.family) ?? tally();
-    families.set(sound.family, entry);
-    for (const target of [entry, DRUM_FAMILIES.includes(sound.family) ? drums : others, all]) {
-      target.hits += hits;
-      target.total += neighbours.length;
-      target.sounds++;
+function score(members: number[], answers: Nearest | number[][]): Tally {
+  const result = tally();
+  for (const i of members) {
+    const neighbours = typeof answers === 'function' ? answers(i) : answers[i]!;
+    result.hits += neighbours.filter((other) => pool[other]!.family === pool[i]!.family).length;
+    result.total += neighbours.length;
+    result.sounds++;
+  }
+  return result;
+}
+const plainAnswers = pool.map((_, i) => plain(i));
+
+console.log(
+  `\nper source: precision at ${K}, drums and pitched, ours (fitted without the source's group) | ffmpeg\n` +
+    '| source | drum sounds | drums ours | drums ffmpeg | pitched sounds | pitched ours | pitched ffmpeg |\n' +
+    '|---|---|---|---|---|---|---|',
+);
+const drumSources: Array<{ source: string; ours: number; plain: number }> = [];
+for (const source of sources) {
+  const members = pool.map((_, i) => i).filter((i) => pool[i]!.source === source);
+  const drums = members.filter(isDrum);
+  const pitched = members.filter((i) => !isDrum(i));
+  const [drumOurs, drumPlain] = [score(drums, ours), score(drums, plainAnswers)];
+  const [pitchedOurs, pitchedPlain] = [score(pitched, ours), score(pitched, plainAnswers)];
+  const counted = drums.length >= MIN_DRUMS;
+  if (counted) drumSources.push({ source, ours: ratio(drumOurs), plain: ratio(drumPlain) });
+  console.log(
+    `| ${source}${counted || drums.length === 0 ? '' : ' (too few drums to count)'} | ${drums.length} | ` +
+      `${cell(drumOurs)} | ${cell(drumPlain)} | ${pitched.length || '-'} | ${cell(pitchedOurs)} | ${cell(pitchedPlain)} |`,
+  );
+}
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const worst = (key: 'ours' | 'plain') =>
+  drumSources.reduce((low, entry) => (entry[key] < low[key] ? entry : low), drumSources[0]!);
+console.log(
+  `| **mean over ${drumSources.length} drum sources** | | **${mean(drumSources.map((s) => s.ours)).toFixed(2)}** | ` +
+    `${mean(drumSources.map((s) => s.plain)).toFixed(2)} | | | |`,
+);
+console.log(
+  `| **worst drum source** | | **${worst('ours').ours.toFixed(2)}** (${worst('ours').source}) | ` +
+    `${worst('plain').plain.toFixed(2)} (${worst('plain').source}) | | | |`,
+);
+
+console.log(`\nper family, every evaluated sound once\n| family | sounds | ours | ffmpeg |\n|---|---|---|---|`);
+const families = [...new Set(pool.map((recording) => recording.family))].sort(
+  (a, b) => (DRUM_FAMILIES.indexOf(a) + 1 || 99) - (DRUM_FAMILIES.indexOf(b) + 1 || 99) || a.localeCompare(b),
+);
+for (const family of families) {
+  const members = pool.map((_, i) => i).filter((i) => pool[i]!.family === family);
+  console.log(
+    `| ${family} | ${members.length} | ${cell(score(members, ours))} | ${cell(score(members, plainAnswers))} |`,
+  );
+}
+const all = pool.map((_, i) => i);
+for (const [name, members] of [
+  ['**drums**', all.filter(isDrum)],
+  ['pitched', all.filter((i) => !isDrum(i))],
+  ['all', all],
+] as const)
+  console.log(
+    `| ${name} | ${members.length} | ${cell(score(members, ours))} | ${cell(score(members, plainAnswers))} |`,
+  );
+
+if (demoCount > 0) {
+  const everything = learn(
+    measures,
+    recordings.map((recording) => recording.family),
+    AXES,
+  );
+  const { known, save } = cached(`demo-measures-${MEASURES_VERSION}.json`);
+  const demo: Array<{ family: string; measures: number[] }> = [];
+  let added = 0;
+  for (let index = 0; index < demoCount; index++) {
+    const sound = synthesizeSound('precision', index);
+    const family =
+      sound.category === 'SFX' || sound.category === 'AMBIENT'
+        ? `${sound.category.toLowerCase()} ${sound.tags[0]}`
+        : sound.category.toLowerCase();
+    const hash = createHash('sha1');
+    for (const channel of sound.audio.channels)
+      hash.update(new Uint8Array(channel.buffer, channel.byteOffset, channel.byteLength));
+    const key = hash.digest('hex');
+    if (!known[key]) {
+      const { measurements } = await encodeAndMeasure(sound.audio);
+      // The descriptor ends with the measures themselves (descriptors.ts).
+      known[key] = measurements.descriptors!.slice(-MEASURE_NAMES.length);
+      added++;
     }
-  });
-  return { families, drums, others, all };
+    demo.push({ family, measures: known[key]! });
+  }
+  if (added > 0) save();
+  const demoPrecision = (projection: Projection | null) => {
+    const describe = (vector: number[]) =>
+      projection ? describeMeasures(vector, projection) : describeMeasures(vector);
+    const nearest = serviceNearest(
+      demo.map((sound) => describe(sound.measures)),
+      projection ? descriptorWeights(projection) : [...DESCRIPTOR_WEIGHTS],
+    );
+    let hits = 0;
+    demo.forEach((sound, i) => {
+      hits += nearest(i).filter((other) => demo[other]!.family === sound.family).length;
+    });
+    return (hits / (demo.length * K)).toFixed(2);
+  };
+  console.log(
+    `\ndemo catalog (${demoCount} synthesized sounds, families = generators): precision at ${K} = ` +
+      `${demoPrecision(everything)} with the projection fitted on every source, ` +
+      `${demoPrecision(null)} with the shipped one (similar-projection.ts)`,
+  );
 }
 
-function serviceNearest(sounds: Labelled[], vectors: number[][]): (i: number) => number[] {
-  const index = new SimilarityIndex(DESCRIPTOR_WEIGHTS);
+function ratio(entry: Tally): number {
+  return entry.total === 0 ? 0 : entry.hits / entry.total;
+}
+
+/**
+ * The K nearest of each vector among the others (those `allowed`), through the service's index:
+ * below 20,000 sounds it reads every one, so asking for all of them is exact search.
+ */
+function serviceNearest(
+  vectors: number[][],
+  weights: readonly number[],
+  allowed: (i: number, j: number) => boolean = () => true,
+): Nearest {
+  const index = new SimilarityIndex(weights);
   vectors.forEach((vector, doc) => index.set(doc, vector));
-  // Below 20,000 sounds the index reads every one: asking for all of them is exact search.
   return (i) =>
     index
-      .nearest(i, sounds.length)
+      .nearest(i, vectors.length)
       .map(({ doc }) => doc)
-      .filter((doc) => sounds[doc]!.source !== sounds[i]!.source)
+      .filter((doc) => allowed(i, doc))
       .slice(0, K);
 }
 
-function plainNearest(sounds: Labelled[], vectors: number[][]): (i: number) => number[] {
+/** The K nearest of each vector among the others, Euclidean over numbers z-scored over all of them. */
+function plainNearest(vectors: number[][]): Nearest {
   const length = vectors[0]!.length;
   const mean = Array.from({ length }, (_, d) => vectors.reduce((sum, vector) => sum + vector[d]!, 0) / vectors.length);
   const deviation = Array.from(
@@ -160,7 +248,7 @@ function plainNearest(sounds: Labelled[], vectors: number[][]): (i: number) => n
       .map((other, j) => ({
         j,
         distance:
-          sounds[j]!.source === sounds[i]!.source
+          j === i || !searchable(i, j)
             ? Infinity
             : other.reduce((sum, value, d) => sum + (value - scaled[i]![d]!) ** 2, 0),
       }))
@@ -171,27 +259,17 @@ function plainNearest(sounds: Labelled[], vectors: number[][]): (i: number) => n
 
 /**
  * ffmpeg's aspectralstats of each file (2048-sample frames, half overlapping): the mean and the
- * deviation over frames of each statistic. Kept in the folder, as they never change.
+ * deviation over frames of each statistic. Cached by content, as they never change.
  */
-function spectralStats(folder: string, files: string[]): number[][] {
-  const cache = path.join(folder, 'aspectralstats.json');
-  const known: Record<string, number[]> = existsSync(cache) ? JSON.parse(readFileSync(cache, 'utf8')) : {};
+function spectralStats(files: string[]): number[][] {
+  const { known, save } = cached('aspectralstats.json');
   let added = 0;
-  for (const file of files) {
-    if (known[file]) continue;
+  const all = files.map((file) => {
+    const key = contentKey(file);
+    if (known[key]) return known[key]!;
     const printed = execFileSync(
       'ffmpeg',
-      [
-        '-v',
-        'error',
-        '-i',
-        path.join(folder, file),
-        '-af',
-        'aspectralstats,ametadata=mode=print:file=-',
-        '-f',
-        'null',
-        '-',
-      ],
+      ['-v', 'error', '-i', file, '-af', 'aspectralstats,ametadata=mode=print:file=-', '-f', 'null', '-'],
       { encoding: 'utf8', maxBuffer: 1 << 28 },
     );
     const perStatistic = new Map<string, number[]>();
@@ -201,13 +279,14 @@ function spectralStats(folder: string, files: string[]): number[][] {
       if (!perStatistic.has(match[1]!)) perStatistic.set(match[1]!, []);
       perStatistic.get(match[1]!)!.push(value);
     }
-    known[file] = [...perStatistic.keys()].sort().flatMap((name) => {
+    known[key] = [...perStatistic.keys()].sort().flatMap((name) => {
       const values = perStatistic.get(name)!;
       const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
       return [mean, Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length)];
     });
-    if (++added % 200 === 0) writeFileSync(cache, JSON.stringify(known));
-  }
-  if (added > 0) writeFileSync(cache, JSON.stringify(known));
-  return files.map((file) => known[file]!);
+    if (++added % 200 === 0) save();
+    return known[key]!;
+  });
+  if (added > 0) save();
+  return all;
 }
