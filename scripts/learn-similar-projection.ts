@@ -1,7 +1,6 @@
 /**
  * Learns the projection of similar sounds' measures (src/audio/analyze/similar-projection.ts)
- * from every labelled recording (every source, every layer); bench/similar-eval/run.ts measures
- * how such a fit does on a source it has not seen by fitting it again without each source:
+ * from the training sources of the labelled recordings, never the held-out ones:
  *   node --import tsx bench/similar-eval/build.ts /tmp/similar-eval
  *   node --import tsx scripts/learn-similar-projection.ts /tmp/similar-eval
  *
@@ -13,8 +12,9 @@
  * docs/similar-sounds.md.
  */
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { MEASURE_NAMES } from '../src/audio/analyze/descriptors.ts';
-import { measureAll, readRecordings } from '../bench/similar-eval/data.ts';
+import { isHeldOut, measuresOf, readRecordings } from '../bench/similar-eval/data.ts';
 
 /** Share of the identity mixed into the within-family spread (of z-scored measures). */
 const SHRINK = 0.1;
@@ -31,7 +31,7 @@ export interface Projection {
  * z-score them), then at most `limit` axes, best first, each scaled so that the spread within a
  * family along it is 1; `spread` is each axis's whole variance over the training sounds.
  */
-export function learn(vectors: number[][], families: string[], limit: number, shrink = SHRINK): Projection {
+export function learn(vectors: number[][], families: string[], limit: number): Projection {
   const D = vectors[0]!.length;
   const mean = Array.from(
     { length: D },
@@ -70,7 +70,7 @@ export function learn(vectors: number[][], families: string[], limit: number, sh
       1 / names.length,
     );
   for (let i = 0; i < D; i++) {
-    for (let j = 0; j < D; j++) within[i]![j] = (1 - shrink) * within[i]![j]! + (i === j ? shrink : 0);
+    for (let j = 0; j < D; j++) within[i]![j] = (1 - SHRINK) * within[i]![j]! + (i === j ? SHRINK : 0);
   }
   // within = L Lᵀ; the axes are L⁻ᵀ times the eigenvectors of L⁻¹ between L⁻ᵀ.
   const lower = cholesky(within);
@@ -190,11 +190,11 @@ function jacobi(input: number[][]): { values: number[]; vectors: number[][] } {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const folder = process.argv[2] ?? '/tmp/similar-eval';
-  const training = readRecordings(folder);
+  const training = readRecordings(folder).filter((recording) => !isHeldOut(recording));
   const sources = [...new Set(training.map((recording) => recording.source))];
   console.log(`training on ${training.length} recordings from ${sources.length} sources: ${sources.join(', ')}`);
   const projection = learn(
-    measureAll(folder, training),
+    training.map((recording) => measuresOf(path.join(folder, recording.file))),
     training.map((recording) => recording.family),
     32,
   );
@@ -203,8 +203,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(
     target,
     `/**
- * Made by scripts/learn-similar-projection.ts from the labelled recordings of
- * bench/similar-eval/build.ts (${training.length} recordings of ${sources.length} sources; docs/similar-sounds.md says
+ * Made by scripts/learn-similar-projection.ts from the training sources named in
+ * bench/similar-eval/data.ts (${training.length} recordings of ${sources.length} sources; docs/similar-sounds.md says
  * where they come from). Do not edit: run the script again. The measures are z-scored with
  * \`mean\` and \`scale\`, then projected on each of \`axes\`; \`spread\` is each axis's variance over
  * the training sounds.

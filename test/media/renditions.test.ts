@@ -143,7 +143,7 @@ describe('renditions (extension): loudness-normalized and trimmed MP3s behind si
       url.replace('loudness=-16', 'loudness=-12'),
       url.replace('&trim=true', ''),
       url.replace('&loudness=-16', ''),
-      url.replace('d=stream', 'd=download'),
+      url.replace('d=stream', 'd=inline'),
       url.replace('loudness=-16', 'loudness=-16.0'),
       url.replace(/account=[\w-]+/, 'account=someone-else'),
       url.replace(/&account=[\w-]+/, ''),

@@ -17,19 +17,12 @@
  *   aligned on the onset);
  * - the envelope: decay to 20 and to 40 dB below the peak, the energy's centre in time, the rise
  *   from the first sounding frame to the peak, and the share of frames that sound;
- * - the attack's shape over the mel bands: centroid and flatness;
- * - the envelope in blocks of about 3 ms, where a frame is too coarse for a hit: the rise, the
- *   level 5 to 80 ms after the peak, the bursts just after the onset (a clap's several hands)
- *   and the attack's crest;
- * - the tail's timbre: the MFCCs of the frames from 3 to 10 after the peak (a ride's ping
- *   against a crash's wash, an open hat's sizzle);
- * - the attack's strongest partial below about 1 kHz and how far it stands out (a kick's pitch
- *   below a tom's, a tone against noise).
+ * - the attack's shape over the mel bands: centroid and flatness.
  * A peak is where a level first came within 3 dB of its maximum (PeakTracker).
  *
  * The descriptor is the measures projected on axes learned from labelled recordings
  * (similar-projection.ts, made by scripts/learn-similar-projection.ts: linear discriminant
- * analysis over drum kits, samples and soundfonts), followed by the measures themselves.
+ * analysis over several drum kits and soundfonts), followed by the measures themselves.
  * docs/similar-sounds.md says how it is evaluated on recordings it was not learned on. Times and
  * frequencies are kept as logarithms, as they are heard. The catalog normalises each number over
  * all sounds before comparing (the search index's SimilarityIndex), so the units here only need to be
@@ -66,18 +59,6 @@ const COARSE_BANDS: ReadonlyArray<readonly [number, number]> = [
 const ATTACK_FRAMES = 3;
 /** Frames after the peak at which each coarse band's level is read against its level at the peak. */
 const AFTER_PEAK = [1, 2, 4, 8, 16];
-/** Samples per block of the fine envelope (about 3 ms at 44.1 kHz): a drum's attack in time. */
-const BLOCK = 128;
-/** Blocks of the fine envelope kept: the first minute at 44.1 kHz; later blocks are not followed. */
-const MAX_BLOCKS = 20_000;
-/** Milliseconds after the fine envelope's peak at which its level is read against the peak. */
-const FINE_AFTER_MS = [5, 10, 20, 40, 80];
-/** The window after the onset in which bursts are counted (a clap's several hands), in milliseconds. */
-const BURST_WINDOW_MS = 60;
-/** Frames after the peak whose mel bands make the tail's timbre: [from, to). */
-const TAIL_FRAMES: readonly [number, number] = [3, 11];
-/** Bins of the spectrum searched for the body's strongest low partial: up to about 1 kHz. */
-const LOW_BINS = 48;
 /** 60 dB: a band fallen further than this (or ended) reads as this far down. */
 const FLOOR = 1e-6;
 /** Energy ratios of 20 and 40 dB. */
@@ -98,12 +79,6 @@ const GROUPS: ReadonlyArray<{ weight: number; names: string[] }> = [
   { weight: 1, names: COARSE_BANDS.map((_, i) => `attack_band${i + 1}_share`) },
   { weight: 1, names: COARSE_BANDS.flatMap((_, i) => AFTER_PEAK.map((after) => `band${i + 1}_after${after}`)) },
   { weight: 1, names: ['attack_centroid', 'attack_flatness'] },
-  {
-    weight: 1,
-    names: ['fine_rise', ...FINE_AFTER_MS.map((ms) => `fine_after${ms}ms`), 'bursts', 'attack_crest'],
-  },
-  { weight: 1, names: Array.from({ length: MFCCS }, (_, i) => `tail_mfcc${i + 1}`) },
-  { weight: 1, names: ['low_peak_hz', 'low_peak_prominence'] },
 ];
 
 /** The numbers measured on a sound, before the learned projection. */
@@ -215,15 +190,6 @@ export class DescriptorMeter {
   private readonly afterPeak = new Float64Array(COARSE_BANDS.length * AFTER_PEAK.length).fill(-1);
   private framesSincePeak = 0;
   private peakEnergy = 0;
-  /** Mel band energies of the tail: TAIL_FRAMES after the peak. */
-  private readonly tail = new Float64Array(MEL_BANDS);
-  /** The power spectrum's lowest LOW_BINS over the attack's frames. */
-  private readonly low = new Float64Array(LOW_BINS);
-  /** The fine envelope: energy per BLOCK samples, and the block being filled. */
-  private blocks = new Float64Array(1024);
-  private blockCount = 0;
-  private blockEnergy = 0;
-  private blockFilled = 0;
   private activeFrames = 0;
   private firstActive = -1;
   /** Sums over sounding frames of energy, and of energy times frame number (the temporal centroid). */
@@ -241,29 +207,13 @@ export class DescriptorMeter {
     for (let i = 0; i < frames; i++) {
       let sum = 0;
       for (const channel of channels) sum += channel[i]!;
-      const x = sum * scale;
-      this.frame[this.filled++] = x;
-      this.blockEnergy += x * x;
-      if (++this.blockFilled === BLOCK) this.endBlock();
+      this.frame[this.filled++] = sum * scale;
       if (this.filled === FRAME) {
         this.analyzeFrame();
         this.frame.copyWithin(0, HOP);
         this.filled = FRAME - HOP;
       }
     }
-  }
-
-  private endBlock(): void {
-    if (this.blockCount < MAX_BLOCKS) {
-      if (this.blockCount === this.blocks.length) {
-        const grown = new Float64Array(Math.min(MAX_BLOCKS, 2 * this.blocks.length));
-        grown.set(this.blocks);
-        this.blocks = grown;
-      }
-      this.blocks[this.blockCount++] = this.blockEnergy / BLOCK;
-    }
-    this.blockEnergy = 0;
-    this.blockFilled = 0;
   }
 
   /** The descriptor vector (the sound's timing and loudness are measured elsewhere and not part of it). */
@@ -278,7 +228,6 @@ export class DescriptorMeter {
       this.frame.fill(0, this.filled);
       this.analyzeFrame();
     }
-    if (this.blockFilled > 0) this.endBlock();
     const n = this.activeFrames;
     const mean = (f: number) => (n === 0 ? 0 : this.sums[f]! / n);
     const deviation = (f: number) => (n === 0 ? 0 : Math.sqrt(Math.max(0, this.squares[f]! / n - mean(f) ** 2)));
@@ -305,50 +254,8 @@ export class DescriptorMeter {
         return Math.log10((Math.max(0, energy) + floor) / (this.atPeak[band]! + floor));
       }),
       ...attackShape(this.attack),
-      ...this.fineEnvelope(),
-      ...mfccs(this.tail),
-      ...lowPeak(this.low, this.sampleRate),
     ];
     return vector.map((value) => Number(value.toPrecision(5)));
-  }
-
-  /**
-   * The envelope in blocks of about 3 ms: the rise from the first block within 40 dB of the peak
-   * to the peak (the first block within 3 dB of the loudest), the level FINE_AFTER_MS after the
-   * peak against it, the bursts in the BURST_WINDOW_MS after the onset (rises of 6 dB or more
-   * after a dip: a clap's several hands), and the attack's crest (peak over mean level in that window).
-   */
-  private fineEnvelope(): number[] {
-    const blocks = this.blocks.subarray(0, this.blockCount);
-    const loudest = blocks.reduce((max, energy) => Math.max(max, energy), 0);
-    if (loudest <= SILENT_RMS * SILENT_RMS) return [0, ...FINE_AFTER_MS.map(() => -6), 0, 0];
-    const msPerBlock = (1000 * BLOCK) / this.sampleRate;
-    const peak = blocks.findIndex((energy) => energy >= loudest / 2);
-    const onset = blocks.findIndex((energy) => energy >= loudest * DOWN_40_DB);
-    const level = (at: number) => Math.log10(((blocks[at] ?? 0) + FLOOR * loudest) / (blocks[peak]! + FLOOR * loudest));
-    const window = Math.max(1, Math.round(BURST_WINDOW_MS / msPerBlock));
-    let bursts = 0;
-    // The onset is a rise from what came before it (below 40 dB under the peak): the first burst.
-    let dip = onset > 0 ? blocks[onset - 1]! : 0;
-    let sum = 0;
-    let max = 0;
-    for (let b = onset; b < Math.min(blocks.length, onset + window); b++) {
-      const energy = blocks[b]!;
-      sum += energy;
-      max = Math.max(max, energy);
-      dip = Math.min(dip, energy);
-      if (energy >= 4 * dip && energy >= loudest * DOWN_20_DB) {
-        bursts++;
-        dip = energy;
-      }
-    }
-    const mean = sum / Math.max(1, Math.min(blocks.length, onset + window) - onset);
-    return [
-      Math.log10(1 + (peak - onset) * msPerBlock),
-      ...FINE_AFTER_MS.map((ms) => level(peak + Math.round(ms / msPerBlock))),
-      Math.log2(1 + bursts),
-      Math.log10(max / (mean + 1e-20) + 1e-6),
-    ];
   }
 
   /** The share of each coarse band in the attack, as a logarithm. */
@@ -426,8 +333,6 @@ export class DescriptorMeter {
     for (let c = 0; c < COARSE_BANDS.length; c++) this.coarsePeaks[c]!.add(index, coarse[c]!);
     if (this.whole.add(index, energy)) {
       this.attack.set(bands);
-      this.tail.fill(0);
-      this.low.set(this.power.subarray(0, LOW_BINS));
       this.attackFramesLeft = ATTACK_FRAMES - 1;
       this.atPeak.set(coarse);
       this.afterPeak.fill(-1);
@@ -436,13 +341,9 @@ export class DescriptorMeter {
     } else {
       if (this.attackFramesLeft > 0) {
         for (let b = 0; b < MEL_BANDS; b++) this.attack[b] = this.attack[b]! + bands[b]!;
-        for (let k = 0; k < LOW_BINS; k++) this.low[k] = this.low[k]! + this.power[k]!;
         this.attackFramesLeft--;
       }
-      const since = ++this.framesSincePeak;
-      if (since >= TAIL_FRAMES[0] && since < TAIL_FRAMES[1])
-        for (let b = 0; b < MEL_BANDS; b++) this.tail[b] = this.tail[b]! + bands[b]!;
-      const at = AFTER_PEAK.indexOf(since);
+      const at = AFTER_PEAK.indexOf(++this.framesSincePeak);
       if (at >= 0) for (let c = 0; c < coarse.length; c++) this.afterPeak[c * AFTER_PEAK.length + at] = coarse[c]!;
     }
     if (!sounding) return;
@@ -468,28 +369,6 @@ function attackShape(bands: Float64Array): number[] {
   }
   if (total === 0) return [0, 0];
   return [moment / total / MEL_BANDS, Math.log10(Math.exp(logSum / MEL_BANDS) / (total / MEL_BANDS) + 1e-6)];
-}
-
-/**
- * The strongest partial of the attack's spectrum below about 1 kHz (a drum's pitch: a kick's
- * below a tom's), in octaves by parabolic interpolation between bins, and how far it stands
- * above the mean of those bins (a tone's peak stands high, noise's does not).
- */
-function lowPeak(power: Float64Array, sampleRate: number): number[] {
-  let best = 1;
-  let total = 0;
-  for (let k = 1; k < LOW_BINS; k++) {
-    total += power[k]!;
-    if (power[k]! > power[best]!) best = k;
-  }
-  if (total === 0) return [0, 0];
-  const [a, b, c] = [power[best - 1]!, power[best]!, power[best + 1] ?? 0].map((x) => Math.log(x + 1e-20)) as [
-    number,
-    number,
-    number,
-  ];
-  const shift = a - 2 * b + c === 0 ? 0 : Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / (a - 2 * b + c)));
-  return [Math.log2(((best + shift) * sampleRate) / FRAME), Math.log10(power[best]! / (total / (LOW_BINS - 1)))];
 }
 
 /** 12 MFCCs of mel band energies: DCT-II of their logarithms, without the 0th coefficient. */

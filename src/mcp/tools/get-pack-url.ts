@@ -16,7 +16,7 @@ export const getPackUrlTool = defineTool({
   description:
     `A signed URL (one hour) to download up to ${PACK_MAX_SOUNDS} sounds as one ZIP with a manifest, instead of ` +
     'get_download_url per sound. Costs one request and one download per sound, plus new renditions when fetched; ' +
-    `at most ${PACK_FETCHES_PER_ACCOUNT} fetches at once per account.`,
+    `${PACK_FETCHES_PER_ACCOUNT} fetches at once per account.`,
   inputSchema: z
     .strictObject({
       ids: z

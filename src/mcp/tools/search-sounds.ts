@@ -80,8 +80,8 @@ export const searchSoundsTool = defineTool({
   title: 'Search sounds',
   description:
     'Search CC0 sound effects and music by keywords, tags, category, duration, onset, loudness and loop; concise ' +
-    'results unless detail is "full" (timing and loudness, as get_sound explains). The place to start; then ' +
-    'preview_sound or get_stream_url to listen, get_download_url to fetch.',
+    'results unless detail is "full" (as get_sound explains). The place to start; then preview_sound or ' +
+    'get_stream_url to listen, get_download_url to fetch.',
   inputSchema,
   annotations: readOnly({ idempotent: true }),
   async run(args, { services }) {
