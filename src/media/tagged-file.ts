@@ -112,7 +112,10 @@ export async function readDelivered(
     start: file.audioStart + Math.max(0, range.start - head.length),
     end: file.audioStart + range.end - head.length,
   });
-  return Readable.from(concatenated(fromHead, rest));
+  const body = Readable.from(concatenated(fromHead, rest));
+  // A body destroyed before it was read (a client gone) never starts the generator: the store's stream closes here.
+  body.once('close', () => rest.destroy());
+  return body;
 }
 
 async function* concatenated(first: Buffer, rest: Readable): AsyncGenerator<Buffer> {
