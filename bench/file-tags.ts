@@ -8,7 +8,7 @@
  * stored head from disk, build the tags, write the head, hash it for the ETag). Files sit in the
  * page cache, so the second figure is the work, not the disk.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { renderRendition } from '../src/audio/render.ts';
@@ -33,6 +33,7 @@ try {
   const store = new FolderStore(dir);
   await store.prepareScratchFolder();
   await store.put('source.mp3', mp3);
+  await writeFile(path.join(dir, 'source.mp3'), mp3);
   const sound = {
     id: 'snd_bench',
     name: 'Engine Idle Loop, Small Boat',
@@ -54,13 +55,13 @@ try {
   console.log('|---|---|---|---|');
   for (const format of ['mp3', 'wav', 'flac', 'ogg', 'opus'] as const satisfies OutputFormat[]) {
     const key = `file.${format}`;
-    if (format === 'mp3') await store.put(key, mp3);
-    else {
+    let bytes = Buffer.from(mp3);
+    if (format !== 'mp3') {
       const file = path.join(dir, `made.${format}`);
       await renderRendition(path.join(dir, 'source.mp3'), file, { output: { format } });
-      await store.put(key, await readFile(file));
+      bytes = await readFile(file);
     }
-    const bytes = await readFile(path.join(dir, key));
+    await store.put(key, bytes);
     const choice = format === 'mp3' ? {} : { format };
     const tags = fileTagsOf(sound, { baseUrl, loop: { startSample: 4410, endSample: 400_000 }, sourceRate: RATE });
     const { audioStart } = tagHead(format, bytes, bytes.length, tags);
