@@ -2,7 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import type { StoredSound } from '../catalog/sound.ts';
 import type { RenditionChoice } from '../media/renditions.ts';
 import type { MediaSigner } from '../media/signing.ts';
-import type { MediaStore } from '../media/store.ts';
+import { MediaMissingError, type MediaStore } from '../media/store.ts';
 import { deliveredFile, readDelivered, tagsForDelivery } from '../media/tagged-file.ts';
 
 /**
@@ -18,7 +18,8 @@ export async function storedMp3Base64(
 ): Promise<string> {
   const { files, signer } = services;
   const size = await files.size(fileKey);
+  if (size === null) throw new MediaMissingError(fileKey);
   const tags = await tagsForDelivery(files, sound, choice, signer.publicBase());
-  const file = await deliveredFile(files, fileKey, size ?? 0, 'mp3', tags);
+  const file = await deliveredFile(files, fileKey, size, 'mp3', tags);
   return (await buffer(await readDelivered(files, fileKey, file))).toString('base64');
 }
