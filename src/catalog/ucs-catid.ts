@@ -54,6 +54,11 @@ function load(): UcsTable {
  * Always a CatID of the table, in UCS's own spelling.
  */
 export function ucsCatIdOf(sound: Pick<Sound, 'tags' | 'category'>): string {
+  return knownUcsCatIdOf(sound) ?? UCS_FALLBACK_CATIDS[sound.category ?? 'SFX'];
+}
+
+/** The CatID the sound's tags name (rules 1 to 3 of ucsCatIdOf), or null: what a file's iXML states. */
+export function knownUcsCatIdOf(sound: Pick<Sound, 'tags'>): string | null {
   const { byUpperCatId, byCategory } = load();
   const tags = sound.tags.map((tag) => tag.trim().toUpperCase());
   for (const tag of tags) {
@@ -70,5 +75,5 @@ export function ucsCatIdOf(sound: Pick<Sound, 'tags' | 'category'>): string {
     const misc = byCategory.get(category)!.get('MISC');
     if (misc) return misc;
   }
-  return UCS_FALLBACK_CATIDS[sound.category ?? 'SFX'];
+  return null;
 }

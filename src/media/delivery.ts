@@ -10,14 +10,23 @@ export interface Delivery {
 }
 
 /**
+ * The file as delivered: its size (a tagged file's, head and stored rest), the stored file's time,
+ * and what tells apart files of one stored file (a hash of the tags' head), which the ETag carries.
+ */
+export interface DeliveredStat extends Pick<MediaStat, 'size' | 'modified'> {
+  variant?: string | null;
+}
+
+/**
  * HTTP's file semantics for a stored file whichever store holds it: ETag and Last-Modified,
  * conditional requests (RFC 9110, 13: 412 and 304) and one byte range (14: 206, 416; a stale
  * If-Range, a malformed or a multiple range gets the whole file). Written here because
  * @fastify/send, which the folder used, reads only the local file system; the ETag keeps its
  * form, so clients' caches stay valid across the change.
  */
-export function planDelivery(method: string, request: IncomingHttpHeaders, stat: MediaStat): Delivery {
-  const etag = `W/"${stat.size.toString(16)}-${stat.modified.getTime().toString(16)}"`;
+export function planDelivery(method: string, request: IncomingHttpHeaders, stat: DeliveredStat): Delivery {
+  const variant = stat.variant ? `-${stat.variant}` : '';
+  const etag = `W/"${stat.size.toString(16)}-${stat.modified.getTime().toString(16)}${variant}"`;
   const modified = Math.floor(stat.modified.getTime() / 1000) * 1000;
   const headers: Record<string, string> = {
     'accept-ranges': 'bytes',

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobResult } from '../audio/jobs.ts';
 import type { PictureSpec } from '../audio/pictures/index.ts';
+import type { PlayedPart } from '../audio/played-audio.ts';
 import type { RenditionSpec } from '../audio/render.ts';
 import type { StoredSound } from '../catalog/sound.ts';
 import { hasOutput, renditionKey, type RenditionChoice, type RenditionFacts } from './rendition-choice.ts';
@@ -462,12 +463,18 @@ export class RenditionService {
   }
 }
 
-function specOf(sound: StoredSound, choice: RenditionChoice): RenditionSpec {
-  const spec: RenditionSpec = {};
-  if (choice.loudness !== undefined) spec.loudness = choice.loudness;
+/** The part of the sound a rendition plays: what its file's tags place their points by (media/tags). */
+export function playedPartOf(sound: Pick<StoredSound, 'timing'>, choice: RenditionChoice): PlayedPart {
+  const part: PlayedPart = {};
   const { onset_ms: onset, tail_ms: tail } = sound.timing;
-  if (choice.trim && onset !== null && tail !== null && tail > onset) spec.trim = { startMs: onset, endMs: tail };
-  if (choice.maxSeconds !== undefined) spec.maxMs = choice.maxSeconds * 1000;
+  if (choice.trim && onset !== null && tail !== null && tail > onset) part.trim = { startMs: onset, endMs: tail };
+  if (choice.maxSeconds !== undefined) part.maxMs = choice.maxSeconds * 1000;
+  return part;
+}
+
+function specOf(sound: StoredSound, choice: RenditionChoice): RenditionSpec {
+  const spec: RenditionSpec = playedPartOf(sound, choice);
+  if (choice.loudness !== undefined) spec.loudness = choice.loudness;
   if (hasOutput(choice)) {
     spec.output = {
       format: choice.format ?? 'mp3',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService } from '../accounts/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
+import type { StoredSound } from '../catalog/sound.ts';
 import type { Meter } from '../metering/meter.ts';
 import { Readable } from 'node:stream';
 import { planDelivery } from './delivery.ts';
@@ -18,6 +19,7 @@ import {
 import { RenditionCharge, RenditionQuotaError } from './rendition-payment.ts';
 import type { MediaQuery, MediaSigner, Verdict } from './signing.ts';
 import { MediaMissingError, MediaStoreError, type MediaStore } from './store.ts';
+import { deliveredFile, type DeliveredFile, readDelivered, tagsForDelivery } from './tagged-file.ts';
 
 /** The signed media route: the signature, the sound's file, and the quota a new rendition is paid from. */
 export interface MediaServices {
@@ -79,7 +81,12 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
   const sound = await services.catalog.findById(id);
   if (!sound) return reply.code(404).send({ error: `Sound ${id} not found` });
   if (!isRendition(verdict.choice))
-    return sendFile(request, reply, services, sound.fileKey, sound.name, verdict.expiresAt, {});
+    return sendFile(request, reply, services, {
+      fileKey: sound.fileKey,
+      sound,
+      expiresAt: verdict.expiresAt,
+      choice: {},
+    });
 
   const { accountId, choice } = verdict;
   // Paid once per rendition made, by the request whose job it is, at its price; one already stored costs nothing.
@@ -128,10 +135,7 @@ async function serveMedia(request: FastifyRequest<MediaRequest>, reply: FastifyR
       request,
       reply,
       services,
-      rendition.fileKey,
-      sound.name,
-      verdict.expiresAt,
-      choice,
+      { fileKey: rendition.fileKey, sound, expiresAt: verdict.expiresAt, choice },
       attempt === 1,
     );
     if (sent !== FILE_GONE) return sent;
@@ -168,14 +172,25 @@ function rawQueryOf(url: string | undefined): string {
 
 const FILE_GONE = Symbol('file gone');
 
+/** What one answer delivers: a stored file (the sound's or a rendition) in the sound's name and tags. */
+interface FileToSend {
+  fileKey: string;
+  sound: StoredSound;
+  expiresAt: number;
+  choice: RenditionChoice;
+}
+
+/**
+ * Answers with the stored file under a new head of the sound's tags (tagged-file.ts): sizes,
+ * ranges and the ETag are the delivered file's. A tagged file is always sent from here, even with
+ * MEDIA_REDIRECT: the store holds the untagged file, so only a file delivered as stored (a head
+ * not of its format) is redirected to the store.
+ */
 async function sendFile(
   request: FastifyRequest<MediaRequest>,
   reply: FastifyReply,
   services: MediaServices,
-  fileKey: string,
-  name: string,
-  expiresAt: number,
-  choice: RenditionChoice,
+  { fileKey, sound, expiresAt, choice }: FileToSend,
   mayBeGone = false,
 ) {
   const id = request.params.file.replace(/\.\w+$/, '');
@@ -183,20 +198,30 @@ async function sendFile(
   // The file key comes from the database (or is made from the content hash), never from the URL.
   const stat = await services.files.stat(fileKey);
   if (!stat) return notFound();
+  let file: DeliveredFile;
+  try {
+    const tags = await tagsForDelivery(services.files, sound, choice, services.signer.publicBase());
+    file = await deliveredFile(services.files, fileKey, stat.size, choice.format ?? 'mp3', tags);
+  } catch (error) {
+    if (error instanceof MediaMissingError) return notFound();
+    throw error;
+  }
   const secondsLeft = Math.max(0, expiresAt - Math.floor(services.clock() / 1000));
-  const disposition = request.query.d === 'download' ? contentDisposition(name, extensionOf(choice)) : undefined;
+  const disposition = request.query.d === 'download' ? contentDisposition(sound.name, extensionOf(choice)) : undefined;
   // A presigned URL answers GET only (its method is signed): a HEAD is answered here.
   const location =
-    request.method === 'GET' ? await services.files.redirectUrl(fileKey, secondsLeft, disposition) : null;
+    request.method === 'GET' && file.head === null
+      ? await services.files.redirectUrl(fileKey, secondsLeft, disposition)
+      : null;
   if (location !== null) return reply.code(302).headers({ location, 'cache-control': 'no-store' }).send();
-  const delivery = planDelivery(request.method, request.headers, stat);
+  const delivery = planDelivery(request.method, request.headers, { ...stat, size: file.size, variant: file.variant });
   if (delivery.status === 412)
     return reply.code(412).send({ error: "The file does not match the request's preconditions" });
   if (delivery.status === 416) return reply.code(416).headers(delivery.headers).send();
   let body: Readable = Readable.from([]);
   if (delivery.range) {
     try {
-      body = await services.files.read(fileKey, delivery.range);
+      body = await readDelivered(services.files, fileKey, file, delivery.range);
     } catch (error) {
       if (error instanceof MediaMissingError) return notFound();
       throw error;

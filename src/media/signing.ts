@@ -92,6 +92,11 @@ export class MediaSigner {
     };
   }
 
+  /** The service's public base URL, as signed URLs start with it (media/tags names a sound's URL with it). */
+  publicBase(): string {
+    return this.baseUrl();
+  }
+
   /**
    * The stream and the download URL of one sound (the catalog's own file), with one expiry and
    * one signature: `d` is not signed, so the two URLs cost one HMAC.

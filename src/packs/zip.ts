@@ -12,15 +12,21 @@ import {
   type RenditionRequest,
   type RenditionService,
 } from '../media/renditions.ts';
+import type { MediaSigner } from '../media/signing.ts';
 import { MediaMissingError, type MediaStore } from '../media/store.ts';
+import { deliveredFile, readDelivered, tagsForDelivery } from '../media/tagged-file.ts';
 import { packFileNames, type PackNaming } from './file-names.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, type ManifestRow } from './manifest.ts';
 import { addSpriteEntries } from './sprite-entries.ts';
 import type { SpriteSources } from './sprite.ts';
 
-/** What writing a pack's ZIP reads: the stored files, the renditions made on the way, and the time of its entries. */
+/**
+ * What writing a pack's ZIP reads: the stored files, the renditions made on the way, the time of
+ * its entries, and the base of the sound URLs its files' tags name.
+ */
 export interface PackStreamServices {
-  files: Pick<MediaStore, 'read'>;
+  files: Pick<MediaStore, 'read' | 'size'>;
+  signer: Pick<MediaSigner, 'publicBase'>;
   renditions: Pick<RenditionService, 'get'>;
   clock: () => number;
 }
@@ -147,12 +153,16 @@ async function openDelivered(
   pay: RenditionRequest['pay'],
 ): Promise<{ stream: Readable; duration: number; loudness: Loudness }> {
   if (!isRendition(choice))
-    return { stream: await services.files.read(sound.fileKey), duration: sound.duration, loudness: sound.loudness };
+    return {
+      stream: await tagged(services, sound, choice, sound.fileKey),
+      duration: sound.duration,
+      loudness: sound.loudness,
+    };
   for (let attempt = 1; ; attempt++) {
     try {
       // Paid by this fetch (fetch.ts) when its request is the one making the rendition.
       const rendition = await services.renditions.get(sound, choice, { ...(pay && { pay }), signal });
-      return { stream: await services.files.read(rendition.fileKey), ...rendition.facts };
+      return { stream: await tagged(services, sound, choice, rendition.fileKey), ...rendition.facts };
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof RenditionsBusyError && attempt < BUSY_ATTEMPTS) {
@@ -164,6 +174,23 @@ async function openDelivered(
       throw error;
     }
   }
+}
+
+/** The stored file with the sound's tags, as the media route delivers it (media/tagged-file.ts). */
+async function tagged(
+  services: PackStreamServices,
+  sound: StoredSound,
+  choice: RenditionChoice,
+  fileKey: string,
+): Promise<Readable> {
+  const size = await services.files.size(fileKey);
+  if (size === null) throw new MediaMissingError(fileKey);
+  const tags = await tagsForDelivery(services.files, sound, choice, services.signer.publicBase());
+  return readDelivered(
+    services.files,
+    fileKey,
+    await deliveredFile(services.files, fileKey, size, choice.format ?? 'mp3', tags),
+  );
 }
 
 interface Digest {

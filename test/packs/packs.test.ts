@@ -5,9 +5,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { parseBuffer } from 'music-metadata';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { withoutId3 } from '../helpers/id3.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
@@ -82,8 +84,12 @@ describe('packs (extension): GET /api/v1/packs and the ZIP behind its signed URL
       assert.match(zip.tested, /No errors detected/);
       const expectedNames = [`glass-break-1-${ids[0]}.mp3`, `rain-on-tin-${ids[1]}.mp3`, `door-slam-${ids[2]}.mp3`];
       assert.deepEqual(zip.names, [...expectedNames, 'manifest.json', 'manifest.csv', 'LICENSE.txt']);
+      // Each file as stored, behind the sound's tags where the file is an MP3 (random bytes are served as they are).
       for (const [index, name] of expectedNames.entries())
-        assert.deepEqual(new Uint8Array(await zip.entry(name)), sounds[index]!.bytes, name);
+        assert.deepEqual(withoutId3(new Uint8Array(await zip.entry(name))), sounds[index]!.bytes, name);
+      const tagged = await parseBuffer(new Uint8Array(await zip.entry(expectedNames[0]!)), { mimeType: 'audio/mpeg' });
+      assert.equal(tagged.common.title, 'Glass, "Break" #1', "a pack's file carries the sound's tags");
+      assert.ok(tagged.native['ID3v2.4'], 'ID3v2.4');
 
       const manifest = JSON.parse((await zip.entry('manifest.json')).toString('utf8')) as Manifest;
       assert.equal(manifest.license, 'CC0-1.0');

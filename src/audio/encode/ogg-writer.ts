@@ -11,7 +11,8 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-function crc(bytes: Uint8Array): number {
+/** The CRC of a page whose CRC field is zero (media/tags re-pages header pages with it). */
+export function crc(bytes: Uint8Array): number {
   let value = 0;
   for (const byte of bytes) value = ((value << 8) ^ CRC_TABLE[((value >>> 24) ^ byte) & 0xff]!) >>> 0;
   return value;

@@ -78,7 +78,10 @@ async function readSound(
   const json = { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(toSound(stored, signer)) };
   if (stored.duration > MAX_BLOB_SECONDS) return { contents: [json] };
   return {
-    contents: [json, { uri: uri.href, mimeType: 'audio/mpeg', blob: await storedMp3Base64(files, stored.fileKey) }],
+    contents: [
+      json,
+      { uri: uri.href, mimeType: 'audio/mpeg', blob: await storedMp3Base64({ files, signer }, stored, stored.fileKey) },
+    ],
   };
 }
 

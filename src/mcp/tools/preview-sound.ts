@@ -63,7 +63,7 @@ export const previewSoundTool = defineTool({
     return {
       structured: { sound, preview },
       text: `Preview: ${seconds} s of MP3${level}, in the audio item; its spectrogram in the image.\n${soundDetailText(sound)}`,
-      audio: { type: 'audio', data: await storedMp3Base64(services.files, fileKey), mimeType: 'audio/mpeg' },
+      audio: { type: 'audio', data: await storedMp3Base64(services, stored, fileKey, PREVIEW), mimeType: 'audio/mpeg' },
       image: { type: 'image', data: spectrogram.png.toString('base64'), mimeType: 'image/png' },
       links: soundLinks([sound]),
     };

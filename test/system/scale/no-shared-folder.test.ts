@@ -11,6 +11,7 @@ import { sine } from '../../audio/helpers/signals.ts';
 import { encodeWavFloat32 } from '../../audio/helpers/wav.ts';
 import { removeBackend, SHARED, sharedBackendsMissing, sharedEnv } from '../../helpers/backend.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { withoutId3 } from '../../helpers/id3.ts';
 import { startServe, type ServeProcess } from '../../helpers/process.ts';
 import { createTestBucket, s3ServerMissing, type TestBucket } from '../../helpers/s3.ts';
 import { csrfToken, WebClient } from '../../dashboard/helpers/web-client.ts';
@@ -140,7 +141,8 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
         }
       }
       assert.ok(played[0]!.length > 1000);
-      for (const bytes of played) assert.deepEqual(bytes, played[0]);
+      // The same file behind each instance's tags (they name the sound by the instance's address without PUBLIC_URL).
+      for (const bytes of played) assert.deepEqual(withoutId3(bytes), withoutId3(played[0]!));
       // A part of it, from the bucket through the other instance.
       const url = await signed(a, `/api/v1/sounds/${soundId}/stream`);
       const part = await fetch(on(b, url), { headers: { range: 'bytes=100-199' } });
@@ -164,7 +166,7 @@ describe('scale-out: two instances with separate data folders on PostgreSQL, Red
       assert.equal(after.length, before.length + 1, 'one rendition stored in the bucket');
       const again = await fetch(on(a, url));
       assert.equal(again.status, 200);
-      assert.deepEqual(new Uint8Array(await again.arrayBuffer()), made);
+      assert.deepEqual(withoutId3(new Uint8Array(await again.arrayBuffer())), withoutId3(made));
       assert.deepEqual(await objectsInBucket(), after, 'served from the bucket, not made again');
     },
   );
