@@ -22,24 +22,9 @@ const inputSchema = z
     category: categoryArgument,
     min_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Shortest duration, seconds.'),
     max_duration: z.number().min(0).max(MAX_SECONDS).optional().describe('Longest duration, seconds.'),
-    max_onset_ms: z
-      .number()
-      .min(0)
-      .max(MAX_MILLISECONDS)
-      .optional()
-      .describe('Only sounds starting within this many ms.'),
-    min_lufs: z
-      .number()
-      .min(LUFS_RANGE.min)
-      .max(LUFS_RANGE.max)
-      .optional()
-      .describe('Quietest integrated loudness, LUFS.'),
-    max_lufs: z
-      .number()
-      .min(LUFS_RANGE.min)
-      .max(LUFS_RANGE.max)
-      .optional()
-      .describe('Loudest integrated loudness, LUFS.'),
+    max_onset_ms: z.number().min(0).max(MAX_MILLISECONDS).optional().describe('Latest onset, ms.'),
+    min_lufs: z.number().min(LUFS_RANGE.min).max(LUFS_RANGE.max).optional().describe('Lowest loudness, LUFS.'),
+    max_lufs: z.number().min(LUFS_RANGE.min).max(LUFS_RANGE.max).optional().describe('Highest loudness, LUFS.'),
     loop: z.boolean().optional().describe('true: loops only; false: no loops.'),
     facets: z
       .array(z.enum(FACETS))
@@ -47,8 +32,8 @@ const inputSchema = z
       .optional()
       .describe('Count matches per category and/or top tags.'),
     sort: z.enum(SEARCH_SORTS).default('downloads').describe('Order of results; relevance ranks by q.'),
-    order: z.enum(['asc', 'desc']).default('desc').describe('desc (default) or asc.'),
-    page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page number, from 1.'),
+    order: z.enum(['asc', 'desc']).default('desc'),
+    page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1),
     cursor: z
       .string()
       .max(64)
