@@ -13,6 +13,7 @@ import { startServer, type TestServer } from '../../helpers/server.ts';
 import { tone } from '../../mcp/real-sounds.ts';
 import { signedUrl } from '../helpers.ts';
 import { listItems, riffChunks, zstring } from './riff-chunks.ts';
+import { probeTags } from './probe-tags.ts';
 
 const SOUND = {
   name: 'Glass Break Ünïcode',
@@ -22,17 +23,6 @@ const SOUND = {
   license: 'CC0',
   sample: false,
 };
-
-/** ffprobe's format and first stream's tags (Ogg's comments are the stream's), keys lower-cased. */
-function formatTags(file: string): Record<string, string> {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format_tags:stream_tags', '-of', 'json', file]);
-  const probed = JSON.parse(out.toString()) as {
-    format: { tags?: Record<string, string> };
-    streams?: Array<{ tags?: Record<string, string> }>;
-  };
-  const tags = { ...probed.streams?.[0]?.tags, ...probed.format.tags };
-  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [key.toLowerCase(), value]));
-}
 
 /** Raw interleaved float samples as ffmpeg decodes them. */
 function decoded(file: string): Buffer {
@@ -87,7 +77,7 @@ describe("tags (issue 40): every delivered file carries the sound's metadata", (
       const { bytes, file } = await download('', 'mp3');
       assert.equal(Buffer.from(bytes).toString('latin1', 0, 3), 'ID3');
       assert.equal(bytes[3], 4, 'ID3v2.4');
-      const tags = formatTags(file);
+      const tags = probeTags(file);
       assert.equal(tags.title, SOUND.name);
       assert.equal(tags.genre, 'SFX');
       assert.match(tags.copyright ?? '', /CC0/);
@@ -152,7 +142,7 @@ describe("tags (issue 40): every delivered file carries the sound's metadata", (
       for (const label of ['onset', 'peak', 'tail'] as const)
         assert.equal(labels[label], Math.round((timing[`${label}_ms`]! * 48_000) / 1000), label);
 
-      const tags = formatTags(file);
+      const tags = probeTags(file);
       assert.equal(tags.title, SOUND.name);
       assert.equal(tags.genre, 'SFX');
       // ffmpeg names bext's Originator encoded_by, and shows ICMT (the description) as comment.
@@ -184,7 +174,7 @@ describe("tags (issue 40): every delivered file carries the sound's metadata", (
       needsFfmpeg,
       async () => {
         const { file, bytes } = await download(query, extension);
-        const tags = formatTags(file);
+        const tags = probeTags(file);
         assert.equal(tags.title, SOUND.name);
         // ffmpeg shows DESCRIPTION as comment.
         assert.equal(tags.comment, SOUND.description);
@@ -232,7 +222,7 @@ describe("tags (issue 40): every delivered file carries the sound's metadata", (
     assert.notEqual(renamed.headers.get('etag'), etag);
     const file = path.join(dir, 'renamed.mp3');
     await writeFile(file, new Uint8Array(await renamed.arrayBuffer()));
-    assert.equal(formatTags(file).title, 'Glass Break Renamed');
+    assert.equal(probeTags(file).title, 'Glass Break Renamed');
     await server.services.catalogWriter.updateMetadata(contentHashOf(mp3), SOUND);
   });
 });

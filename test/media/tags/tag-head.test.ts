@@ -18,6 +18,7 @@ import {
 import { needsFfmpeg } from '../../audio/helpers/ffmpeg.ts';
 import { tone } from '../../mcp/real-sounds.ts';
 import { riffChunks } from './riff-chunks.ts';
+import { probeTags } from './probe-tags.ts';
 
 const RATE = 44_100;
 const SOUND = {
@@ -33,17 +34,6 @@ const SOUND = {
 
 function tagsOf(loop: SoundLoop | null, played: PlayedPart = {}, description = SOUND.description): FileTags {
   return fileTagsOf({ ...SOUND, description }, { baseUrl: 'https://sounds.example', loop, sourceRate: RATE, played });
-}
-
-/** ffprobe's format and stream tags, keys lower-cased. */
-function probeTags(file: string): Record<string, string> {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format_tags:stream_tags', '-of', 'json', file]);
-  const probed = JSON.parse(out.toString()) as {
-    format: { tags?: Record<string, string> };
-    streams?: Array<{ tags?: Record<string, string> }>;
-  };
-  const tags = { ...probed.streams?.[0]?.tags, ...probed.format.tags };
-  return Object.fromEntries(Object.entries(tags).map(([key, value]) => [key.toLowerCase(), value]));
 }
 
 /** A WAV file's one sampler loop: start and end (the last frame played). */
