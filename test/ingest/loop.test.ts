@@ -13,6 +13,8 @@ import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { callTool, connectMcp, textOf } from '../mcp/mcp-client.ts';
 import { resolveLoop } from '../../src/ingest/loop.ts';
+import { probeTags } from '../media/tags/probe-tags.ts';
+import { riffChunks } from '../media/tags/riff-chunks.ts';
 import { hasLibsndfile, libsndfileLoops, smplChunk } from './helpers/smpl.ts';
 
 const RATE = 44_100;
@@ -242,6 +244,52 @@ describe('loops: read at ingest, stored, listed, searched', needsFfmpeg, () => {
     assert.ok((none.structuredContent as { data: ApiSound[] }).data.every((sound) => sound.loop === null));
     const sound = await callTool(client, 'get_sound', { id: ids['smpl.wav'] });
     assert.match(textOf(sound), /loop: frames 1000 to 41000 of the MP3 \(end exclusive\)/);
+  });
+
+  /** The file a download URL of the API serves, with a rendition's parameters. */
+  const delivered = async (id: string, query: string): Promise<Uint8Array> => {
+    const answer = await server.get(`/api/v1/sounds/${id}/download${query}`, { key });
+    assert.equal(answer.status, 200, query);
+    const { download_url } = ((await answer.json()) as { data: { download_url: string } }).data;
+    const file = await fetch(download_url);
+    assert.equal(file.status, 200, download_url);
+    return new Uint8Array(await file.arrayBuffer());
+  };
+  /** A WAV's smpl loops as a chunk parser of the test's own reads them: [start, end] with end included. */
+  const smplLoops = (wav: Uint8Array): Array<[number, number]> => {
+    const smpl = riffChunks(wav).find((chunk) => chunk.id === 'smpl')?.payload;
+    if (smpl === undefined) return [];
+    return Array.from({ length: smpl.readUInt32LE(28) }, (_, i) => [
+      smpl.readUInt32LE(36 + 24 * i + 8),
+      smpl.readUInt32LE(36 + 24 * i + 12),
+    ]);
+  };
+
+  test('loop.delivered: a WAV carries smpl in its own frames, Ogg LOOPSTART; a stray smpl never comes through', async () => {
+    const id = ids['smpl.wav']!;
+    // Frames 1,000 to 41,000 (end exclusive) of the 44.1 kHz MP3, at 48 kHz: 1,088.4 and 44,625.9.
+    const [[start, end]] = smplLoops(await delivered(id, '?format=wav&sample_rate=48000')) as [[number, number]];
+    assert.ok(Math.abs(start - 1088) <= 1, `start ${start}`);
+    assert.ok(Math.abs(end - 44_625) <= 1, `end ${end} (included)`);
+    const [[same, last]] = smplLoops(await delivered(id, '?format=wav')) as [[number, number]];
+    assert.deepEqual([same, last], [1000, 40_999]);
+    const ogg = path.join(folder, 'delivered.ogg');
+    await writeFile(ogg, await delivered(id, '?format=ogg'));
+    const tags = probeTags(ogg);
+    assert.deepEqual([tags.loopstart, tags.looplength], ['1000', '40000']);
+    // The source keeps its smpl chunk, but its sidecar says the sound is no loop: no loop is delivered.
+    await put('smpl.json', JSON.stringify({ name: 'Smpl', loop: false }));
+    const run = await runCli(['ingest', path.join(folder, 'smpl.wav'), '--json'], env);
+    assert.equal(run.status, 0, run.stderr);
+    await eventually(
+      async () => ((await (await server.get(`/api/v1/sounds/${id}`, { key })).json()) as { data: ApiSound }).data,
+      (sound) => sound.loop === null,
+      2000,
+      'the sound is no loop',
+    );
+    assert.deepEqual(smplLoops(await delivered(id, '?format=wav')), []);
+    await writeFile(ogg, await delivered(id, '?format=ogg'));
+    assert.equal(probeTags(ogg).loopstart, undefined);
   });
 
   test("loop.reingest: a changed sidecar sets or clears a known sound's loop, and the index follows", async () => {
