@@ -3,19 +3,22 @@ import type { Mp3EncodeOptions } from './encode/index.ts';
 import type { PictureSpec } from './pictures/index.ts';
 import type { SynthSound } from './synth/index.ts';
 import type { RenditionMeasurements, RenditionSpec } from './render.ts';
+import type { SpriteEntry, SpriteSpec } from './sprite.ts';
 import type { AudioMeasurements } from './types.ts';
 
 /**
  * Work sent to a worker thread (ingest/worker.ts runs it): ingest's files (probed only, in a dry
- * run) and demo sounds, and the media route's renditions and pictures (written whole and synced to
- * `outputPath`, never sent back as bytes). Here, below both, so that each can send it.
+ * run) and demo sounds, the media route's renditions and pictures (written whole and synced to
+ * `outputPath`, never sent back as bytes) and packs' sprites (their two files likewise). Here,
+ * below all of them, so that each can send it.
  */
 export type Job =
   | { id: number; kind: 'file'; sourcePath: string; temporaryPath: string; encoding: Mp3EncodeOptions }
   | { id: number; kind: 'probe'; sourcePath: string }
   | { id: number; kind: 'synth'; seed: string; index: number }
   | { id: number; kind: 'render'; sourcePath: string; outputPath: string; spec: RenditionSpec }
-  | { id: number; kind: 'picture'; sourcePath: string; outputPath: string; spec: PictureSpec };
+  | { id: number; kind: 'picture'; sourcePath: string; outputPath: string; spec: PictureSpec }
+  | { id: number; kind: 'sprite'; oggPath: string; mp3Path: string; spec: SpriteSpec };
 
 export type JobResult =
   | { id: number; ok: false; reason: string }
@@ -40,7 +43,8 @@ export type JobResult =
       metadata: Omit<SynthSound, 'audio'>;
     }
   | { id: number; ok: true; kind: 'render'; measurements: RenditionMeasurements }
-  | { id: number; ok: true; kind: 'picture'; bytes: number };
+  | { id: number; ok: true; kind: 'picture'; bytes: number }
+  | { id: number; ok: true; kind: 'sprite'; entries: SpriteEntry[] };
 
 export type JobWithoutId = Job extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
 

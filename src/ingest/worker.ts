@@ -2,6 +2,7 @@ import { DecodeError } from '../audio/decode/index.ts';
 import type { Job, JobResult } from '../audio/jobs.ts';
 import { renderPicture } from '../audio/pictures/index.ts';
 import { renderRendition } from '../audio/render.ts';
+import { renderSprite } from '../audio/sprite.ts';
 import { synthesizeSound } from '../audio/synth/index.ts';
 import { encodeAndMeasure, measureFile, probeFile } from './measure.ts';
 
@@ -32,6 +33,9 @@ async function run(job: Job): Promise<JobResult> {
       kind: 'picture',
       bytes: await renderPicture(job.sourcePath, job.outputPath, job.spec),
     };
+  }
+  if (job.kind === 'sprite') {
+    return { id: job.id, ok: true, kind: 'sprite', entries: await renderSprite(job.spec, job.oggPath, job.mp3Path) };
   }
   const sound = synthesizeSound(job.seed, job.index);
   const { mp3, sampleRate, measurements } = await encodeAndMeasure(sound.audio);

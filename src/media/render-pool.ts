@@ -1,8 +1,8 @@
 import { Piscina } from 'piscina';
 import type { Job, JobResult, JobWithoutId } from '../audio/jobs.ts';
 
-/** What the pool runs: renditions and pictures. */
-export type PoolJob = Extract<JobWithoutId, { kind: 'render' | 'picture' }>;
+/** What the pool runs: renditions, pictures and packs' sprites. */
+export type PoolJob = Extract<JobWithoutId, { kind: 'render' | 'picture' | 'sprite' }>;
 
 /** Every thread is busy and `maxWaiting` jobs wait already: the job is refused at once. */
 export class RenderQueueFullError extends Error {
@@ -19,7 +19,7 @@ export class RenderTimeoutError extends Error {
 }
 
 /**
- * The worker threads renditions are made on: the ingest workers' code (ingest/worker.ts) in a
+ * The worker threads renditions (and pictures and sprites) are made on: the ingest workers' code (ingest/worker.ts) in a
  * pool of its own, sized by RENDITIONS_CONCURRENCY. Jobs wait in a bounded line here, not in
  * piscina's queue, and are handed over only when a thread is free: a job's time limit then counts
  * its own work, never its wait. Past the limit, or when its `signal` aborts, piscina stops the

@@ -58,12 +58,14 @@ const CLAIM_WAIT_MS = 120_000;
 
 /** What the renditions service has done and holds: the counts a metrics endpoint will publish. */
 export interface RenditionStats {
-  /** Renditions asked for and not started yet (being paid for, or waiting for a thread). */
+  /** Renditions asked for and not started yet (being paid for, or waiting for a thread), and other jobs waiting. */
   waiting: number;
-  /** Being made on a thread now. */
+  /** Being made on a thread now: renditions, pictures and other jobs (`runJob`). */
   making: number;
   /** Made by this process since it started. */
   made: number;
+  /** Other jobs (packs' sprites: `runJob`) run on the same threads by this process since it started. */
+  jobs: number;
   /** Removed by this process since it started, to stay under the bound. */
   removed: number;
   /** What every stored rendition occupies and the ones being made reserve, all instances together. */
@@ -159,6 +161,9 @@ export class RenditionService {
   private evicting: Promise<void> = Promise.resolve();
   private made = 0;
   private removed = 0;
+  /** Jobs of `runJob` under way (getting their sources, waiting or running), and those done. */
+  private jobs = 0;
+  private jobsDone = 0;
 
   constructor(
     private readonly files: MediaStore,
@@ -214,17 +219,57 @@ export class RenditionService {
     return fileKey;
   }
 
+  /**
+   * Runs a job that reads these stored files and keeps nothing in the store (a pack's sprite:
+   * packs/sprite.ts) on the renditions' threads, under their bounds: it waits in the same line
+   * (RenditionsBusyError when that is full), runs for at most the time limit of
+   * `weightedSeconds` of output (RenditionTimeoutError past it, its thread stopped) and stops when
+   * `signal` aborts. The files are local copies for its time (a download for a bucket). What the
+   * job writes is the caller's; a job that fails is an Error naming its reason.
+   */
+  async runJob(
+    fileKeys: string[],
+    job: (sourcePaths: string[]) => PoolJob,
+    weightedSeconds: number,
+    signal: AbortSignal,
+  ): Promise<Extract<JobResult, { ok: true }>> {
+    signal.throwIfAborted();
+    this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
+    const pool = this.pool;
+    const copies = await Promise.allSettled(fileKeys.map((fileKey) => this.files.localCopy(fileKey)));
+    const sources = copies.flatMap((copy) => (copy.status === 'fulfilled' ? [copy.value] : []));
+    this.jobs++;
+    try {
+      const failed = copies.find((copy) => copy.status === 'rejected');
+      if (failed) throw failed.reason;
+      const limit = this.options.timeLimit ?? DEFAULT_RENDER_TIME_LIMIT;
+      const limitMs = Math.round(limit.floorMs + limit.msPerWeightedSecond * weightedSeconds);
+      const result = await pool.run(job(sources.map((source) => source.path)), signal, limitMs).catch((error) => {
+        if (error instanceof RenderQueueFullError) throw new RenditionsBusyError();
+        if (error instanceof RenderTimeoutError) throw new RenditionTimeoutError(error.limitMs);
+        throw error;
+      });
+      if (!result.ok) throw new Error(`the job failed: ${result.reason}`);
+      this.jobsDone++;
+      return result;
+    } finally {
+      this.jobs--;
+      await Promise.all(sources.map((source) => source.release()));
+    }
+  }
+
   /** Whether this rendition is stored now (what a pack's price counts: packs/service.ts). */
   async has(sound: StoredSound, choice: RenditionChoice): Promise<boolean> {
     return (await this.storedFacts(renditionKey(sound.contentHash, choice))) !== null;
   }
 
   async stats(): Promise<RenditionStats> {
-    const making = this.submitted.size - (this.pool?.waiting ?? 0);
+    const making = this.submitted.size + this.jobs - (this.pool?.waiting ?? 0);
     return {
-      waiting: this.flights.size - making,
+      waiting: this.flights.size + this.jobs - making,
       making,
       made: this.made,
+      jobs: this.jobsDone,
       removed: this.removed,
       bytes: await this.store.totalBytes(),
     };

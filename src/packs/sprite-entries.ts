@@ -3,13 +3,12 @@ import { Readable } from 'node:stream';
 import type yazl from 'yazl';
 import type { StoredSound } from '../catalog/sound.ts';
 import type { RenditionChoice } from '../media/renditions.ts';
-import type { MediaStore } from '../media/store.ts';
 import { howlerMap, makeSprite, phaserMap, SPRITE_FILES, type Sprite, type SpriteSources } from './sprite.ts';
 
 /**
  * Adds a pack's sprite to its ZIP after the sounds: sprite.ogg, sprite.mp3 and the Howler.js and
- * Phaser maps. The sprite is made when its first entry's turn comes (so a client that leaves
- * before never pays for it), read from its temporary files, which go when the ZIP's stream
+ * Phaser maps. The sprite is made (on a worker thread: sprite.ts) when its first entry's turn
+ * comes (so a client that leaves before never pays for it), read from its temporary files, which go when the ZIP's stream
  * closes, whole or not. Keys in the maps are the sounds' file names in the pack without their
  * extension.
  */
@@ -19,7 +18,7 @@ export function addSpriteEntries(
   sounds: StoredSound[],
   fileNames: string[],
   choice: RenditionChoice,
-  files: Pick<MediaStore, 'read'>,
+  renditions: SpriteSources['renditions'],
   signal: AbortSignal,
   pay: SpriteSources['pay'],
   entry: { mtime: Date; forceZip64Format: boolean },
@@ -27,7 +26,7 @@ export function addSpriteEntries(
   const keys = fileNames.map((name) => name.replace(/\.[^.]+$/, ''));
   let made: Promise<Sprite> | null = null;
   const sprite = () => {
-    made ??= makeSprite(sounds, keys, choice, { read: (sound) => files.read(sound.fileKey), pay }, signal);
+    made ??= makeSprite(sounds, keys, choice, { renditions, pay }, signal);
     return made;
   };
   output.once('close', () => {

@@ -27,7 +27,7 @@ import type { SpriteSources } from './sprite.ts';
 export interface PackStreamServices {
   files: Pick<MediaStore, 'read' | 'size'>;
   signer: Pick<MediaSigner, 'publicBase'>;
-  renditions: Pick<RenditionService, 'get'>;
+  renditions: Pick<RenditionService, 'get' | 'runJob'>;
   clock: () => number;
 }
 
@@ -126,7 +126,7 @@ export function streamPack(
   }
   if (options.sprite) {
     const entry = { mtime: now, ...zip64 };
-    addSpriteEntries(zip, output, sounds, names, choice, services.files, signal, options.sprite.pay, entry);
+    addSpriteEntries(zip, output, sounds, names, choice, services.renditions, signal, options.sprite.pay, entry);
   }
   // Called when their turn comes, after every sound's bytes went through: the rows are complete.
   zip.addReadStreamLazy('manifest.json', { compress: true, mtime: now, ...zip64 }, (callback) =>
