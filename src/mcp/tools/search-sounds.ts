@@ -32,8 +32,8 @@ const inputSchema = z
       .optional()
       .describe('Count matches per category and/or top tags.'),
     sort: z.enum(SEARCH_SORTS).default('downloads').describe('Order of results; relevance ranks by q.'),
-    order: z.enum(['asc', 'desc']).default('desc'),
-    page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1),
+    order: z.enum(['asc', 'desc']).default('desc').describe('Sort direction.'),
+    page: z.int().min(1).max(MAX_SEARCH_PAGE).default(1).describe('Page, from 1.'),
     cursor: z
       .string()
       .max(64)
