@@ -34,4 +34,21 @@ export function compileSchemaWriter(
  */
 function dropUnlisted({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
   if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  nullableInPlace(jsonSchema);
+}
+
+/**
+ * A value or null (`anyOf: [X, { type: "null" }]`, as zod writes `.nullable()`) becomes X marked
+ * `nullable`, which fast-json-stringify writes directly: an anyOf is written by asking ajv which
+ * branch each value matches first, once per sound and field of every list answer.
+ */
+function nullableInPlace(jsonSchema: Record<string, unknown>): void {
+  const branches = jsonSchema.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return;
+  const isNull = (branch: unknown) => (branch as { type?: unknown }).type === 'null';
+  const value = branches.find((branch) => !isNull(branch)) as Record<string, unknown> | undefined;
+  if (value === undefined || !branches.some(isNull) || typeof value.type !== 'string') return;
+  if (value.type !== 'object' && value.type !== 'string' && value.type !== 'number' && value.type !== 'integer') return;
+  delete jsonSchema.anyOf;
+  Object.assign(jsonSchema, value, { nullable: true });
 }
