@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlayedPart } from '../audio/played-audio.ts';
 import { SPRITE_GAP_SECONDS, SPRITE_RATE, type SpriteEntry, type SpriteSpec } from '../audio/sprite.ts';
 import type { StoredSound } from '../catalog/sound.ts';
 import type { RenditionChoice } from '../media/rendition-choice.ts';
-import { type RenditionPayment, RenditionsBusyError, type RenditionService } from '../media/renditions.ts';
+import type { RenditionPayment, RenditionService } from '../media/renditions.ts';
+import { whenThreadFree } from './busy-wait.ts';
 import { RENDITION_PRICE, RENDITION_PRICE_SECONDS, outputSeconds, workWeight } from '../media/rendition-work.ts';
 
 /**
@@ -33,9 +33,6 @@ const OGG_BYTES_PER_CHANNEL_SECOND = 96_000 / 8;
 const MP3_BYTES_PER_CHANNEL_SECOND = 95_000 / 8;
 /** A map's bytes per sound in both JSON files, about. */
 const MAP_BYTES_PER_SOUND = 220;
-/** Waits for a worker thread when every one is busy, as a pack's renditions do (zip.ts): its ZIP has begun. */
-const BUSY_WAIT_MS = 1_000;
-const BUSY_ATTEMPTS = 120;
 
 /** The sounds' seconds are past SPRITE_MAX_SECONDS: no sprite is made of them. */
 export class SpriteTooLongError extends Error {
@@ -129,17 +126,13 @@ export async function makeSprite(
       spec: { ...spec, sounds: spec.sounds.map((sound, index) => ({ ...sound, sourcePath: sourcePaths[index]! })) },
     });
     const fileKeys = sounds.map((sound) => sound.fileKey);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await sources.renditions.runJob(fileKeys, job, weightedSeconds, signal);
-        if (result.kind !== 'sprite') throw new Error(`sprite: unexpected ${result.kind} result`);
-        const made = folder;
-        return { oggPath, mp3Path, entries: result.entries, dispose: () => rm(made, { recursive: true, force: true }) };
-      } catch (error) {
-        if (!(error instanceof RenditionsBusyError) || attempt >= BUSY_ATTEMPTS || signal.aborted) throw error;
-        await sleep(BUSY_WAIT_MS, undefined, { signal });
-      }
-    }
+    const result = await whenThreadFree(
+      () => sources.renditions.runJob(fileKeys, job, weightedSeconds, signal),
+      signal,
+    );
+    if (result.kind !== 'sprite') throw new Error(`sprite: unexpected ${result.kind} result`);
+    const made = folder;
+    return { oggPath, mp3Path, entries: result.entries, dispose: () => rm(made, { recursive: true, force: true }) };
   } catch (error) {
     if (folder) await rm(folder, { recursive: true, force: true });
     await payment?.refund();

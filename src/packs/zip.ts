@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseBuffer } from 'music-metadata';
 import yazl from 'yazl';
 import type { Loudness, StoredSound } from '../catalog/sound.ts';
 import {
   extensionOf,
   isRendition,
-  RenditionsBusyError,
   type RenditionChoice,
   type RenditionRequest,
   type RenditionService,
@@ -17,6 +15,7 @@ import { MediaMissingError, type MediaStore } from '../media/store.ts';
 import { deliveredFile, readDelivered, tagsForDelivery } from '../media/tagged-file.ts';
 import { packFileNames, type PackNaming } from './file-names.ts';
 import { LICENSE_TEXT, manifestCsv, manifestJson, type ManifestRow } from './manifest.ts';
+import { whenThreadFree } from './busy-wait.ts';
 import { addSpriteEntries } from './sprite-entries.ts';
 import type { SpriteSources } from './sprite.ts';
 
@@ -31,9 +30,6 @@ export interface PackStreamServices {
   clock: () => number;
 }
 
-/** Waits for a rendition thread when every one is busy, rather than failing a ZIP already half sent. */
-const BUSY_WAIT_MS = 1_000;
-const BUSY_ATTEMPTS = 120;
 /** Bytes of a file's beginning kept to read its sample rate and channels from its header. */
 const HEAD_BYTES = 64 * 1024;
 
@@ -161,16 +157,14 @@ async function openDelivered(
   for (let attempt = 1; ; attempt++) {
     try {
       // Paid by this fetch (fetch.ts) when its request is the one making the rendition.
-      const rendition = await services.renditions.get(sound, choice, { ...(pay && { pay }), signal });
+      const rendition = await whenThreadFree(
+        () => services.renditions.get(sound, choice, { ...(pay && { pay }), signal }),
+        signal,
+      );
       return { stream: await tagged(services, sound, choice, rendition.fileKey), ...rendition.facts };
     } catch (error) {
-      if (signal.aborted) throw error;
-      if (error instanceof RenditionsBusyError && attempt < BUSY_ATTEMPTS) {
-        await sleep(BUSY_WAIT_MS, undefined, { signal });
-        continue;
-      }
       // Removed to keep renditions under their bound between being found and being read: made again once.
-      if (error instanceof MediaMissingError && attempt === 1) continue;
+      if (error instanceof MediaMissingError && attempt === 1 && !signal.aborted) continue;
       throw error;
     }
   }
