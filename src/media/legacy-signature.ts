@@ -1,7 +1,7 @@
 import { createHmac, hash } from 'node:crypto';
 
 /**
- * The signature format of the release before HMAC-SHA256 (docs/signing.md, "The format before"):
+ * The signature format of the release before HMAC-SHA256 (docs/signing.md, "The formats before"):
  * SHA3-512 over a MAC key derived from the secret and a line-separated message, the first 24
  * characters of its base64url signing the stream URL and the next 24 the download URL.
  *
