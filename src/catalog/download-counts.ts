@@ -85,12 +85,10 @@ export class DownloadCounts {
     const rows = await this.db
       .selectFrom('sound_downloads')
       .select(['sound_seq', 'count', 'version', this.dialect.settledDownloadsVersion.as('settled')])
-      .where((eb) =>
-        eb.or([
-          eb('version', '>', cursor.version),
-          eb.and([eb('version', '=', cursor.version), eb('sound_seq', '>', cursor.soundSeq)]),
-        ]),
-      )
+      // One row-value comparison, which both databases answer as a range of the (version,
+      // sound_seq) index; the same condition written with OR made SQLite read the whole index,
+      // every poll, however few counts had changed.
+      .where((eb) => eb(eb.refTuple('version', 'sound_seq'), '>', eb.tuple(cursor.version, cursor.soundSeq)))
       .orderBy('version')
       .orderBy('sound_seq')
       .limit(limit)
