@@ -6,7 +6,7 @@ import { CATEGORIES, type Category } from './sound.ts';
 import type { SoundColumns } from './sound-columns.ts';
 import type { SharedStrings } from './text-column.ts';
 
-// Tuned constants: the package's README says why each has its value.
+// Tuned constants, measured with bench/facets.ts (TAG_READ_COST: the package's README).
 /**
  * Counting tags over matches one sound at a time costs about this many words of a bitmap per
  * sound; tag by tag, a word per 32 sounds of a common tag and a step per sound of a rare one.
@@ -18,7 +18,10 @@ const TAG_READ_COST = 8;
  * 1M sounds: about 200 ns, against 4 ns a word of countIn; at 100,000 about 35 ns).
  */
 const OUTSIDE_READ_COST = 32;
-/** Reading the category of a sound NOT found costs about this many words of a bitmap. */
+/**
+ * Reading the category of a sound NOT found costs about this many words of a bitmap: half the
+ * tags' (one column read where the tags take three), not measured apart.
+ */
 const CATEGORY_READ_COST = 16;
 
 /**
