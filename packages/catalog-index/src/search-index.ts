@@ -1,6 +1,5 @@
 import {
   SORT_FIELDS,
-  TOP_TAG_FACETS,
   type Facet,
   type Facets,
   type Page,
@@ -9,8 +8,9 @@ import {
   type SearchPage,
   type SortField,
 } from './query.ts';
-import { CATEGORIES, type CatalogRecord, type Category, type Sound } from './sound.ts';
+import { CATEGORIES, type CatalogRecord, type Sound } from './sound.ts';
 import { DurationIndex } from './duration-index.ts';
+import { facetsOf, TagTotals } from './facets.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
@@ -25,11 +25,6 @@ import { NAME, TAGS, TextIndex } from './text-index.ts';
 const REBUILD_BATCH = 256;
 /** Up to this many words, relevance scores sets of sounds (relevance.ts levelsOf); past it, each sound's text. */
 const MOST_WORDS_SCORED_BY_SETS = 3;
-/**
- * Counting tags over matches one sound at a time costs about this many words of a bitmap per
- * sound; tag by tag, a word per 32 sounds of a common tag and a step per sound of a rare one.
- */
-const TAG_READ_COST = 8;
 /** Making a range's bitmap (duration-index.ts within) costs about this many words per word of the catalog. */
 const RANGE_WORDS = 1;
 /** Visiting one sound of a set costs about this many words of a bitmap intersection. */
@@ -60,7 +55,8 @@ interface RangeFilter {
 export class SearchIndex {
   private readonly columns = new SoundColumns();
   private readonly text = new TextIndex();
-  private readonly tags = new Map<string, Posting>();
+  /** The tags' postings and how many sounds carry each (facets.ts). */
+  private readonly tags = new TagTotals(this.columns.tags.shared);
   private readonly durations = new DurationIndex();
   /** Onsets and loudness (integrated LUFS) by range, as durations are. */
   private readonly onsets = new DurationIndex();
@@ -202,6 +198,11 @@ export class SearchIndex {
     return page;
   }
 
+  private facetsOf(found: Found, wanted: Facet[]): Facets {
+    const { columns, tags, categories, count, pool } = this;
+    return facetsOf(found, wanted, { columns, tags, categories, count, pool });
+  }
+
   /** How many sounds have audio descriptors, and so take part in similar sounds. */
   get described(): number {
     return this.similarity.size;
@@ -332,51 +333,6 @@ export class SearchIndex {
   }
 
   /**
-   * Counts per category and the most frequent tags over what was found. Categories are counted
-   * set by set (a word of 32 sounds at a time when both are bitmaps); tags either so, tag by tag,
-   * or over the matches one by one when they are few next to the tags' sets (TAG_READ_COST).
-   */
-  private facetsOf(found: Found, wanted: Facet[]): Facets {
-    const c = this.columns;
-    const everything = !('list' in found) && !('bits' in found);
-    const facets: Facets = {};
-    if (wanted.includes('category')) {
-      const counts = this.categories.map((posting) => {
-        if (everything) return posting.count;
-        return 'bits' in found ? posting.countIn(found.bits) : 0;
-      });
-      if ('list' in found) for (const doc of found.list) if (c.category[doc] !== 0) counts[c.category[doc]! - 1]!++;
-      facets.category = Object.fromEntries(CATEGORIES.map((name, i) => [name, counts[i]!])) as Record<Category, number>;
-    }
-    if (wanted.includes('tags')) {
-      const counts: Array<{ tag: string; count: number }> = [];
-      const matches = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
-      let perTag = 0;
-      const words = (c.capacity + 31) >>> 5;
-      if (!everything)
-        for (const posting of this.tags.values()) perTag += posting.bitmap() !== null ? words : posting.count;
-      if (everything) for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.count });
-      else if (matches * TAG_READ_COST >= perTag) {
-        const bits = 'bits' in found ? found.bits : this.foundBits(found);
-        for (const [tag, posting] of this.tags) counts.push({ tag, count: posting.countIn(bits) });
-      } else {
-        // Tags are numbered (sound-columns.ts): a count per number, then the tags counted.
-        const perNumber = new Uint32Array(c.tags.shared.texts.length);
-        if ('bits' in found) c.tags.countOver(found.bits, perNumber);
-        else this.forEachFound(found, (doc) => c.tags.countInto(doc, perNumber));
-        perNumber.forEach((count, number) => {
-          if (count > 0) counts.push({ tag: c.tags.shared.texts[number]!, count });
-        });
-      }
-      facets.tags = counts
-        .filter(({ count }) => count > 0)
-        .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
-        .slice(0, TOP_TAG_FACETS);
-    }
-    return facets;
-  }
-
-  /**
    * Every sound the text, tag, category and range filters match: all of them, a bitmap, or a
    * list of positions in increasing order. Text, tags and categories are sets (postings); they are
    * intersected a word of 32 sounds at a time when even the smallest is a dense bitmap, else by
@@ -395,7 +351,7 @@ export class SearchIndex {
       sets.push(docs);
     }
     for (const tag of filters.tags) {
-      const posting = this.tags.get(tag);
+      const posting = this.tags.posting(tag);
       if (posting === undefined) return NOTHING;
       sets.push(posting);
     }
@@ -584,11 +540,7 @@ export class SearchIndex {
     this.text.addField(TAGS, doc, tags.join(' ').toLowerCase(), c.capacity);
 
     if (c.category[doc] !== 0) this.categories[c.category[doc]! - 1]!.add(doc, c.capacity);
-    for (const tag of tags) {
-      let posting = this.tags.get(tag);
-      if (posting === undefined) this.tags.set(tag, (posting = new Posting()));
-      posting.add(doc, c.capacity);
-    }
+    this.tags.add(doc, tags, c.capacity);
   }
 
   /** Takes a sound out of the postings it was put in with this text, name, tags and category. */
@@ -598,11 +550,7 @@ export class SearchIndex {
     this.text.removeField(TAGS, doc, indexed.tags.join(' ').toLowerCase());
 
     if (indexed.category !== 0) this.categories[indexed.category - 1]!.remove(doc);
-    for (const tag of indexed.tags) {
-      const posting = this.tags.get(tag);
-      posting?.remove(doc);
-      if (posting?.count === 0) this.tags.delete(tag);
-    }
+    this.tags.remove(doc, indexed.tags);
   }
 
   private rebuildOrders(): void {

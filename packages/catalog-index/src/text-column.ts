@@ -106,6 +106,11 @@ export class SharedStrings {
     }
     return number;
   }
+
+  /** The number of a string kept, without keeping it when it is not. */
+  find(text: string): number | undefined {
+    return this.numbers.get(text);
+  }
 }
 
 /**
