@@ -90,7 +90,7 @@ if (MEASURE_COUNT !== MEASURE_NAMES.length)
  * over the training sounds (the index divides by it again, so axes keep the spread the learning
  * gave them). The measures keep their say so that sounds unlike any training family
  * (synthesized effects, ambiences) still find their own kind: this value is the one of 0.3, 1 and
- * * 3 that kept the demo catalog's precision (docs/performance.md, "Similar sounds").
+ * 3 that kept the demo catalog's precision (docs/performance.md, "Similar sounds").
  */
 const AXES_SAY = 0.3;
 /**
