@@ -52,6 +52,9 @@ const unallowedSkips =
   process.env.CI === 'true' ? notAllowed(counts.skippedNames, path.join(root, 'test/allowed-skips.json')) : [];
 for (const name of unallowedSkips) console.log(`skipped in CI and not in test/allowed-skips.json: ${name}`);
 const failed = (result.status === 0 ? counts.failed : Math.max(1, counts.failed)) + unallowedSkips.length;
+const failures = (counts.failures ?? []).map((failure) => `failed: ${failure}\n`).join('');
+writeFileSync(path.join(output, 'failures.txt'), failures);
+process.stdout.write(failures);
 const summary = `${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`;
 writeFileSync(path.join(output, 'summary.txt'), `${summary}\n`);
 console.log(summary);
