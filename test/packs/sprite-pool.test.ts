@@ -26,7 +26,12 @@ describe('packs.sprite.pool: sprites are made on the bounded render pool', () =>
   const shorts: string[] = [];
 
   before(async () => {
-    server = await startServer({ env: { RENDITIONS_CONCURRENCY: '1' } });
+    // The long rendition is made before its answer begins, its socket idle meanwhile: on a busy
+    // machine that can outlast the server's idle timeout, which this test is not about.
+    server = await startServer({
+      env: { RENDITIONS_CONCURRENCY: '1' },
+      app: { limits: { idleTimeoutMs: 600_000 } },
+    });
     ({ key } = await server.account('enterprise'));
     long = (await addRealSound(server.services, tone(60, 0.1, 220), 'Long Tone')).id;
     for (const [index, frequency] of [440, 660].entries())
