@@ -133,17 +133,14 @@ export class SimilarityIndex {
   }
 
   /**
-   * Gets the cells ready now, if the catalog is large enough to need them: called once the
-   * index is loaded, before the server answers, so the first queries of a large catalog do not
-   * read every sound while the cells are built.
+   * Starts building the cells, if the catalog is large enough to need them: called once the index
+   * is loaded. They are built in slices between requests, so the server answers while they are:
+   * at a million sounds they are half of the index's build. Until they are done a query reads
+   * every sound, exact and slower.
    */
   prepare(): void {
     this.rescaleIfDrifted();
     this.readyCells();
-    if (this.building) {
-      while (!this.building.step());
-      this.finishBuild();
-    }
   }
 
   /** The cells just built answer from now on. */
