@@ -8,11 +8,15 @@ import { seededRandom as random } from './helpers/vectors.ts';
 
 const source = new URL('../src/distance.wat', import.meta.url);
 
-/** Writes a row for `doc` as the similarity index does: its numbers, then its codes. */
+/** Unscaled numbers: every root 1. */
+const ones = (dimensions: number) => new Float64Array(dimensions).fill(1);
+
+/** Puts a row for `doc`, checking that each number is held to within half its step. */
 function put(rows: VectorRows, doc: number, vector: number[]): void {
-  if (!rows.has(doc)) rows.add(doc);
-  rows.data.set(vector, rows.offsetOf(doc));
-  rows.encode(doc);
+  rows.put(doc, vector);
+  vector.forEach((value, i) =>
+    assert.ok(Math.abs(rows.value(doc, i) - value) <= rows.fineStep[i]! / 2, `number ${i} of ${doc} held`),
+  );
 }
 
 /** A code as vector-rows.ts defines it: steps from the centre, rounded, held to ±127. */
@@ -34,7 +38,7 @@ describe('vector rows', () => {
         const next = random(dimensions);
         const rows = new VectorRows(dimensions);
         const step = 0.5;
-        rows.setCoding(new Float64Array(dimensions).fill(1), step);
+        rows.setCoding(ones(dimensions), new Float64Array(dimensions).fill(1), step);
         const count = dimensions === 106 ? 9000 : 700;
         const vectors: number[][] = [];
         for (let doc = 0; doc < count; doc++) {
@@ -49,12 +53,11 @@ describe('vector rows', () => {
         const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
         const target = 3;
         const found = rows.scan(docs, rows.slotOf[target]!);
+        // Codes are those of the numbers as held: a number's step coarsened after a row was coded codes it again.
+        const code = (doc: number, j: number) => codeOf(rows.value(doc, j), 1, step);
         for (let i = 0; i < count; i++) {
-          const code = (value: number) => codeOf(Math.fround(value), 1, step);
-          const expected = vectors[docs[i]!]!.reduce(
-            (sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2,
-            0,
-          );
+          let expected = 0;
+          for (let j = 0; j < dimensions; j++) expected += (code(docs[i]!, j) - code(target, j)) ** 2;
           assert.equal(found[i], expected, `row ${docs[i]} of ${dimensions} numbers`);
         }
       }
@@ -67,7 +70,7 @@ describe('vector rows', () => {
       const next = random(11);
       const dimensions = 20;
       const rows = new VectorRows(dimensions);
-      rows.setCoding(new Float64Array(dimensions), 0.1);
+      rows.setCoding(ones(dimensions), new Float64Array(dimensions), 0.1);
       const model = new Map<number, number[]>();
       for (let round = 0; round < 6000; round++) {
         const doc = Math.floor(next() * 3000);
@@ -89,23 +92,26 @@ describe('vector rows', () => {
       const docs = [...model.keys()];
       const target = docs[0]!;
       const found = rows.scan(docs, rows.slotOf[target]!);
+      const held = (doc: number) => Array.from({ length: dimensions }, (_, j) => rows.value(doc, j));
+      const sums = new Float64Array(dimensions);
       docs.forEach((doc, i) => {
         const vector = model.get(doc)!;
-        assert.deepEqual(
-          Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)),
-          vector.map(Math.fround),
-        );
-        const expected = vector.reduce(
-          (sum, value, j) =>
-            sum + (codeOf(Math.fround(value), 0, 0.1) - codeOf(Math.fround(model.get(target)![j]!), 0, 0.1)) ** 2,
+        const numbers = held(doc);
+        numbers.forEach((value, j) => {
+          // Within a step: half a step when put, and less than half again through every coarsening since.
+          assert.ok(Math.abs(value - vector[j]!) < rows.fineStep[j]!, `numbers of ${doc} moved with it`);
+          sums[j] = sums[j]! + value;
+        });
+        const expected = numbers.reduce(
+          (sum, value, j) => sum + (codeOf(value, 0, 0.1) - codeOf(held(target)[j]!, 0, 0.1)) ** 2,
           0,
         );
         assert.equal(found[i], expected, `codes of ${doc} moved with its numbers`);
-        assert.equal(
-          rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!),
-          vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0),
-        );
+        const distance = numbers.reduce((sum, value, j) => sum + (value - held(target)[j]!) ** 2, 0);
+        assert.ok(Math.abs(rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!) - distance) <= 1e-9 * (1 + distance));
       });
+      // The running sums are those of the numbers held, through every change.
+      sums.forEach((sum, j) => assert.ok(Math.abs(rows.sums[j]! - sum) <= 1e-6, `sum of number ${j}`));
     },
   );
 
