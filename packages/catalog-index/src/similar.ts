@@ -24,32 +24,30 @@ const CELLS_FROM = 20_000;
 const VISITS_PER_ROOT = 10;
 const MIN_VISITS = 4000;
 /**
- * A query keeps the 2 × limit + RERANKED nearest by codes (vector-rows.ts) and answers the
- * `limit` nearest of them by the numbers as held (to 16 bits).
+ * A query keeps the 2 × limit + RERANKED nearest by the first pass (vector-rows.ts) and answers
+ * the `limit` nearest of them by the numbers as held (to 16 bits).
  */
 const RERANKED = 20;
 /**
- * Codes step by a 127th of SPREAD standard deviations of the most weighted number (the spread of
- * every number is its weight's root once scaled): a number further from the middle is held there.
+ * The first pass tells apart differences of up to REACH standard deviations of the most weighted
+ * number (the spread of every number is its weight's root once scaled); a larger one counts as that.
  */
-const SPREAD = 6;
-/** The middle codes are measured from is set again when a number's mean moves this many steps. */
-const CENTRE_DRIFT = 8;
+const REACH = 12;
 
 export class SimilarityIndex {
   /** How many numbers a descriptor has: one per weight. */
   readonly dimensions: number;
   private readonly weights: Float64Array;
   private readonly totalWeight: number;
-  /** The step of the codes (vector-rows.ts): SPREAD standard deviations of the most weighted number, over 127. */
-  private readonly codeStep: number;
+  /** The first pass's unit (vector-rows.ts): REACH standard deviations of the most weighted number, over its limit. */
+  private readonly unit: number;
   /**
    * Each described sound's numbers, held to 16 bits, with their running sums (vector-rows.ts);
    * distances are between the numbers multiplied by `roots` (the square root of each number's
    * scale), so that they are plain sums of squares.
    */
   private readonly rows: VectorRows;
-  /** The roots the rows are scaled by; the codes are made again when a scale moves past 1 %. */
+  /** The roots the rows are scaled by; set again when a scale moves past 1 %. */
   private roots: Float64Array;
   /** A vector read from the rows (scaled), to find its cells. */
   private readonly target: Float32Array;
@@ -73,8 +71,8 @@ export class SimilarityIndex {
     this.dimensions = d;
     this.weights = Float64Array.from(weights);
     this.totalWeight = this.weights.reduce((sum, weight) => sum + weight, 0);
-    this.codeStep = (SPREAD * Math.sqrt(Math.max(...weights))) / 127;
     this.rows = new VectorRows(d);
+    this.unit = (REACH * Math.sqrt(Math.max(...weights))) / this.rows.limit;
     this.roots = new Float64Array(d).fill(1);
     this.target = new Float32Array(d);
   }
@@ -132,7 +130,7 @@ export class SimilarityIndex {
   /**
    * The `limit` described sounds nearest to `doc`, nearest first; never `doc` itself. Small
    * catalogs read every sound; large ones read the sounds of the cells nearest to it. The
-   * nearest by codes are kept, and then measured on their numbers as held.
+   * nearest by the first pass are kept, and then measured on their numbers as held.
    */
   nearest(doc: number, limit: number): Neighbour[] {
     if (!this.has(doc) || limit <= 0) return [];
@@ -178,36 +176,19 @@ export class SimilarityIndex {
   }
 
   /**
-   * Codes every row again when a scale has moved by more than 1 % since the rows were coded (a
-   * catalog's spread moves little once it has some thousands of sounds). The cells were in the
-   * old space: they are built again.
+   * Scales the rows again when a scale has moved by more than 1 % since they were scaled (a
+   * catalog's spread moves little once it has some thousands of sounds): a factor per number,
+   * the rows untouched. The cells were in the old space: they are built again.
    */
   private rescaleIfDrifted(): void {
     // A number that never varies has scale 0; a tiny root adds nothing that matters to a distance.
     const roots = this.scales().map((scale) => Math.max(Math.sqrt(scale), MIN_ROOT));
-    if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) {
-      const count = this.rows.size;
-      const drift = CENTRE_DRIFT * this.codeStep;
-      const moved =
-        !this.rows.coded ||
-        this.roots.some((root, i) => Math.abs((this.rows.sums[i]! / count) * root - this.rows.centre[i]!) > drift);
-      if (moved) this.setCentre();
-      return;
-    }
+    const moved = roots.some((root, i) => Math.abs(root - this.roots[i]!) > 0.005 * Math.max(root, this.roots[i]!));
+    if (this.rows.scaled && !moved) return;
     this.roots = roots;
     this.cells = null;
     this.building = null;
-    this.setCentre();
-  }
-
-  /** Codes every row again from the catalog's middle as it is now (its mean, scaled). */
-  private setCentre(): void {
-    const count = this.rows.size;
-    this.rows.setCoding(
-      this.roots,
-      this.roots.map((root, i) => (count > 0 ? (this.rows.sums[i]! / count) * root : 0)),
-      this.codeStep,
-    );
+    this.rows.setScale(roots, this.unit);
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */
