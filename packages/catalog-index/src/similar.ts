@@ -32,7 +32,7 @@ const RERANKED = 20;
  * The first pass tells apart differences of up to REACH standard deviations of the most weighted
  * number (the spread of every number is its weight's root once scaled); a larger one counts as that.
  */
-const REACH = 12;
+const REACH = 24;
 
 export class SimilarityIndex {
   /** How many numbers a descriptor has: one per weight. */
