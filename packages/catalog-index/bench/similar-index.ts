@@ -62,16 +62,12 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   const p99 = (values: number[]) => sorted(values)[Math.floor(values.length * 0.99)]!;
   /** 200 queries from `asked`, among the sounds listed; recall at 10 against the exact answer for the first 100. */
   const measure = (docs: number[], asked: number[]) => {
-    const { data } = rows;
     const exact = (doc: number) => {
       const distances: Array<[number, number]> = [];
-      const at = rows.offsetOf(doc);
+      const at = rows.slotOf[doc]!;
       for (const other of docs) {
         if (other === doc) continue;
-        const from = rows.offsetOf(other);
-        let sum = 0;
-        for (let i = 0; i < D; i++) sum += (data[from + i]! - data[at + i]!) ** 2;
-        distances.push([sum, other]);
+        distances.push([rows.distance(rows.slotOf[other]!, at), other]);
       }
       return distances
         .sort((a, b) => a[0] - b[0] || a[1] - b[1])
@@ -115,8 +111,7 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
   const fresh = measure(listed, asked);
   // Churn: a tenth of the sounds removed, then added again under new positions (as a sound deleted
   // and ingested again is), and the index asked again once any rebuild it started is done.
-  const vectorOf = (doc: number) =>
-    Array.from({ length: D }, (_, i) => rows.data[rows.offsetOf(doc) + i]! / (index as unknown as Roots).roots[i]!);
+  const vectorOf = (doc: number) => Array.from({ length: D }, (_, i) => rows.value(doc, i));
   const saved = moved.map(vectorOf);
   for (const doc of moved) index.set(doc, null);
   moved.forEach((_, k) => index.set(n + k, saved[k]!));
@@ -134,8 +129,4 @@ for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
       afterChurn: { moved: moved.length, ...afterChurn },
     }),
   );
-}
-
-interface Roots {
-  roots: Float64Array;
 }

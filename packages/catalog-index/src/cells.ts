@@ -41,13 +41,14 @@ const COARSE_REACH = 1.5;
 const MAX_COARSE_PROBES = 32;
 
 /**
- * The rows the cells are over: `dimensions` numbers per slot in `data`, each vector's at its slot
- * (`slotOf`). The owner may replace `data` and `slotOf` (to grow them) and move rows between
- * slots; the cells read both afresh on every call.
+ * The rows the cells are over: each vector's `dimensions` numbers, read by `read`, at its slot
+ * (`slotOf`). The owner may replace `slotOf` (to grow it) and move rows between slots; the cells
+ * read it afresh on every call.
  */
 export interface Rows {
-  readonly data: Float32Array;
   readonly slotOf: Int32Array;
+  /** Writes a vector's numbers into `into` and returns it. */
+  read(doc: number, into: Float32Array): Float32Array;
   /** Slots in use: 0 to size - 1. */
   readonly size: number;
   /** Moves a vector's row to `slot`, and the row there to where it was. */
@@ -84,6 +85,8 @@ export class Cells {
   private nextSlot = 0;
   /** What `gather` returns a part of. */
   private found = new Int32Array(1024);
+  /** A vector's numbers, read (Rows.read) to be measured. */
+  private readonly vector: Float32Array;
   /**
    * The centroids again, where a query measures them (WebAssembly): the coarse ones, then each
    * fine cell's, at coarseCount + its number in `lists`.
@@ -101,6 +104,7 @@ export class Cells {
     capacity: number,
     private readonly random: () => number = Math.random,
   ) {
+    this.vector = new Float32Array(dimensions);
     this.coarseCount = Math.max(1, Math.min(MAX_COARSE, Math.round(Math.sqrt(docs.length / 4))));
     const size = Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.coarseCount);
     this.coarse = train(rows, dimensions, sample(docs, size, random), this.coarseCount);
@@ -140,8 +144,8 @@ export class Cells {
       this.cellOf = grown;
     }
     const d = this.dimensions;
-    const at = this.rows.slotOf[doc]! * d;
-    const coarse = nearestCentroid(this.coarse, this.coarseCount, d, this.rows.data, at);
+    const vector = this.rows.read(doc, this.vector);
+    const coarse = nearestCentroid(this.coarse, this.coarseCount, d, vector);
     const split = this.splits[coarse];
     if (!split) {
       if (this.cellOf[doc] === -2 - coarse) return;
@@ -149,7 +153,7 @@ export class Cells {
       this.pending[coarse]!.push(doc);
       return;
     }
-    const cell = split.first + nearestCentroid(split.centroids, split.count, d, this.rows.data, at);
+    const cell = split.first + nearestCentroid(split.centroids, split.count, d, vector);
     if (this.cellOf[doc] === cell) return;
     this.cellOf[doc] = cell;
     this.lists[cell]!.push(doc);
@@ -161,13 +165,13 @@ export class Cells {
   }
 
   /**
-   * The vectors of the fine cells nearest to `target` (`dimensions` numbers from `at`), nearest
-   * cell first, until at least `budget` of them. Stale entries are dropped on the way. The array
-   * is reused by the next call.
+   * The vectors of the fine cells nearest to `target` (`dimensions` numbers), nearest cell first,
+   * until at least `budget` of them. Stale entries are dropped on the way. The array is reused by
+   * the next call.
    */
-  gather(target: Float32Array, at: number, budget: number): Int32Array {
+  gather(target: Float32Array, budget: number): Int32Array {
     const centroids = this.centroids;
-    centroids.setTarget(target, at);
+    centroids.setTarget(target, 0);
     centroids.measure(0, this.coarseCount);
     const coarseDistances = centroids.distances;
     const coarseOrder = byDistance(coarseDistances.subarray(0, this.coarseCount));
@@ -222,7 +226,7 @@ export class Cells {
     for (const doc of members) {
       // A vector listed twice while it waited (moved away and back) is listed here once.
       if (this.cellOf[doc] !== -2 - c) continue;
-      const cell = split.first + nearestCentroid(centroids, count, d, this.rows.data, this.rows.slotOf[doc]! * d);
+      const cell = split.first + nearestCentroid(centroids, count, d, this.rows.read(doc, this.vector));
       this.cellOf[doc] = cell;
       this.lists[cell]!.push(doc);
     }
@@ -277,16 +281,6 @@ function byDistance(distances: ArrayLike<number>): Int32Array {
   return order;
 }
 
-/** The squared distance between `d` numbers of `a` from `aAt` and as many of `b` from `bAt`. */
-export function squaredDistance(a: Float32Array, aAt: number, b: Float32Array, bAt: number, d: number): number {
-  let sum = 0;
-  for (let i = 0; i < d; i++) {
-    const difference = a[aAt + i]! - b[bAt + i]!;
-    sum += difference * difference;
-  }
-  return sum;
-}
-
 function sample(docs: ArrayLike<number>, size: number, random: () => number): number[] {
   if (docs.length <= size) return Array.from(docs);
   const picked: number[] = [];
@@ -296,23 +290,20 @@ function sample(docs: ArrayLike<number>, size: number, random: () => number): nu
 
 /** Lloyd's k-means from `count` starting rows spread over the sample. */
 function train(rows: Rows, d: number, docs: number[], count: number): Float32Array {
-  const { data, slotOf } = rows;
+  const vector = new Float32Array(d);
   const centroids = new Float32Array(count * d);
   const step = docs.length / count;
-  for (let c = 0; c < count; c++) {
-    const at = slotOf[docs[Math.floor(c * step)]!]! * d;
-    centroids.set(data.subarray(at, at + d), c * d);
-  }
+  for (let c = 0; c < count; c++) centroids.set(rows.read(docs[Math.floor(c * step)]!, vector), c * d);
   const sums = new Float64Array(count * d);
   const sizes = new Int32Array(count);
   for (let round = 0; round < ROUNDS; round++) {
     sums.fill(0);
     sizes.fill(0);
     for (const doc of docs) {
-      const at = slotOf[doc]! * d;
-      const cell = nearestCentroid(centroids, count, d, data, at);
+      rows.read(doc, vector);
+      const cell = nearestCentroid(centroids, count, d, vector);
       sizes[cell]!++;
-      for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + data[at + i]!;
+      for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + vector[i]!;
     }
     // An empty cell keeps its centroid: it costs one distance per query and may fill later.
     for (let c = 0; c < count; c++)
@@ -321,13 +312,13 @@ function train(rows: Rows, d: number, docs: number[], count: number): Float32Arr
   return centroids;
 }
 
-function nearestCentroid(centroids: Float32Array, count: number, d: number, vectors: Float32Array, at: number): number {
+function nearestCentroid(centroids: Float32Array, count: number, d: number, vector: Float32Array): number {
   let best = 0;
   let bestDistance = Infinity;
   for (let c = 0; c < count; c++) {
     let distance = 0;
     for (let i = 0; i < d && distance < bestDistance; i++) {
-      const difference = centroids[c * d + i]! - vectors[at + i]!;
+      const difference = centroids[c * d + i]! - vector[i]!;
       distance += difference * difference;
     }
     if (distance < bestDistance) {

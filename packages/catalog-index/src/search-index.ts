@@ -301,7 +301,8 @@ export class SearchIndex {
     const other = { tags: () => c.tags.get(doc), description: () => c.descriptions.get(doc) };
     for (let i = 0; i < docs.length; i++) {
       doc = docs[i]!;
-      const score = relevanceOf(c.lowerNames.get(doc)!, other, words);
+      // Lowered here, not kept lowered: a second copy of every name, for the rare query of four words or more.
+      const score = relevanceOf(c.name(doc).toLowerCase(), other, words);
       let level = levels.get(score);
       if (level === undefined) levels.set(score, (level = { score, bits: this.pool.take(), count: 0 }));
       level.bits[doc >>> 5]! |= 1 << (doc & 31);

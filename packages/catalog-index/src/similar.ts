@@ -24,35 +24,33 @@ const CELLS_FROM = 20_000;
 const VISITS_PER_ROOT = 10;
 const MIN_VISITS = 4000;
 /**
- * A query keeps the 2 × limit + RERANKED nearest by codes (vector-rows.ts) and answers the
- * `limit` nearest of them by the numbers as given.
+ * A query keeps the 2 × limit + RERANKED nearest by the first pass (vector-rows.ts) and answers
+ * the `limit` nearest of them by the numbers as held (to 16 bits).
  */
 const RERANKED = 20;
 /**
- * Codes step by a 127th of SPREAD standard deviations of the most weighted number (the spread of
- * every number is its weight's root once scaled): a number further from the middle is held there.
+ * The first pass tells apart differences of up to REACH standard deviations of the most weighted
+ * number (the spread of every number is its weight's root once scaled); a larger one counts as that.
  */
-const SPREAD = 6;
-/** The middle codes are measured from is set again when a number's mean moves this many steps. */
-const CENTRE_DRIFT = 8;
+const REACH = 24;
 
 export class SimilarityIndex {
   /** How many numbers a descriptor has: one per weight. */
   readonly dimensions: number;
   private readonly weights: Float64Array;
   private readonly totalWeight: number;
-  /** The step of the codes (vector-rows.ts): SPREAD standard deviations of the most weighted number, over 127. */
-  private readonly codeStep: number;
+  /** The first pass's unit (vector-rows.ts): REACH standard deviations of the most weighted number, over its limit. */
+  private readonly unit: number;
   /**
-   * Each described sound's numbers multiplied by `roots` (the square root of each number's
-   * scale), so that distances are plain sums of squares (vector-rows.ts). Only this copy is kept
-   * (the largest part of a big catalog's memory); a number as given is the stored one over its root.
+   * Each described sound's numbers, held to 16 bits, with their running sums (vector-rows.ts);
+   * distances are between the numbers multiplied by `roots` (the square root of each number's
+   * scale), so that they are plain sums of squares.
    */
   private readonly rows: VectorRows;
-  /** The roots the rows are scaled by; all rows are scaled again when a scale moves past 1 %. */
+  /** The roots the rows are scaled by; set again when a scale moves past 1 %. */
   private roots: Float64Array;
-  private readonly sums: Float64Array;
-  private readonly squares: Float64Array;
+  /** A vector read from the rows (scaled), to find its cells. */
+  private readonly target: Float32Array;
   /**
    * The inverted file over the rows for large catalogs (cells.ts), and the count it was built
    * for; while a new one is built for a grown or shrunk catalog, the old one answers.
@@ -73,34 +71,22 @@ export class SimilarityIndex {
     this.dimensions = d;
     this.weights = Float64Array.from(weights);
     this.totalWeight = this.weights.reduce((sum, weight) => sum + weight, 0);
-    this.codeStep = (SPREAD * Math.sqrt(Math.max(...weights))) / 127;
     this.rows = new VectorRows(d);
+    this.unit = (REACH * Math.sqrt(Math.max(...weights))) / this.rows.limit;
     this.roots = new Float64Array(d).fill(1);
-    this.sums = new Float64Array(d);
-    this.squares = new Float64Array(d);
+    this.target = new Float32Array(d);
   }
 
   /** Sets (or, with null, clears) the descriptors of the sound at a position. */
   set(doc: number, vector: readonly number[] | null): void {
     const usable = vector !== null && vector.length === this.dimensions && vector.every(Number.isFinite);
     // A row read again for another reason (a download) brings the same numbers: nothing to do.
-    if (usable && this.has(doc) && this.holds(doc, vector)) return;
+    if (usable && this.has(doc) && this.rows.holds(doc, vector)) return;
     if (!usable) {
       this.clear(doc);
       return;
     }
-    // A changed row is written in its slot (which keeps its place in the cells' order); a new one takes the next.
-    if (this.has(doc)) this.unsum(doc);
-    else this.rows.add(doc);
-    const at = this.rows.offsetOf(doc);
-    const data = this.rows.data;
-    for (let i = 0; i < this.dimensions; i++) {
-      const value = vector[i]!;
-      data[at + i] = value * this.roots[i]!;
-      this.sums[i] = this.sums[i]! + value;
-      this.squares[i] = this.squares[i]! + value * value;
-    }
-    this.rows.encode(doc);
+    this.rows.put(doc, vector);
     this.cells?.add(doc);
     this.building?.add(doc);
   }
@@ -109,18 +95,7 @@ export class SimilarityIndex {
     if (!this.has(doc)) return;
     this.cells?.remove(doc);
     this.building?.remove(doc);
-    this.unsum(doc);
     this.rows.remove(doc);
-  }
-
-  /** Takes a row's numbers out of the running sums. */
-  private unsum(doc: number): void {
-    const at = this.rows.offsetOf(doc);
-    for (let i = 0; i < this.dimensions; i++) {
-      const value = this.valueAt(at, i);
-      this.sums[i] = this.sums[i]! - value;
-      this.squares[i] = this.squares[i]! - value * value;
-    }
   }
 
   /** How many sounds have descriptors. */
@@ -152,7 +127,7 @@ export class SimilarityIndex {
   /**
    * The `limit` described sounds nearest to `doc`, nearest first; never `doc` itself. Small
    * catalogs read every sound; large ones read the sounds of the cells nearest to it. The
-   * nearest by codes are kept, and then measured on their numbers.
+   * nearest by the first pass are kept, and then measured on their numbers as held.
    */
   nearest(doc: number, limit: number): Neighbour[] {
     if (!this.has(doc) || limit <= 0) return [];
@@ -161,7 +136,7 @@ export class SimilarityIndex {
     const target = rows.slotOf[doc]!;
     const cells = this.readyCells();
     const docs = cells
-      ? cells.gather(rows.data, rows.offsetOf(doc), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size)))
+      ? cells.gather(rows.read(doc, this.target), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size)))
       : rows.docs;
     const distances = rows.scan(docs, target);
     const kept = new Fewest(2 * limit + RERANKED);
@@ -197,56 +172,20 @@ export class SimilarityIndex {
     return this.cells;
   }
 
-  /** A number of a row as it was given (to 32-bit precision). */
-  private valueAt(at: number, i: number): number {
-    return this.rows.data[at + i]! / this.roots[i]!;
-  }
-
-  private holds(doc: number, vector: readonly number[]): boolean {
-    const at = this.rows.offsetOf(doc);
-    for (let i = 0; i < this.dimensions; i++) {
-      if (Math.abs(this.valueAt(at, i) - vector[i]!) > 1e-5 * (1 + Math.abs(vector[i]!))) return false;
-    }
-    return true;
-  }
-
   /**
-   * Scales every row again when a scale has moved by more than 1 % since the rows were scaled
-   * (a catalog's spread moves little once it has some thousands of sounds). The cells were in the
-   * old space: they are built again.
+   * Scales the rows again when a scale has moved by more than 1 % since they were scaled (a
+   * catalog's spread moves little once it has some thousands of sounds): a factor per number,
+   * the rows untouched. The cells were in the old space: they are built again.
    */
   private rescaleIfDrifted(): void {
-    // A number that never varies has scale 0; a tiny root keeps its values recoverable while it
-    // adds nothing that matters to a distance.
+    // A number that never varies has scale 0; a tiny root adds nothing that matters to a distance.
     const roots = this.scales().map((scale) => Math.max(Math.sqrt(scale), MIN_ROOT));
-    if (roots.every((root, i) => Math.abs(root - this.roots[i]!) <= 0.005 * Math.max(root, this.roots[i]!))) {
-      const count = this.rows.size;
-      const drift = CENTRE_DRIFT * this.codeStep;
-      const moved =
-        !this.rows.coded ||
-        this.roots.some((root, i) => Math.abs((this.sums[i]! / count) * root - this.rows.centre[i]!) > drift);
-      if (moved) this.setCentre();
-      return;
-    }
-    const factors = roots.map((root, i) => root / this.roots[i]!);
-    const { data, size } = this.rows;
-    const d = this.dimensions;
-    for (let at = 0; at < size * d; at += d) {
-      for (let i = 0; i < d; i++) data[at + i] = data[at + i]! * factors[i]!;
-    }
+    const moved = roots.some((root, i) => Math.abs(root - this.roots[i]!) > 0.005 * Math.max(root, this.roots[i]!));
+    if (this.rows.scaled && !moved) return;
     this.roots = roots;
     this.cells = null;
     this.building = null;
-    this.setCentre();
-  }
-
-  /** Codes every row again from the catalog's middle as it is now (its mean, scaled). */
-  private setCentre(): void {
-    const count = this.rows.size;
-    this.rows.setCoding(
-      this.roots.map((root, i) => (count > 0 ? (this.sums[i]! / count) * root : 0)),
-      this.codeStep,
-    );
+    this.rows.setScale(roots, this.unit);
   }
 
   /** Per number: its weight over its variance across the catalog (a number that never varies counts for nothing). */
@@ -254,8 +193,8 @@ export class SimilarityIndex {
     const count = this.rows.size;
     const scale = new Float64Array(this.dimensions);
     for (let i = 0; i < this.dimensions; i++) {
-      const mean = this.sums[i]! / count;
-      const variance = this.squares[i]! / count - mean * mean;
+      const mean = this.rows.sums[i]! / count;
+      const variance = this.rows.squares[i]! / count - mean * mean;
       scale[i] = variance > 1e-9 * (1 + mean * mean) ? this.weights[i]! / variance : 0;
     }
     return scale;

@@ -20,8 +20,6 @@ export class SoundColumns {
    */
   readonly byId = new SortOrder((a, b) => byText(this.id(a), this.id(b)));
   readonly names = new TextColumn();
-  /** Names in lower case, for scoring relevance without lowering them per query. */
-  readonly lowerNames = new TextColumn();
   readonly descriptions = new TextColumn();
   readonly tags = new StringListColumn();
   private readonly licenseTexts = new SharedStrings();
@@ -57,7 +55,6 @@ export class SoundColumns {
   set(doc: number, record: CatalogRecord): void {
     this.ids.set(doc, record.id);
     this.names.set(doc, record.name);
-    this.lowerNames.set(doc, record.name.toLowerCase());
     this.descriptions.set(doc, record.description);
     this.tags.set(doc, record.tags);
     this.licenses[doc] = record.license === null ? 0 : this.licenseTexts.numberOf(record.license) + 1;
@@ -149,7 +146,6 @@ export class SoundColumns {
   trim(): void {
     this.ids.trim();
     this.names.trim();
-    this.lowerNames.trim();
     this.descriptions.trim();
     this.tags.trim();
   }
@@ -158,7 +154,6 @@ export class SoundColumns {
     this.capacity = capacity;
     this.ids.reserve(capacity);
     this.names.reserve(capacity);
-    this.lowerNames.reserve(capacity);
     this.descriptions.reserve(capacity);
     this.tags.reserve(capacity);
     this.licenses = grown(this.licenses, capacity);

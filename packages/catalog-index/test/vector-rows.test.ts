@@ -2,22 +2,40 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { FloatRows } from '../src/float-rows.ts';
-import { VectorRows } from '../src/vector-rows.ts';
+import { scaledCount, VectorRows } from '../src/vector-rows.ts';
 import { wasmFromWat } from '../scripts/wasm-from-wat.js';
 import { seededRandom as random } from './helpers/vectors.ts';
 
 const source = new URL('../src/distance.wat', import.meta.url);
 
-/** Writes a row for `doc` as the similarity index does: its numbers, then its codes. */
+/** Unscaled numbers: every root 1. */
+const ones = (dimensions: number) => new Float64Array(dimensions).fill(1);
+
+/** Puts a row for `doc`, checking that each number is held to within half its step. */
 function put(rows: VectorRows, doc: number, vector: number[]): void {
-  if (!rows.has(doc)) rows.add(doc);
-  rows.data.set(vector, rows.offsetOf(doc));
-  rows.encode(doc);
+  rows.put(doc, vector);
+  vector.forEach((value, i) =>
+    assert.ok(Math.abs(rows.value(doc, i) - value) <= rows.fineStep[i]! / 2, `number ${i} of ${doc} held`),
+  );
 }
 
-/** A code as vector-rows.ts defines it: steps from the centre, rounded, held to ±127. */
-const codeOf = (value: number, centre: number, step: number) =>
-  Math.max(-127, Math.min(127, Math.round((value - centre) / step)));
+/**
+ * The first pass's squared distance as vector-rows.ts defines it: each number's count of steps
+ * times its factor (its step times its root, in units, as a fraction of 32,768, at most 32,767),
+ * rounded; differences held to ±limit.
+ */
+function firstPass(rows: VectorRows, roots: Float64Array, unit: number, a: number, b: number): number {
+  let sum = 0;
+  for (let j = 0; j < rows.dimensions; j++) {
+    const step = rows.fineStep[j]!;
+    const factor = Math.min(32_767, Math.round((step * roots[j]! * 32_768) / unit));
+    const scaled = (doc: number) =>
+      step === 0 ? 0 : scaledCount(Math.round((rows.value(doc, j) - rows.origin[j]!) / step), factor);
+    const difference = Math.max(-rows.limit, Math.min(rows.limit, scaled(a) - scaled(b)));
+    sum += difference * difference;
+  }
+  return sum;
+}
 
 describe('vector rows', () => {
   test('rows.wasm: the committed kernel is the one distance.wat describes', async () => {
@@ -27,18 +45,19 @@ describe('vector rows', () => {
   });
 
   test(
-    'rows.scan: code distances agree with a plain sum, for any ' +
-      'row length, extreme codes and more rows than a call takes',
+    'rows.scan: first-pass distances agree with a plain sum, for any ' +
+      'row length, extreme numbers and more rows than a call takes',
     () => {
       for (const dimensions of [1, 5, 16, 17, 106, 300]) {
         const next = random(dimensions);
         const rows = new VectorRows(dimensions);
-        const step = 0.5;
-        rows.setCoding(new Float64Array(dimensions).fill(1), step);
+        const roots = Float64Array.from({ length: dimensions }, () => 0.2 + 2 * next());
+        const unit = 0.05;
+        rows.setScale(roots, unit);
         const count = dimensions === 106 ? 9000 : 700;
         const vectors: number[][] = [];
         for (let doc = 0; doc < count; doc++) {
-          // Some numbers far outside the codes' range, both ways: held at ±127.
+          // Some numbers far out, both ways: their differences held to ±limit, some factors at their largest.
           vectors.push(
             Array.from({ length: dimensions }, () =>
               next() < 0.05 ? (next() < 0.5 ? -1000 : 1000) : (next() - 0.5) * 120,
@@ -49,65 +68,59 @@ describe('vector rows', () => {
         const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
         const target = 3;
         const found = rows.scan(docs, rows.slotOf[target]!);
-        for (let i = 0; i < count; i++) {
-          const code = (value: number) => codeOf(Math.fround(value), 1, step);
-          const expected = vectors[docs[i]!]!.reduce(
-            (sum, value, j) => sum + (code(value) - code(vectors[target]![j]!)) ** 2,
-            0,
+        for (let i = 0; i < count; i++)
+          assert.equal(
+            found[i],
+            firstPass(rows, roots, unit, docs[i]!, target),
+            `row ${docs[i]} of ${dimensions} numbers`,
           );
-          assert.equal(found[i], expected, `row ${docs[i]} of ${dimensions} numbers`);
-        }
       }
     },
   );
 
-  test(
-    'rows.slots: added, changed, swapped and removed rows ' + 'keep their numbers and codes together, through growth',
-    () => {
-      const next = random(11);
-      const dimensions = 20;
-      const rows = new VectorRows(dimensions);
-      rows.setCoding(new Float64Array(dimensions), 0.1);
-      const model = new Map<number, number[]>();
-      for (let round = 0; round < 6000; round++) {
-        const doc = Math.floor(next() * 3000);
-        const action = next();
-        if (action < 0.6) {
-          const vector = Array.from({ length: dimensions }, () => Math.round((next() - 0.5) * 200) / 10);
-          put(rows, doc, vector);
-          model.set(doc, vector);
-        } else if (action < 0.8 && rows.has(doc)) {
-          rows.remove(doc);
-          model.delete(doc);
-        } else if (rows.size > 0) {
-          const other = rows.docs[Math.floor(next() * rows.size)]!;
-          rows.swap(other, Math.floor(next() * rows.size));
-        }
+  test('rows.slots: added, changed, swapped and removed rows ' + 'keep their numbers together, through growth', () => {
+    const next = random(11);
+    const dimensions = 20;
+    const rows = new VectorRows(dimensions);
+    rows.setScale(ones(dimensions), 0.1);
+    const model = new Map<number, number[]>();
+    for (let round = 0; round < 6000; round++) {
+      const doc = Math.floor(next() * 3000);
+      const action = next();
+      if (action < 0.6) {
+        const vector = Array.from({ length: dimensions }, () => Math.round((next() - 0.5) * 200) / 10);
+        put(rows, doc, vector);
+        model.set(doc, vector);
+      } else if (action < 0.8 && rows.has(doc)) {
+        rows.remove(doc);
+        model.delete(doc);
+      } else if (rows.size > 0) {
+        const other = rows.docs[Math.floor(next() * rows.size)]!;
+        rows.swap(other, Math.floor(next() * rows.size));
       }
-      assert.equal(rows.size, model.size);
-      assert.deepEqual(new Set(rows.docs), new Set(model.keys()));
-      const docs = [...model.keys()];
-      const target = docs[0]!;
-      const found = rows.scan(docs, rows.slotOf[target]!);
-      docs.forEach((doc, i) => {
-        const vector = model.get(doc)!;
-        assert.deepEqual(
-          Array.from(rows.data.subarray(rows.offsetOf(doc), rows.offsetOf(doc) + dimensions)),
-          vector.map(Math.fround),
-        );
-        const expected = vector.reduce(
-          (sum, value, j) =>
-            sum + (codeOf(Math.fround(value), 0, 0.1) - codeOf(Math.fround(model.get(target)![j]!), 0, 0.1)) ** 2,
-          0,
-        );
-        assert.equal(found[i], expected, `codes of ${doc} moved with its numbers`);
-        assert.equal(
-          rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!),
-          vector.reduce((sum, value, j) => sum + (Math.fround(value) - Math.fround(model.get(target)![j]!)) ** 2, 0),
-        );
+    }
+    assert.equal(rows.size, model.size);
+    assert.deepEqual(new Set(rows.docs), new Set(model.keys()));
+    const docs = [...model.keys()];
+    const target = docs[0]!;
+    const found = rows.scan(docs, rows.slotOf[target]!);
+    const held = (doc: number) => Array.from({ length: dimensions }, (_, j) => rows.value(doc, j));
+    const sums = new Float64Array(dimensions);
+    docs.forEach((doc, i) => {
+      const vector = model.get(doc)!;
+      const numbers = held(doc);
+      numbers.forEach((value, j) => {
+        // Within a step: half a step when put, and less than half again through every coarsening since.
+        assert.ok(Math.abs(value - vector[j]!) < rows.fineStep[j]!, `numbers of ${doc} moved with it`);
+        sums[j] = sums[j]! + value;
       });
-    },
-  );
+      assert.equal(found[i], firstPass(rows, ones(dimensions), 0.1, doc, target), `row of ${doc} moved with it`);
+      const distance = numbers.reduce((sum, value, j) => sum + (value - held(target)[j]!) ** 2, 0);
+      assert.ok(Math.abs(rows.distance(rows.slotOf[doc]!, rows.slotOf[target]!) - distance) <= 1e-9 * (1 + distance));
+    });
+    // The running sums are those of the numbers held, through every change.
+    sums.forEach((sum, j) => assert.ok(Math.abs(rows.sums[j]! - sum) <= 1e-6, `sum of number ${j}`));
+  });
 
   test(
     'rows.floats: centroid distances agree with a plain sum, for any row ' +
