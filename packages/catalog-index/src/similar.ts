@@ -109,8 +109,8 @@ export class SimilarityIndex {
 
   /**
    * Starts building the cells, if the catalog is large enough to need them: called once the index
-   * is loaded. They are built in slices between requests, so the server answers while they are:
-   * at a million sounds they are half of the index's build. Until they are done a query reads
+   * is loaded. They are built in slices between requests, so the server answers while they are
+   * (their k-means is a large part of a large catalog's build). Until they are done a query reads
    * every sound, exact and slower.
    */
   prepare(): void {
