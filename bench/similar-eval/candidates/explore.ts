@@ -1,0 +1,134 @@
+/**
+ * Tries candidate measures (extra.ts) under the evaluation's rule before they are worth building
+ * into the analyzer (docs/similar-sounds.md, issue 41):
+ *   node --import tsx bench/similar-eval/candidates/explore.ts /tmp/similar-eval VARIANT...
+ * A VARIANT is `none` or a comma-separated list of: extra.ts groups (added to the measures, to
+ * the learned projection's input and, each weighing 1 like a measure group, to the distance);
+ * `-gN` to give measure group N (descriptors.ts GROUPS, in order) no say in the distance; `-GN`
+ * to leave it out altogether; `+group` for a group in the distance only; `noise1`..`noise4`, twelve random numbers, the control that says
+ * how far a group carrying nothing moves the figures. For each variant: the drum precision at 5
+ * of each source fitted without its group (as run.ts), mean and worst, and by family. SAY sets
+ * the axes' say (descriptors.ts AXES_SAY), EW the extra groups' weight; DUMP=SOURCE lists that
+ * source's drums and their neighbours.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SimilarityIndex } from '@sound-catalog/catalog-index';
+import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
+import { learn } from '../../../scripts/learn-similar-projection.ts';
+import { cached, contentKey, DRUM_FAMILIES, groupOf, measureAll, readRecordings, readWav } from '../data.ts';
+import { extraMeasures } from './extra.ts';
+
+const folder = process.argv[2]!;
+const variants = process.argv.slice(3).map((v) => (v === 'none' ? [] : v.split(',')));
+const recordings = readRecordings(folder);
+const measures = measureAll(folder, recordings);
+const version = createHash('sha1')
+  .update(readFileSync(new URL('./extra.ts', import.meta.url)))
+  .digest('hex')
+  .slice(0, 10);
+const { known, save } = cached(`extra-${version}.json`);
+let added = 0;
+const extras = recordings.map((r) => {
+  const file = path.join(folder, r.file);
+  const key = contentKey(file);
+  if (!known[key]) {
+    const { sampleRate, samples } = readWav(file);
+    // The cache holds numbers per key; here, groups of them.
+    known[key] = extraMeasures(samples, sampleRate) as unknown as number[];
+    added++;
+  }
+  return known[key] as unknown as Record<string, number[]>;
+});
+if (added) save();
+for (const [i, e] of extras.entries())
+  for (let seed = 1; seed <= 4; seed++) {
+    let h = (i + 1) * 2654435761 + seed * 97;
+    (e as Record<string, number[]>)[`noise${seed}`] = Array.from({ length: 12 }, () => {
+      h = (h * 1103515245 + 12345) % 2147483648;
+      return h / 2147483648;
+    });
+  }
+const evaluated = recordings.map((_, i) => i).filter((i) => recordings[i]!.layer === 'loudest');
+const pool = evaluated.map((i) => recordings[i]!);
+const isDrum = (i: number) => DRUM_FAMILIES.includes(pool[i]!.family);
+const searchable = (i: number, j: number) =>
+  pool[j]!.source === pool[i]!.source || groupOf(pool[j]!.source) !== groupOf(pool[i]!.source);
+
+for (const names of variants) {
+  const useBase = !names.includes('-base');
+  const groups = names.filter((n) => !n.startsWith('-')).map((n) => n.replace(/^\+/, ''));
+  // `+group`: in the distance only, not in the projection's input.
+  const learned = names.filter((n) => !n.startsWith('-') && !n.startsWith('+'));
+  // The sizes of descriptors.ts GROUPS, in order.
+  const SIZES = [10, 12, 6, 12, 6, 6, 5, 6, 30, 2];
+  const groupOfMeasure = SIZES.flatMap((n, g) => new Array(n).fill(g));
+  const dropDist = new Set(names.filter((n) => n.startsWith('-g')).map((n) => Number(n.slice(2))));
+  const dropAll = new Set(names.filter((n) => n.startsWith('-G')).map((n) => Number(n.slice(2))));
+  const keep = MEASURE_NAMES.map((_, k) => k).filter((k) => !dropAll.has(groupOfMeasure[k]));
+  const vec = (i: number) => [...keep.map((k) => measures[i]![k]!), ...learned.flatMap((g) => extras[i]![g]!)];
+  const all = recordings.map((_, i) => vec(i));
+  const ours: number[][] = [];
+  for (const group of new Set(pool.map((r) => groupOf(r.source)))) {
+    const fitted = recordings.map((_, i) => i).filter((i) => groupOf(recordings[i]!.source) !== group);
+    const projection = learn(
+      fitted.map((i) => all[i]!),
+      fitted.map((i) => recordings[i]!.family),
+      32,
+    );
+    const baseW = descriptorWeights({ ...projection, spread: [] }).slice(0);
+    const weights = [
+      ...projection.spread.map((v) => Number(process.env.SAY ?? 0.3) * v),
+      ...(useBase ? baseW : baseW.map(() => 0)).map((w, k) =>
+        dropDist.has(groupOfMeasure[k]) || dropAll.has(groupOfMeasure[k]) ? 0 : w,
+      ),
+      ...groups.flatMap((g) => extras[0]![g]!.map(() => Number(process.env.EW ?? 1) / extras[0]![g]!.length)),
+    ];
+    const vectors = evaluated.map((i) => {
+      const d = describeMeasures(measures[i]!, { ...projection, axes: [] } as never);
+      const axes = projection.axes.map((axis) =>
+        axis.reduce((s, w, k) => s + (w * (all[i]![k]! - projection.mean[k]!)) / projection.scale[k]!, 0),
+      );
+      return [...axes, ...d, ...groups.flatMap((g) => extras[i]![g]!)];
+    });
+    const index = new SimilarityIndex(weights);
+    vectors.forEach((v, doc) => index.set(doc, v));
+    pool.forEach((r, i) => {
+      if (groupOf(r.source) === group)
+        ours[i] = index
+          .nearest(i, vectors.length)
+          .map(({ doc }) => doc)
+          .filter((doc) => searchable(i, doc))
+          .slice(0, 5);
+    });
+  }
+  const prec = (members: number[]) =>
+    members.reduce((s, i) => s + ours[i]!.filter((o) => pool[o]!.family === pool[i]!.family).length, 0) /
+    (5 * members.length);
+  const perSource: Array<[string, number]> = [];
+  for (const source of new Set(pool.map((r) => r.source))) {
+    const drums = pool.map((_, i) => i).filter((i) => pool[i]!.source === source && isDrum(i));
+    if (drums.length >= 5) perSource.push([source.replace('hydrogen-', '').slice(0, 10), prec(drums)]);
+  }
+  if (process.env.DUMP)
+    pool.forEach((r, i) => {
+      if (!r.source.includes(process.env.DUMP!) || !isDrum(i)) return;
+      const hits = ours[i]!.filter((o) => pool[o]!.family === r.family).length;
+      console.log(
+        `  ${r.file} ${r.family} ${hits}/5: ` +
+          ours[i]!.map((o) => `${pool[o]!.family}@${pool[o]!.source.replace('hydrogen-', '').slice(0, 8)}`).join(' '),
+      );
+    });
+  const mean = perSource.reduce((s, [, v]) => s + v, 0) / perSource.length;
+  const worst = perSource.reduce((a, b) => (b[1] < a[1] ? b : a));
+  const fam = DRUM_FAMILIES.map(
+    (f) => `${f} ${prec(pool.map((_, i) => i).filter((i) => pool[i]!.family === f)).toFixed(2)}`,
+  );
+  const pitched = prec(pool.map((_, i) => i).filter((i) => !isDrum(i)));
+  console.log(
+    `${names.join(',') || 'none'}: mean ${mean.toFixed(3)} worst ${worst[1].toFixed(2)} (${worst[0]}) pitched ${pitched.toFixed(3)}\n  ` +
+      perSource.map(([s, v]) => `${s} ${v.toFixed(2)}`).join(' | ') +
+      `\n  ${fam.join(' ')}`,
+  );
+}
