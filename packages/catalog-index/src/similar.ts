@@ -27,7 +27,7 @@ const MIN_VISITS = 4000;
  * A query keeps the 2 × limit + RERANKED nearest by the first pass (vector-rows.ts) and answers
  * the `limit` nearest of them by the numbers as held (to 16 bits).
  */
-const RERANKED = 20;
+const RERANKED = 40;
 /**
  * The first pass tells apart differences of up to REACH standard deviations of the most weighted
  * number (the spread of every number is its weight's root once scaled); a larger one counts as that.
