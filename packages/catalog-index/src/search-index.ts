@@ -557,18 +557,28 @@ export class SearchIndex {
   private rebuildOrders(): void {
     const alive: number[] = [];
     for (let doc = 0; doc < this.columns.size; doc++) if (this.columns.alive[doc] === 1) alive.push(doc);
-    // The id order first: the others break their ties with it.
-    this.columns.rebuildById(alive);
-    this.bySeq.rebuild(alive, this.columns.capacity);
-    // One list, sorted again for each order: a copy per order would hold the catalog's positions once more each.
-    for (const field of SORT_FIELDS) {
-      if (field !== 'name') this.orders[field].rebuild(alive, this.columns.capacity);
+    const c = this.columns;
+    this.bySeq.rebuild(alive, c.capacity);
+    // The id order first: the others break their ties with it. Each is sorted from the id order by
+    // its value alone: the sort is stable, so sounds of equal value stay in id order, and a
+    // comparison reads one value rather than a value and two ranks. One list, set back to the id
+    // order for each sort: a copy per order would hold the catalog's positions once more each.
+    c.rebuildById(alive);
+    const fromIdOrder = () => {
+      for (let rank = 0; rank < alive.length; rank++) alive[rank] = c.byId.order[rank]!;
+      return alive;
+    };
+    for (const [field, values] of [
+      ['downloads', c.downloads],
+      ['created_at', c.created],
+      ['duration', c.duration],
+    ] as const) {
+      this.orders[field].rebuild(fromIdOrder(), c.capacity, (a, b) => values[a]! - values[b]!);
     }
     // Names are read out of their column once for the sort, not twice per comparison.
-    const c = this.columns;
     const names = new Array<string>(c.size);
     for (const doc of alive) names[doc] = c.name(doc);
-    this.orders.name.rebuild(alive, c.capacity, (a, b) => byText(names[a]!, names[b]!) || c.compareIds(a, b));
+    this.orders.name.rebuild(fromIdOrder(), c.capacity, (a, b) => byText(names[a]!, names[b]!));
     this.chooseBounds();
   }
 

@@ -18,7 +18,8 @@ export class SortOrder {
 
   /**
    * Sorts these positions from scratch (a first load, or a large batch of new sounds); sorts
-   * `positions` in place. `compare` may be a faster comparison of the same order.
+   * `positions` in place. `compare` may be a faster comparison that gives the same order: for one
+   * that leaves ties, positions already in tiebreak order (the sort is stable).
    */
   rebuild(positions: number[], capacity: number, compare: Compare = this.compare): void {
     positions.sort(compare);
