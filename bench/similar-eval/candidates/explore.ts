@@ -11,37 +11,17 @@
  * the axes' say (descriptors.ts AXES_SAY), EW the extra groups' weight; DUMP=SOURCE lists that
  * source's drums and their neighbours.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
 import { learn } from '../../../scripts/learn-similar-projection.ts';
-import { cached, contentKey, DRUM_FAMILIES, groupOf, measureAll, readRecordings, readWav } from '../data.ts';
-import { extraMeasures } from './extra.ts';
+import { DRUM_FAMILIES, groupOf, measureAll, readRecordings } from '../data.ts';
+import { extraMeasuresAll } from './extra.ts';
 
 const folder = process.argv[2]!;
 const variants = process.argv.slice(3).map((v) => (v === 'none' ? [] : v.split(',')));
 const recordings = readRecordings(folder);
 const measures = measureAll(folder, recordings);
-const version = createHash('sha1')
-  .update(readFileSync(new URL('./extra.ts', import.meta.url)))
-  .digest('hex')
-  .slice(0, 10);
-const { known, save } = cached(`extra-${version}.json`);
-let added = 0;
-const extras = recordings.map((r) => {
-  const file = path.join(folder, r.file);
-  const key = contentKey(file);
-  if (!known[key]) {
-    const { sampleRate, samples } = readWav(file);
-    // The cache holds numbers per key; here, groups of them.
-    known[key] = extraMeasures(samples, sampleRate) as unknown as number[];
-    added++;
-  }
-  return known[key] as unknown as Record<string, number[]>;
-});
-if (added) save();
+const extras = extraMeasuresAll(folder, recordings);
 for (const [i, e] of extras.entries())
   for (let seed = 1; seed <= 4; seed++) {
     let h = (i + 1) * 2654435761 + seed * 97;

@@ -17,7 +17,11 @@
  * - attack_mfcc_std: how 8 MFCCs move over the first 60 ms;
  * - early_mfcc, early_flat: MFCCs and flatness of the first 150 ms.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Fft, hann } from '../../../src/audio/analyze/fft.ts';
+import { cached, contentKey, type Recording, readWav } from '../data.ts';
 
 const log10 = (x: number) => Math.log10(x + 1e-20);
 
@@ -323,4 +327,30 @@ export function extraMeasures(x: Float32Array, sr: number): Record<string, numbe
     out,
   );
   return out;
+}
+
+/**
+ * The candidates of every recording in `folder`, from the cache where this file's code measured
+ * the same recording (as data.ts's measureAll keeps the analyzer's measures).
+ */
+export function extraMeasuresAll(folder: string, recordings: readonly Recording[]): Array<Record<string, number[]>> {
+  const version = createHash('sha1')
+    .update(readFileSync(new URL(import.meta.url)))
+    .digest('hex')
+    .slice(0, 10);
+  const { known, save } = cached(`extra-${version}.json`);
+  let added = 0;
+  const all = recordings.map((recording) => {
+    const file = path.join(folder, recording.file);
+    const key = contentKey(file);
+    if (!known[key]) {
+      const { sampleRate, samples } = readWav(file);
+      // The cache holds numbers per key; here, groups of them.
+      known[key] = extraMeasures(samples, sampleRate) as unknown as number[];
+      added++;
+    }
+    return known[key] as unknown as Record<string, number[]>;
+  });
+  if (added) save();
+  return all;
 }
