@@ -16,7 +16,7 @@ import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import { levelsOf, relevanceOf, type Level } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
-import { byText, SortOrder } from './sort-order.ts';
+import { byText, SortOrder, sortByNumber } from './sort-order.ts';
 import { searchText, SoundColumns } from './sound-columns.ts';
 import { NAME, TAGS, TextIndex } from './text-index.ts';
 
@@ -568,12 +568,13 @@ export class SearchIndex {
       for (let rank = 0; rank < alive.length; rank++) alive[rank] = c.byId.order[rank]!;
       return alive;
     };
+    const idOrder = c.byId.order.subarray(0, alive.length);
     for (const [field, values] of [
       ['downloads', c.downloads],
       ['created_at', c.created],
       ['duration', c.duration],
     ] as const) {
-      this.orders[field].rebuild(fromIdOrder(), c.capacity, (a, b) => values[a]! - values[b]!);
+      this.orders[field].set(sortByNumber(idOrder, values), c.capacity);
     }
     // Names are read out of their column once for the sort, not twice per comparison.
     const names = new Array<string>(c.size);

@@ -22,10 +22,14 @@ export class SortOrder {
    * that leaves ties, positions already in tiebreak order (the sort is stable).
    */
   rebuild(positions: number[], capacity: number, compare: Compare = this.compare): void {
-    positions.sort(compare);
-    this.order = new Uint32Array(Math.max(capacity, positions.length));
-    this.order.set(positions);
-    this.size = positions.length;
+    this.set(positions.sort(compare), capacity);
+  }
+
+  /** Takes these positions as the order, already sorted (sortByNumber). */
+  set(sorted: ArrayLike<number>, capacity: number): void {
+    this.order = new Uint32Array(Math.max(capacity, sorted.length));
+    this.order.set(sorted);
+    this.size = sorted.length;
     this.rank = new Uint32Array(this.order.length);
     for (let i = 0; i < this.size; i++) this.rank[this.order[i]!] = i;
   }
@@ -86,4 +90,60 @@ export class SortOrder {
 /** Two texts in JavaScript's order of strings (UTF-16 code units): the API's order of names and ids. */
 export function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Which of a number's two 32-bit words holds its low bits: 0 on a little-endian machine. */
+const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/**
+ * `positions` sorted by their numbers in `values`, ascending, positions of equal numbers left in
+ * the order given: what a stable sort by `values[a] - values[b]` gives, without a comparison. A
+ * least-significant-digit radix sort over each number's 64 bits, 16 at a time, made to order as
+ * the numbers do (negative numbers' bits flipped, positive ones' sign bit set; -0 counts as 0).
+ * Four passes over the positions rather than about 20 comparisons each: a first load's orders.
+ */
+export function sortByNumber(positions: ArrayLike<number>, values: Float64Array): Uint32Array {
+  const count = positions.length;
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+  const keys = new Uint32Array(count * 2);
+  let order = Uint32Array.from(positions);
+  for (let i = 0; i < count; i++) {
+    const doc = order[i]!;
+    // Zero's key: 0 with the sign bit set, whether it was +0 or -0.
+    if (values[doc] === 0) {
+      keys[i * 2 + 1] = 0x8000_0000;
+      continue;
+    }
+    const low = bits[doc * 2 + LOW]!;
+    const high = bits[doc * 2 + 1 - LOW]!;
+    const negative = high >>> 31 === 1;
+    keys[i * 2] = negative ? ~low : low;
+    keys[i * 2 + 1] = negative ? ~high : high | 0x8000_0000;
+  }
+  let keyOf = keys;
+  let next = new Uint32Array(count);
+  let nextKeys = new Uint32Array(count * 2);
+  const starts = new Uint32Array(65_536);
+  for (let pass = 0; pass < 4; pass++) {
+    const word = pass >> 1;
+    const shift = (pass & 1) * 16;
+    starts.fill(0);
+    for (let i = 0; i < count; i++) starts[(keyOf[i * 2 + word]! >>> shift) & 0xffff]!++;
+    // A digit all numbers share moves nothing.
+    if (count > 0 && starts[(keyOf[word]! >>> shift) & 0xffff] === count) continue;
+    for (let digit = 0, at = 0; digit < 65_536; digit++) {
+      const size = starts[digit]!;
+      starts[digit] = at;
+      at += size;
+    }
+    for (let i = 0; i < count; i++) {
+      const to = starts[(keyOf[i * 2 + word]! >>> shift) & 0xffff]!++;
+      next[to] = order[i]!;
+      nextKeys[to * 2] = keyOf[i * 2]!;
+      nextKeys[to * 2 + 1] = keyOf[i * 2 + 1]!;
+    }
+    [order, next] = [next, order];
+    [keyOf, nextKeys] = [nextKeys, keyOf];
+  }
+  return order;
 }

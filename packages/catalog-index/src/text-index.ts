@@ -25,24 +25,31 @@ export class TextIndex {
   private readonly tokenTrigrams = new Map<number, number[]>();
   /** 1- and 2-character strings to the sounds holding them (a map per length). */
   private readonly short = [new Map<number, Posting>(), new Map<number, Posting>()];
+  /**
+   * Per token, the postings of its distinct 1- and 2-character strings: a sound joins them through
+   * its tokens, so the strings of a word are found once for the vocabulary, not at every sound.
+   */
+  private readonly tokenShortPostings: Posting[][] = [];
   /** 1- and 2-character strings of the vocabulary to the tokens holding them, in increasing token order. */
   private readonly tokenShortGrams = [new Map<number, number[]>(), new Map<number, number[]>()];
   /** Per field (NAME, TAGS), per token: the sounds holding the token in that field. */
   private readonly fieldDocs: Array<Array<Posting | undefined>> = [[], []];
 
   add(doc: number, text: string, capacity: number): void {
-    forEachToken(text, (token) => this.tokenPosting(token).add(doc, capacity));
-    forEachShortGram(text, (length, key) => {
-      const postings = this.short[length - 1]!;
-      let posting = postings.get(key);
-      if (posting === undefined) postings.set(key, (posting = new Posting()));
-      posting.add(doc, capacity);
+    forEachToken(text, (token) => {
+      const id = this.tokenId(token);
+      this.tokenDocs[id]!.add(doc, capacity);
+      for (const posting of this.tokenShortPostings[id]!) posting.add(doc, capacity);
     });
   }
 
   remove(doc: number, text: string): void {
-    forEachToken(text, (token) => this.tokenDocs[this.tokenIds.get(token)!]?.remove(doc));
-    forEachShortGram(text, (length, key) => this.short[length - 1]!.get(key)?.remove(doc));
+    forEachToken(text, (token) => {
+      const id = this.tokenIds.get(token);
+      if (id === undefined) return;
+      this.tokenDocs[id]!.remove(doc);
+      for (const posting of this.tokenShortPostings[id]!) posting.remove(doc);
+    });
   }
 
   /** Puts a sound in the postings of one field's tokens (the field's text as relevance reads it). */
@@ -104,10 +111,6 @@ export class TextIndex {
     return this.fieldDocs[field]![id];
   }
 
-  private tokenPosting(token: string): Posting {
-    return this.tokenDocs[this.tokenId(token)]!;
-  }
-
   /** The token's number in the vocabulary, which it joins (with its 1-, 2- and 3-character strings) if new. */
   private tokenId(token: string): number {
     let id = this.tokenIds.get(token);
@@ -116,13 +119,22 @@ export class TextIndex {
       this.tokenIds.set(token, id);
       this.tokens.push(token);
       this.tokenDocs.push(new Posting());
+      const shortPostings: Posting[] = [];
+      this.tokenShortPostings.push(shortPostings);
       for (let length = 1; length <= 3; length++) {
         const lists = length === 3 ? this.tokenTrigrams : this.tokenShortGrams[length - 1]!;
         for (let at = 0; at + length <= token.length; at++) {
           const key = gramKey(token, at, length);
           let list = lists.get(key);
           if (list === undefined) lists.set(key, (list = []));
-          if (list[list.length - 1] !== id) list.push(id);
+          // A string the token holds twice was seen at its first place.
+          if (list[list.length - 1] === id) continue;
+          list.push(id);
+          if (length === 3) continue;
+          const postings = this.short[length - 1]!;
+          let posting = postings.get(key);
+          if (posting === undefined) postings.set(key, (posting = new Posting()));
+          shortPostings.push(posting);
         }
       }
     }
@@ -146,15 +158,6 @@ function forEachToken(text: string, visit: (token: string) => void): void {
     if (i < text.length && !isSpace(text, i)) continue;
     if (i > start) visit(text.slice(start, i));
     start = i + 1;
-  }
-}
-
-/** Every 1- and 2-character run inside a token (repeats included: adding twice is harmless). */
-function forEachShortGram(text: string, visit: (length: number, key: number) => void): void {
-  for (let i = 0; i < text.length; i++) {
-    if (isSpace(text, i)) continue;
-    visit(1, gramKey(text, i, 1));
-    if (i + 1 < text.length && !isSpace(text, i + 1)) visit(2, gramKey(text, i, 2));
   }
 }
 
