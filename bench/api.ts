@@ -4,7 +4,8 @@
  * bound docs/operations.md gives for the size).
  * For each catalog size: fills a fresh data folder (bench/fill-catalog.ts), starts the real
  * server in a child process exactly as `npm start` does (logs to a file) and drives it with
- * autocannon, 50 connections, from this process. Every scenario, a bare Fastify route included,
+ * autocannon, 50 connections, from this process, once it has settled (server-process.ts
+ * settleSeconds: 100 s at 1,000,000 sounds). Every scenario, a bare Fastify route included,
  * is measured in turn, ROUNDS times over: this machine is shared and noisy, so the table gives
  * medians, and each ratio to the bare route is the median of the ratios within one round.
  *
@@ -31,7 +32,7 @@ import {
   similarRequest,
   type Generator,
 } from './query-mix.ts';
-import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
+import { heapBoundMb, residentMemoryMb, settleSeconds, startArguments, startChild } from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -89,6 +90,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
       startRssMb: await residentMemoryMb(server.child.pid!),
     }),
   );
+  await new Promise((resolve) => setTimeout(resolve, settleSeconds(size) * 1000));
   const bare = await startChild(['--import', 'tsx', path.join(root, 'bench/hello-world.ts')], {});
 
   const random = generator(7);

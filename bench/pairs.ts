@@ -6,8 +6,9 @@
  * each checkout serves a fresh copy of it, so builds with different schemas can be compared),
  * each checkout's server is started in turn, RUNS times round, and serves the realistic mix of
  * bench/api.ts (20,000 searches in a Zipf mix, one request in ten a download, 50 connections)
- * for BENCH_SECONDS (10) after a 2 s warm-up, with nothing else running. BENCH_MIX=additions serves
- * the mix with the additions instead (relevance, facets, onset and loudness filters, 10% similar).
+ * for BENCH_SECONDS (10) after it settles (server-process.ts settleSeconds) and a 2 s warm-up,
+ * with nothing else running. BENCH_MIX=additions serves the mix with the additions instead
+ * (relevance, facets, onset and loudness filters, 10% similar).
  * BENCH_NODE_ARGS adds node flags to each server: "--cpu-prof --cpu-prof-dir=DIR" for a profile.
  *
  * Why: on a shared machine two runs minutes apart can differ by 2x. Runs that alternate let the
@@ -21,7 +22,7 @@ import autocannon from 'autocannon';
 import { fillCatalog } from './fill-catalog.ts';
 import { cpuByPid, createBenchKeys, soundIds } from './processes.ts';
 import { additionsRequest, extensionMix, generator, queryMix, realisticRequest } from './query-mix.ts';
-import { heapBoundMb, residentMemoryMb, startChild } from './server-process.ts';
+import { heapBoundMb, residentMemoryMb, settleSeconds, startChild } from './server-process.ts';
 
 const [size, runs] = process.argv.slice(2, 4).map(Number);
 const checkouts = process.argv.slice(4).map((folder) => path.resolve(folder));
@@ -79,6 +80,7 @@ for (let run = 1; run <= runs; run++) {
         }),
       },
     ];
+    await new Promise((resolve) => setTimeout(resolve, settleSeconds(size) * 1000));
     await autocannon({ url: server.url, connections: 50, duration: 2, requests });
     let peakRss = 0;
     const sampler = setInterval(

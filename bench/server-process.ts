@@ -11,6 +11,16 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 
 /**
+ * How long a benchmark lets a new server settle before it measures: a catalog past 20,000 described
+ * sounds builds its similar-sounds cells after it starts listening, between requests (about a
+ * minute at 1,000,000), and a service that has run for a while has them. BENCH_SETTLE_SECONDS
+ * replaces it.
+ */
+export function settleSeconds(sounds: number): number {
+  return Number(process.env.BENCH_SETTLE_SECONDS ?? (sounds > 20_000 ? Math.ceil(sounds / 10_000) : 0));
+}
+
+/**
  * docs/operations.md's rule for --max-old-space-size: 64 MB and 0.45 MB per 1,000 sounds, at least 128, in
  * steps of 64. Without a bound V8 lets the old generation grow to several times what is live
  * between full collections under load (100,000 sounds: 359 MB peak over 40 s, 207 MB with 128).

@@ -55,15 +55,43 @@ export class DurationIndex {
         this.below[k] = grown(this.below[k]!, Math.max((doc >>> 5) + 1, this.below[k]!.length * 2));
       this.below[k]![doc >>> 5]! |= 1 << (doc & 31);
     }
-    const bucket = k + 1;
-    const size = this.sizes[bucket]!;
-    if (size === this.docs[bucket]!.length) {
-      this.docs[bucket] = grown(this.docs[bucket]!, size * 2);
-      this.values[bucket] = grown(this.values[bucket]!, size * 2);
+    this.list(k + 1, doc, duration);
+  }
+
+  /**
+   * Adds every sound of `docs` with its value in `values` (by position), as `add` would one by one
+   * (a first load). Each sound's bit goes into the bitmap of its own bucket's end only; each bitmap
+   * then takes in the one before it, a word at a time, so a sound is not set in every bitmap above
+   * its value (half of them on average) one random write each.
+   */
+  addAll(docs: ArrayLike<number>, values: Float64Array): void {
+    const { bounds, below } = this;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      const value = values[doc]!;
+      if (Number.isNaN(value)) continue;
+      if (doc >>> 5 >= this.held.length) this.held = grown(this.held, Math.max((doc >>> 5) + 1, this.held.length * 2));
+      this.held[doc >>> 5]! |= 1 << (doc & 31);
+      // The first bound above the value (binary search): its bitmap is the first to hold the sound.
+      let low = 0;
+      for (let high = bounds.length; low < high; ) {
+        const middle = (low + high) >>> 1;
+        if (bounds[middle]! <= value) low = middle + 1;
+        else high = middle;
+      }
+      if (low < bounds.length) {
+        if (doc >>> 5 >= below[low]!.length)
+          below[low] = grown(below[low]!, Math.max((doc >>> 5) + 1, below[low]!.length * 2));
+        below[low]![doc >>> 5]! |= 1 << (doc & 31);
+      }
+      this.list(low, doc, value);
     }
-    this.docs[bucket]![size] = doc;
-    this.values[bucket]![size] = duration;
-    this.sizes[bucket] = size + 1;
+    for (let k = 1; k < below.length; k++) {
+      if (below[k]!.length < below[k - 1]!.length) below[k] = grown(below[k]!, below[k - 1]!.length);
+      const under = below[k - 1]!;
+      const bits = below[k]!;
+      for (let word = 0; word < under.length; word++) bits[word]! |= under[word]!;
+    }
   }
 
   remove(doc: number, duration: number): void {
@@ -130,6 +158,18 @@ export class DurationIndex {
       cleared++;
     }
     return cleared;
+  }
+
+  /** Lists a sound and its value in a bucket. */
+  private list(bucket: number, doc: number, value: number): void {
+    const size = this.sizes[bucket]!;
+    if (size === this.docs[bucket]!.length) {
+      this.docs[bucket] = grown(this.docs[bucket]!, size * 2);
+      this.values[bucket] = grown(this.values[bucket]!, size * 2);
+    }
+    this.docs[bucket]![size] = doc;
+    this.values[bucket]![size] = value;
+    this.sizes[bucket] = size + 1;
   }
 
   private firstBoundAbove(value: number): number {

@@ -588,7 +588,8 @@ export class SearchIndex {
     const { order, size } = this.orders.duration;
     const c = this.columns;
     this.durations.reset(size, (rank) => c.duration[order[rank]!]!, c.capacity);
-    for (let i = 0; i < size; i++) this.durations.add(order[i]!, c.duration[order[i]!]!);
+    this.durations.addAll(order.subarray(0, size), c.duration);
+    const alive = this.bySeq.order.subarray(0, this.bySeq.size);
     for (const [ranges, values] of [
       [this.onsets, c.onset],
       [this.loudness, c.lufs],
@@ -598,7 +599,7 @@ export class SearchIndex {
         if (c.alive[doc] === 1 && !Number.isNaN(values[doc]!)) held.push(values[doc]!);
       const sorted = Float64Array.from(held).sort();
       ranges.reset(sorted.length, (rank) => sorted[rank]!, c.capacity);
-      for (let doc = 0; doc < c.size; doc++) if (c.alive[doc] === 1) ranges.add(doc, values[doc]!);
+      ranges.addAll(alive, values);
     }
     this.boundsChosenAt = this.count;
     this.rangesMade = true;

@@ -19,20 +19,27 @@ const boundArb = fc.option(
 );
 
 describe('duration index', () => {
-  test('duration-index.reference: within [min, max] is every sound with a value in it, through changes', () => {
+  test('duration-index.reference: within [min, max] is every sound with a value in it, added one by one or all at once, through changes', () => {
     fc.assert(
       fc.property(
         fc.array(valueArb, { minLength: 1, maxLength: 700 }),
         fc.array(fc.tuple(fc.nat(699), valueArb), { maxLength: 60 }),
         fc.array(valueArb, { maxLength: 40 }),
         fc.array(fc.tuple(boundArb, boundArb), { minLength: 5, maxLength: 5 }),
-        (initial, changes, added, ranges) => {
+        fc.boolean(),
+        (initial, changes, added, ranges, together) => {
           const capacity = initial.length + added.length;
           const values: Array<number | null> = [...initial];
           const index = new DurationIndex();
           const sorted = initial.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
           index.reset(sorted.length, (rank) => sorted[rank]!, capacity);
-          initial.forEach((value, doc) => index.add(doc, value));
+          // A first load adds them all at once (addAll), in any order; else one by one.
+          if (together)
+            index.addAll(
+              initial.map((_, i) => initial.length - 1 - i),
+              Float64Array.from(initial),
+            );
+          else initial.forEach((value, doc) => index.add(doc, value));
           for (const [at, value] of changes) {
             const doc = at % initial.length;
             if (values[doc] === null) continue;
