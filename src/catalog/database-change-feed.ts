@@ -19,7 +19,8 @@ export interface ChangeFeedOptions {
 /** How often the log is asked whether anything is new (bounds how late another process's change shows). */
 const POLL_MS = 100;
 
-const RECORD_COLUMNS = ['seq', 'descriptors', 'updated_at', ...SOUND_COLUMNS, DOWNLOADS_COLUMN] as const;
+const PAGE_COLUMNS = ['seq', 'descriptors', 'updated_at', ...SOUND_COLUMNS] as const;
+const RECORD_COLUMNS = [...PAGE_COLUMNS, DOWNLOADS_COLUMN] as const;
 
 /**
  * The change feed over the `catalog_changes` log that triggers fill on every write to `sounds`
@@ -46,15 +47,32 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     // The cursor is taken first: a change made while the pages are read is read again after.
     const cursor = await this.frontier.now();
     for (let after = 0; ; ) {
-      const rows = await this.sounds()
-        .select(RECORD_COLUMNS)
+      const rows = await this.db
+        .selectFrom('sounds')
+        .select(PAGE_COLUMNS)
         .where('seq', '>', after)
         .orderBy('seq')
         .limit(PAGE_ROWS)
         .execute();
       if (rows.length === 0) return cursor;
-      onPage(rows.map(toRecord));
-      after = rows[rows.length - 1]!.seq;
+      const last = rows[rows.length - 1]!.seq;
+      // The page's download counts by a range of the counts' key, rather than a join that looks
+      // each row's count up (a fifth of a large catalog's reading time, in SQLite).
+      const counts = await this.db
+        .selectFrom('sound_downloads')
+        .select(['sound_seq', 'count'])
+        .where('sound_seq', '>', after)
+        .where('sound_seq', '<=', last)
+        .orderBy('sound_seq')
+        .execute();
+      let next = 0;
+      const records = rows.map((row) => {
+        while (next < counts.length && counts[next]!.sound_seq < row.seq) next++;
+        const count = next < counts.length && counts[next]!.sound_seq === row.seq ? counts[next]!.count : 0;
+        return toRecord(Object.assign(row, { num_downloads: count }));
+      });
+      onPage(records);
+      after = last;
     }
   }
 
