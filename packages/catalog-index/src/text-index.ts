@@ -1,5 +1,5 @@
 import type { BitmapPool } from './bitmap-pool.ts';
-import { Posting, unionOf, type DocSet } from './posting.ts';
+import { grown, Posting, unionOf, type DocSet } from './posting.ts';
 
 /**
  * Which sounds contain a `q` word in their lower-case search text (name, description and tags).
@@ -23,13 +23,17 @@ export class TextIndex {
   private readonly tokenDocs: Posting[] = [];
   /** Trigram of the vocabulary to the tokens holding it, in increasing token order. */
   private readonly tokenTrigrams = new Map<number, number[]>();
-  /** 1- and 2-character strings to the sounds holding them (a map per length). */
-  private readonly short = [new Map<number, Posting>(), new Map<number, Posting>()];
+  /** 1- and 2-character strings to the number of their posting in `shortDocs` (a map per length). */
+  private readonly short = [new Map<number, number>(), new Map<number, number>()];
+  /** The sounds holding each 1- or 2-character string. */
+  private readonly shortDocs: Posting[] = [];
   /**
-   * Per token, the postings of its distinct 1- and 2-character strings: a sound joins them through
-   * its tokens, so the strings of a word are found once for the vocabulary, not at every sound.
+   * Per token, the numbers of its distinct 1- and 2-character strings' postings: token t's are
+   * `tokenShort[tokenShortFrom[t]]` up to `tokenShortFrom[t + 1]`. A sound joins them through its
+   * tokens, so the strings of a word are found once for the vocabulary, not at every sound.
    */
-  private readonly tokenShortPostings: Posting[][] = [];
+  private tokenShort = new Uint32Array(64);
+  private tokenShortFrom = new Uint32Array(64);
   /** 1- and 2-character strings of the vocabulary to the tokens holding them, in increasing token order. */
   private readonly tokenShortGrams = [new Map<number, number[]>(), new Map<number, number[]>()];
   /** Per field (NAME, TAGS), per token: the sounds holding the token in that field. */
@@ -39,7 +43,8 @@ export class TextIndex {
     forEachToken(text, (token) => {
       const id = this.tokenId(token);
       this.tokenDocs[id]!.add(doc, capacity);
-      for (const posting of this.tokenShortPostings[id]!) posting.add(doc, capacity);
+      for (let at = this.tokenShortFrom[id]!; at < this.tokenShortFrom[id + 1]!; at++)
+        this.shortDocs[this.tokenShort[at]!]!.add(doc, capacity);
     });
   }
 
@@ -48,7 +53,8 @@ export class TextIndex {
       const id = this.tokenIds.get(token);
       if (id === undefined) return;
       this.tokenDocs[id]!.remove(doc);
-      for (const posting of this.tokenShortPostings[id]!) posting.remove(doc);
+      for (let at = this.tokenShortFrom[id]!; at < this.tokenShortFrom[id + 1]!; at++)
+        this.shortDocs[this.tokenShort[at]!]!.remove(doc);
     });
   }
 
@@ -72,7 +78,8 @@ export class TextIndex {
   /** The sounds whose text contains `word` (lower case, no whitespace), or null for none. */
   docsFor(word: string, pool: BitmapPool): DocSet | null {
     if (word.length <= 2) {
-      const posting = this.short[word.length - 1]!.get(gramKey(word, 0, word.length));
+      const number = this.short[word.length - 1]!.get(gramKey(word, 0, word.length));
+      const posting = number === undefined ? undefined : this.shortDocs[number]!;
       return posting !== undefined && posting.count > 0 ? posting : null;
     }
     const postings: Posting[] = [];
@@ -119,8 +126,7 @@ export class TextIndex {
       this.tokenIds.set(token, id);
       this.tokens.push(token);
       this.tokenDocs.push(new Posting());
-      const shortPostings: Posting[] = [];
-      this.tokenShortPostings.push(shortPostings);
+      let end = this.tokenShortFrom[id]!;
       for (let length = 1; length <= 3; length++) {
         const lists = length === 3 ? this.tokenTrigrams : this.tokenShortGrams[length - 1]!;
         for (let at = 0; at + length <= token.length; at++) {
@@ -131,12 +137,19 @@ export class TextIndex {
           if (list[list.length - 1] === id) continue;
           list.push(id);
           if (length === 3) continue;
-          const postings = this.short[length - 1]!;
-          let posting = postings.get(key);
-          if (posting === undefined) postings.set(key, (posting = new Posting()));
-          shortPostings.push(posting);
+          const numbers = this.short[length - 1]!;
+          let number = numbers.get(key);
+          if (number === undefined) {
+            number = this.shortDocs.length;
+            numbers.set(key, number);
+            this.shortDocs.push(new Posting());
+          }
+          if (end === this.tokenShort.length) this.tokenShort = grown(this.tokenShort, end * 2);
+          this.tokenShort[end++] = number;
         }
       }
+      if (id + 1 === this.tokenShortFrom.length) this.tokenShortFrom = grown(this.tokenShortFrom, (id + 1) * 2);
+      this.tokenShortFrom[id + 1] = end;
     }
     return id;
   }
