@@ -16,7 +16,7 @@ import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import { levelsOf, relevanceOf, type Level } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
-import { byText, SortOrder, sortByNumber } from './sort-order.ts';
+import { byText, SortOrder, sortByNumber, sortByText } from './sort-order.ts';
 import { searchText, SoundColumns } from './sound-columns.ts';
 import { NAME, TAGS, TextIndex } from './text-index.ts';
 
@@ -560,14 +560,8 @@ export class SearchIndex {
     const c = this.columns;
     this.bySeq.rebuild(alive, c.capacity);
     // The id order first: the others break their ties with it. Each is sorted from the id order by
-    // its value alone: the sort is stable, so sounds of equal value stay in id order, and a
-    // comparison reads one value rather than a value and two ranks. One list, set back to the id
-    // order for each sort: a copy per order would hold the catalog's positions once more each.
+    // its value alone, by a stable sort, so sounds of equal value stay in id order.
     c.rebuildById(alive);
-    const fromIdOrder = () => {
-      for (let rank = 0; rank < alive.length; rank++) alive[rank] = c.byId.order[rank]!;
-      return alive;
-    };
     const idOrder = c.byId.order.subarray(0, alive.length);
     for (const [field, values] of [
       ['downloads', c.downloads],
@@ -576,10 +570,10 @@ export class SearchIndex {
     ] as const) {
       this.orders[field].set(sortByNumber(idOrder, values), c.capacity);
     }
-    // Names are read out of their column once for the sort, not twice per comparison.
+    // Names are read out of their column once for the sort.
     const names = new Array<string>(c.size);
     for (const doc of alive) names[doc] = c.name(doc);
-    this.orders.name.rebuild(fromIdOrder(), c.capacity, (a, b) => byText(names[a]!, names[b]!));
+    this.orders.name.set(sortByText(idOrder, names), c.capacity);
     this.chooseBounds();
   }
 

@@ -1,6 +1,6 @@
 import { CATEGORIES, type CatalogRecord, type Category, type Sound } from './sound.ts';
 import { grown } from './posting.ts';
-import { byText, SortOrder } from './sort-order.ts';
+import { byText, SortOrder, sortByText } from './sort-order.ts';
 import { SharedStrings, StringListColumn, TextColumn } from './text-column.ts';
 
 /**
@@ -130,7 +130,7 @@ export class SoundColumns {
   rebuildById(positions: number[]): void {
     const ids = new Array<string>(this.size);
     for (const doc of positions) ids[doc] = this.id(doc);
-    this.byId.rebuild(positions, this.capacity, (a, b) => byText(ids[a]!, ids[b]!));
+    this.byId.set(sortByText(positions, ids), this.capacity);
   }
 
   /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { sortByNumber } from '../src/sort-order.ts';
+import { byText, sortByNumber, sortByText } from '../src/sort-order.ts';
 
 test('sort-order.radix: sortByNumber orders as a stable sort by value difference, ties in the given order', () => {
   const numberArb = fc.oneof(
@@ -22,6 +22,22 @@ test('sort-order.radix: sortByNumber orders as a stable sort by value difference
         return Number.isNaN(difference) ? 0 : difference;
       });
       assert.deepEqual([...sortByNumber(unique, values)], expected);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('sort-order.text: sortByText orders as a stable sort by byText, ties in the given order', () => {
+  const textArb = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('', 'a', 'a\u0000', 'ab', 'abcdefgh', 'abcdefghi', 'abcdefghj', 'é', '\u{1F600}', 'Laser'),
+    fc.string({ unit: 'binary', maxLength: 10 }),
+  );
+  fc.assert(
+    fc.property(fc.array(textArb, { maxLength: 300 }), (texts) => {
+      const positions = texts.map((_, i) => texts.length - 1 - i);
+      const expected = [...positions].sort((a, b) => byText(texts[a]!, texts[b]!));
+      assert.deepEqual([...sortByText(positions, texts)], expected);
     }),
     { numRuns: 500 },
   );
