@@ -15,12 +15,10 @@
  * machine's load fall on both builds alike; compare them pair by pair. Prints each run: req/s,
  * p50 and p99 in ms, the server's CPU time per request and its peak resident memory.
  */
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { fillCatalog } from './fill-catalog.ts';
-import { cpuByPid, createBenchKeys, soundIds } from './processes.ts';
+import { cpuByPid, keptCatalog, soundIds } from './processes.ts';
 import { additionsRequest, extensionMix, generator, queryMix, realisticRequest } from './query-mix.ts';
 import { heapBoundMb, residentMemoryMb, settleSeconds, startChild } from './server-process.ts';
 
@@ -32,14 +30,8 @@ if (!size || !runs || checkouts.length === 0) {
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const additions = process.env.BENCH_MIX === 'additions';
-const dataDir = path.join(tmpdir(), `sound-catalog-pairs-${size}`);
-const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
-const keysFile = path.join(dataDir, 'bench-keys.json');
-if (!existsSync(keysFile)) {
-  await fillCatalog(dataDir, size);
-  writeFileSync(keysFile, JSON.stringify(await createBenchKeys(env, 'pairs')));
-}
-const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as string[];
+const env = { SOUND_CATALOG_DEMO: '0' };
+const { dataDir, keys } = await keptCatalog(size);
 const ids = soundIds(dataDir, 5000);
 
 // Each checkout serves a copy of the filled folder: a newer build migrates its database, which an

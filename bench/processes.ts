@@ -1,9 +1,11 @@
-/** What the benchmarks share: CPU time read from /proc, and the API keys they send. */
-import { readdirSync, readFileSync } from 'node:fs';
+/** What the benchmarks share: CPU time read from /proc, the API keys they send, a kept catalog. */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from '../src/db/dialects/better-sqlite3.js';
 import { loadConfig } from '../src/config.ts';
 import { createServices } from '../src/wiring.ts';
+import { fillCatalog } from './fill-catalog.ts';
 
 /** User + system CPU time of each process, in ms (/proc/PID/stat, in clock ticks of 10 ms). */
 export function cpuByPid(pids: number[]): Map<number, number> {
@@ -56,4 +58,19 @@ export function soundIds(dataDir: string, count = -1): string[] {
   const ids = db.prepare('SELECT id FROM sounds ORDER BY random() LIMIT ?').pluck().all(count) as string[];
   db.close();
   return ids;
+}
+
+/**
+ * A data folder of `size` sounds filled once and kept ($TMPDIR/sound-catalog-pairs-SIZE), with API
+ * keys for it; what bench/pairs.ts and bench/start.ts serve copies of.
+ */
+export async function keptCatalog(size: number): Promise<{ dataDir: string; keys: string[] }> {
+  const dataDir = path.join(tmpdir(), `sound-catalog-pairs-${size}`);
+  const keysFile = path.join(dataDir, 'bench-keys.json');
+  if (!existsSync(keysFile)) {
+    await fillCatalog(dataDir, size);
+    const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
+    writeFileSync(keysFile, JSON.stringify(await createBenchKeys(env, 'pairs')));
+  }
+  return { dataDir, keys: JSON.parse(readFileSync(keysFile, 'utf8')) as string[] };
 }

@@ -6,11 +6,9 @@
  * to the address in its log (it listens once the catalog is loaded and sorted) and the CPU time the
  * process spent until then, which moves less than wall time with what else the machine is doing.
  */
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fillCatalog } from './fill-catalog.ts';
-import { cpuByPid, createBenchKeys } from './processes.ts';
+import { cpuByPid, keptCatalog } from './processes.ts';
 import { heapBoundMb, startChild } from './server-process.ts';
 
 const [size, runs] = process.argv.slice(2, 4).map(Number);
@@ -19,13 +17,7 @@ if (!size || !runs || checkouts.length === 0) {
   process.stderr.write('usage: node --import tsx bench/start.ts SIZE RUNS CHECKOUT...\n');
   process.exit(2);
 }
-const dataDir = path.join(tmpdir(), `sound-catalog-pairs-${size}`);
-const keysFile = path.join(dataDir, 'bench-keys.json');
-if (!existsSync(keysFile)) {
-  await fillCatalog(dataDir, size);
-  const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
-  writeFileSync(keysFile, JSON.stringify(await createBenchKeys(env, 'pairs')));
-}
+const { dataDir } = await keptCatalog(size);
 
 const copy = `${dataDir}-start`;
 for (let run = 1; run <= runs; run++) {

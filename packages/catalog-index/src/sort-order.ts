@@ -16,16 +16,12 @@ export class SortOrder {
 
   constructor(private readonly compare: Compare) {}
 
-  /**
-   * Sorts these positions from scratch (a first load, or a large batch of new sounds); sorts
-   * `positions` in place. `compare` may be a faster comparison that gives the same order: for one
-   * that leaves ties, positions already in tiebreak order (the sort is stable).
-   */
-  rebuild(positions: number[], capacity: number, compare: Compare = this.compare): void {
-    this.set(positions.sort(compare), capacity);
+  /** Sorts these positions from scratch (a first load, or a large batch of new sounds), in place. */
+  rebuild(positions: number[], capacity: number): void {
+    this.set(positions.sort(this.compare), capacity);
   }
 
-  /** Takes these positions as the order, already sorted (sortByNumber). */
+  /** Takes these positions as the order, already sorted (sortByNumber, sortByText). */
   set(sorted: ArrayLike<number>, capacity: number): void {
     this.order = new Uint32Array(Math.max(capacity, sorted.length));
     this.order.set(sorted);
@@ -131,11 +127,7 @@ export function sortByNumber(positions: ArrayLike<number>, values: Float64Array)
     for (let i = 0; i < count; i++) starts[(keyOf[i * 2 + word]! >>> shift) & 0xffff]!++;
     // A digit all numbers share moves nothing.
     if (count > 0 && starts[(keyOf[word]! >>> shift) & 0xffff] === count) continue;
-    for (let digit = 0, at = 0; digit < 65_536; digit++) {
-      const size = starts[digit]!;
-      starts[digit] = at;
-      at += size;
-    }
+    countsToStarts(starts);
     for (let i = 0; i < count; i++) {
       const to = starts[(keyOf[i * 2 + word]! >>> shift) & 0xffff]!++;
       next[to] = order[i]!;
@@ -176,15 +168,11 @@ export function sortByText(positions: ArrayLike<number>, texts: readonly string[
     for (let i = 0; i < count; i++) starts[keys[i * units + unit]!]!++;
     // A unit all texts share moves nothing.
     if (count > 0 && starts[keys[unit]!] === count) continue;
-    for (let digit = 0, at = 0; digit < 65_536; digit++) {
-      const size = starts[digit]!;
-      starts[digit] = at;
-      at += size;
-    }
+    countsToStarts(starts);
     for (let i = 0; i < count; i++) {
       const to = starts[keys[i * units + unit]!]!++;
       next[to] = order[i]!;
-      nextKeys.set(keys.subarray(i * units, i * units + units), to * units);
+      for (let key = 0; key < units; key++) nextKeys[to * units + key] = keys[i * units + key]!;
     }
     [order, next] = [next, order];
     [keys, nextKeys] = [nextKeys, keys];
@@ -203,4 +191,13 @@ export function sortByText(positions: ArrayLike<number>, texts: readonly string[
     from = to;
   }
   return order;
+}
+
+/** A radix pass's counts per digit turned, in place, into where each digit's run starts. */
+function countsToStarts(starts: Uint32Array): void {
+  for (let digit = 0, at = 0; digit < starts.length; digit++) {
+    const size = starts[digit]!;
+    starts[digit] = at;
+    at += size;
+  }
 }

@@ -126,25 +126,17 @@ export class VectorRows implements Rows {
    * has one (which keeps its place in the cells' order), else in the next.
    */
   put(doc: number, vector: readonly number[]): void {
-    const { dimensions, origin, fineStep } = this;
     // Steps made room first: a coarsened number's sums are taken again over every row as it is held.
-    for (let i = 0; i < dimensions; i++) {
-      const step = fineStep[i]!;
-      // Most numbers are in reach: checked here, without a call (a load's hottest loop).
-      if (step > 0 && this.size > 0 && Math.round(Math.abs(vector[i]! - origin[i]!) / step) <= FINE_LIMIT) continue;
-      this.makeRoom(i, vector[i]!);
-    }
+    for (let i = 0; i < this.dimensions; i++) this.makeRoom(i, vector[i]!);
     if (this.has(doc)) this.unsum(this.slotOf[doc]!);
     else this.add(doc);
     const at = this.offsetOf(this.slotOf[doc]!);
-    const { numbers, sums, squares } = this;
-    for (let i = 0; i < dimensions; i++) {
-      const step = fineStep[i]!;
-      const count = step === 0 ? 0 : Math.round((vector[i]! - origin[i]!) / step);
-      numbers[at + i] = count;
-      const value = origin[i]! + count * step;
-      sums[i] = sums[i]! + value;
-      squares[i] = squares[i]! + value * value;
+    for (let i = 0; i < this.dimensions; i++) {
+      const step = this.fineStep[i]!;
+      this.numbers[at + i] = step === 0 ? 0 : Math.round((vector[i]! - this.origin[i]!) / step);
+      const value = this.valueAt(at, i);
+      this.sums[i] = this.sums[i]! + value;
+      this.squares[i] = this.squares[i]! + value * value;
     }
   }
 
