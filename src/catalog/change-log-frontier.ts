@@ -8,7 +8,7 @@ const ROWS_PER_READ = 10_000;
 interface Gap {
   from: number;
   to: number;
-  /** The transactions running when the gap was first seen: the numbers' writers were among them. */
+  /** The log's writers running when the gap was first seen: the numbers' writers were among them. */
   writers: Set<string>;
 }
 
@@ -21,9 +21,10 @@ interface Gap {
  * is the largest. On PostgreSQL writers run side by side, with no lock between them: a number
  * can become visible after a larger one. A missing number below a visible one belongs to a
  * transaction that is still running or was rolled back. When such a gap is first seen, its
- * numbers had already been handed out, so their writers were among the transactions that
+ * numbers had already been handed out, so their writers were among the log's writers that
  * snapshot saw running. Once none of those is running any more, the numbers still missing never
- * come, and the frontier moves past them. Numbers pruned from the log are passed at once:
+ * come, and the frontier moves past them. Transactions that write nothing to the log are not
+ * waited for, however long they run. Numbers pruned from the log are passed at once:
  * pruning says how far it went (`catalog_changes_pruned`) before it deletes.
  */
 export class ChangeLogFrontier {
@@ -32,15 +33,15 @@ export class ChangeLogFrontier {
   /** One move at a time: each starts where the last one ended. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** `snapshot` is the dialect's changeLogSnapshot: null where numbers become visible in order. */
+  /** `writers` is the dialect's changeLogWriters: null where numbers become visible in order. */
   constructor(
     private readonly db: Db,
-    private readonly snapshot: RawBuilder<string> | null,
+    private readonly writers: RawBuilder<string> | null,
   ) {}
 
   /** The frontier as of now; it never moves back. */
   now(): Promise<number> {
-    const moved = this.queue.then(() => (this.snapshot === null ? this.newest() : this.move(this.snapshot)));
+    const moved = this.queue.then(() => (this.writers === null ? this.newest() : this.move(this.writers)));
     this.queue = moved.catch(() => undefined);
     return moved;
   }
@@ -54,19 +55,19 @@ export class ChangeLogFrontier {
     return this.settled;
   }
 
-  private async move(snapshot: RawBuilder<string>): Promise<number> {
+  private async move(writers: RawBuilder<string>): Promise<number> {
     for (;;) {
-      // One statement, so the rows are those its snapshot shows.
+      // One statement, so the rows are those its snapshot shows, and the writers those it saw running.
       const rows = await this.db
         .selectFrom('catalog_changes')
-        .select(['seq', snapshot.as('snapshot')])
+        .select(['seq', writers.as('writers')])
         .where('seq', '>', this.settled)
         .orderBy('seq')
         .limit(ROWS_PER_READ)
         .execute();
       if (rows.length === 0) return this.settled;
       if (rows[0]!.seq > this.settled + 1 && (await this.passPruned())) continue;
-      const running = runningIn(rows[0]!.snapshot);
+      const running = idsIn(rows[0]!.writers);
       let gapSettled = false;
       for (const { seq } of rows) {
         const next = this.settled + 1;
@@ -109,8 +110,7 @@ export class ChangeLogFrontier {
   }
 }
 
-/** The transactions running in a snapshot given as PostgreSQL's text `xmin:xmax:xip,...`. */
-function runningIn(snapshot: string): Set<string> {
-  const running = snapshot.split(':')[2] ?? '';
-  return new Set(running === '' ? [] : running.split(','));
+/** The transaction ids of a list joined by commas. */
+function idsIn(list: string): Set<string> {
+  return new Set(list === '' ? [] : list.split(','));
 }

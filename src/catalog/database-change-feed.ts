@@ -40,7 +40,7 @@ export class DatabaseChangeFeed implements CatalogChangeFeed {
     options: ChangeFeedOptions = {},
   ) {
     this.keepChanges = options.keepChanges ?? KEEP_CHANGES;
-    this.frontier = new ChangeLogFrontier(db, dialect.changeLogSnapshot);
+    this.frontier = new ChangeLogFrontier(db, dialect.changeLogWriters);
   }
 
   async loadAll(onPage: (records: CatalogRecord[]) => void): Promise<number> {

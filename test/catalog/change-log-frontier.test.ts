@@ -117,6 +117,31 @@ describe('the change log on PostgreSQL, written side by side', { skip }, () => {
     assert.deepEqual(read.changes, [{ id: ids[3], change: 'updated' }]);
   });
 
+  test('changes.unrelated: a long transaction that writes no log number holds the feed back not at all', async () => {
+    const [other, quick] = writers as [pg.Client, pg.Client];
+    const { cursor } = await follow(null);
+    // A transaction with an id of its own, open across the rollback below, writing another table.
+    await other.query('CREATE TEMPORARY TABLE IF NOT EXISTS unrelated_work (n int)');
+    await other.query('BEGIN');
+    await other.query('INSERT INTO unrelated_work VALUES (1)');
+    try {
+      const [slow] = writers.slice(2) as [pg.Client];
+      await slow.query('BEGIN');
+      await rename(slow, ids[4]!, 'Frontier Rolled Back Beside');
+      await rename(quick, ids[5]!, 'Frontier Passed Beside');
+      await slow.query('ROLLBACK');
+      const read = await eventually(
+        () => follow(cursor),
+        (found) => found.changes.length === 1,
+        2000,
+        'the gap is passed while the other transaction runs',
+      );
+      assert.deepEqual(read.changes, [{ id: ids[5], change: 'updated' }]);
+    } finally {
+      await other.query('COMMIT');
+    }
+  });
+
   test(
     'changes.side-by-side: writers committing and rolling ' + 'back in any order; a mirror reads the log exactly',
     async () => {
@@ -135,23 +160,29 @@ describe('the change log on PostgreSQL, written side by side', { skip }, () => {
               const open = new Map<number, boolean>();
               const mirror: Change[] = [];
               let cursor = start.cursor;
-              for (const [n, write] of writes.entries()) {
-                const client = writers[write.writer]!;
-                if (!open.has(write.writer)) await client.query('BEGIN');
-                // Each writer its own sound: open writers never wait for each other's rows.
-                await rename(client, ids[write.writer]!, `Frontier Round ${n}`);
-                open.set(write.writer, write.commit && (open.get(write.writer) ?? true));
-                // Some writers end here, in the order drawn, while the mirror reads.
-                const ending = endings[n % endings.length]!;
-                if (open.has(ending)) {
-                  await writers[ending]!.query(open.get(ending) ? 'COMMIT' : 'ROLLBACK');
-                  open.delete(ending);
+              try {
+                for (const [n, write] of writes.entries()) {
+                  const client = writers[write.writer]!;
+                  if (!open.has(write.writer)) await client.query('BEGIN');
+                  // Each writer its own sound: open writers never wait for each other's rows.
+                  await rename(client, ids[write.writer]!, `Frontier Round ${n}`);
+                  open.set(write.writer, write.commit && (open.get(write.writer) ?? true));
+                  // Some writers end here, in the order drawn, while the mirror reads.
+                  const ending = endings[n % endings.length]!;
+                  if (open.has(ending)) {
+                    await writers[ending]!.query(open.get(ending) ? 'COMMIT' : 'ROLLBACK');
+                    open.delete(ending);
+                  }
+                  const read = await follow(cursor);
+                  mirror.push(...read.changes);
+                  cursor = read.cursor;
                 }
-                const read = await follow(cursor);
-                mirror.push(...read.changes);
-                cursor = read.cursor;
+                for (const [writer, commit] of open) await writers[writer]!.query(commit ? 'COMMIT' : 'ROLLBACK');
+                open.clear();
+              } finally {
+                // A failed round leaves no writer open to hold the next rounds back.
+                for (const writer of open.keys()) await writers[writer]!.query('ROLLBACK');
               }
-              for (const [writer, commit] of open) await writers[writer]!.query(commit ? 'COMMIT' : 'ROLLBACK');
               const committed = (
                 await log.query(
                   'SELECT sound_id AS id, kind AS change FROM catalog_changes WHERE seq > $1 ORDER BY seq',

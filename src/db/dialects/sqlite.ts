@@ -19,7 +19,7 @@ export const sqliteDialect: SqlDialect = {
   // The writing transaction holds the database's one write lock: nothing is removed meanwhile.
   keepJoinedSounds: sql``,
   // One writer at a time: log numbers become visible in the order they are taken.
-  changeLogSnapshot: null,
+  changeLogWriters: null,
 };
 
 /** The embedded database: one SQLite file in the data folder, in WAL mode, and its dialect. */

@@ -23,12 +23,12 @@ export interface SqlDialect {
    */
   keepJoinedSounds: RawBuilder<unknown>;
   /**
-   * The statement's snapshot as `xmin:xmax:xip,...` (PostgreSQL's text form), or null where
-   * writers commit one at a time and log numbers are visible in order (SQLite). With it, the
-   * change feed tells a log number still being written from one rolled back
-   * (catalog/change-log-frontier.ts).
+   * The transactions writing to the change log that the statement's snapshot sees running, as
+   * ids joined by commas; or null where writers commit one at a time and log numbers are visible
+   * in order (SQLite). With it, the change feed tells a log number still being written from one
+   * rolled back (catalog/change-log-frontier.ts).
    */
-  changeLogSnapshot: RawBuilder<string> | null;
+  changeLogWriters: RawBuilder<string> | null;
 }
 
 export type Db = Kysely<Database>;
