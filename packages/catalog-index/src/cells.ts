@@ -41,18 +41,19 @@ const COARSE_REACH = 1.5;
 const MAX_COARSE_PROBES = 32;
 
 /**
- * The rows the cells are over: each vector's `dimensions` numbers, read by `read`, at its slot
- * (`slotOf`). The owner may replace `slotOf` (to grow it) and move rows between slots; the cells
- * read it afresh on every call.
+ * The rows the cells are over: each vector's `dimensions` numbers at its slot (`slotOf`), read by
+ * `readSlot`. The owner may replace `slotOf` (to grow it), and must tell every Cells over the rows
+ * (`swapped`) whenever two slots swap their rows: by `swapSlots` (the cells' own arrangement) or
+ * by taking a row away.
  */
 export interface Rows {
   readonly slotOf: Int32Array;
-  /** Writes a vector's numbers into `into` and returns it. */
-  read(doc: number, into: Float32Array): Float32Array;
+  /** Writes the numbers of the row at a slot into `into` and returns it. */
+  readSlot(slot: number, into: Float32Array): Float32Array;
   /** Slots in use: 0 to size - 1. */
   readonly size: number;
-  /** Moves a vector's row to `slot`, and the row there to where it was. */
-  swap(doc: number, slot: number): void;
+  /** Swaps the rows of two slots. */
+  swapSlots(a: number, b: number): void;
 }
 
 interface Split {
@@ -62,30 +63,44 @@ interface Split {
   count: number;
 }
 
+/** In `cellAt`: a slot listed nowhere (no vector, or one removed). */
+const NONE = -1;
+/** In `cellAt`: a slot waiting in coarse cell c's pending list is marked WAITING - c. */
+const WAITING = -2;
+
 export class Cells {
   private readonly coarseCount: number;
   private readonly coarse: Float32Array;
   /** Per coarse cell: its fine cells once split, else null. */
   private readonly splits: Array<Split | null>;
-  /** Per coarse cell not yet split: the vectors listed under it. */
+  /** Per coarse cell not yet split: the slots listed under it. */
   private readonly pending: number[][];
-  /** The vectors of each fine cell, all coarse cells' fine cells in one list. */
+  /** The slots of each fine cell, all coarse cells' fine cells in one list. */
   private readonly lists: number[][] = [];
   /**
-   * Each vector's fine cell; -1 for none; -2 - c while it waits in coarse cell c's pending list.
-   * A list entry whose vector has another cell here is stale and dropped when met.
+   * Each slot's fine cell; NONE, or WAITING - c while it waits in coarse cell c's pending list.
+   * Lists are of slots, so that a query reads these in the order the rows lie; a list entry
+   * whose slot has another cell here is stale and dropped when met.
    */
-  private cellOf: Int32Array;
-  /** Vectors still to list under a coarse cell, from the end; then the next coarse cell to split. */
+  private cellAt: Int32Array;
+  /** Per slot: the last pass over the lists that met it, so that a slot listed twice counts once. */
+  private seen: Int32Array;
+  private pass = 0;
+  /** Vectors (positions) still to list under a coarse cell, from the end; then the next coarse cell to split. */
   private toList: number[];
   private nextSplit = 0;
   /** Then the rows' arrangement: the fine cell and the place in its list it has reached, and the next slot. */
   private arrangedCell = 0;
   private arrangedPlace = 0;
   private nextSlot = 0;
+  /**
+   * Rows listed out of the arrangement since it was done: moved by a removal, or added. A query
+   * reads them one by one instead of in sequence; the owner builds the cells again when they are many.
+   */
+  displaced = 0;
   /** What `gather` returns a part of. */
   private found = new Int32Array(1024);
-  /** A vector's numbers, read (Rows.read) to be measured. */
+  /** A vector's numbers, read (Rows.readSlot) to be measured. */
   private readonly vector: Float32Array;
   /**
    * The centroids again, where a query measures them (WebAssembly): the coarse ones, then each
@@ -94,8 +109,9 @@ export class Cells {
   private readonly centroids: FloatRows;
 
   /**
-   * Starts a build over `docs` (rows of `dimensions` numbers in `rows`). Coarse centroids are
-   * trained at once on a sample; `step()` then lists, splits and arranges until `ready`.
+   * Starts a build over `docs` (positions with rows of `dimensions` numbers in `rows`, at slots
+   * below `capacity`). Coarse centroids are trained at once on a sample; `step()` then lists,
+   * splits and arranges until `ready`.
    */
   constructor(
     private readonly rows: Rows,
@@ -107,12 +123,14 @@ export class Cells {
     this.vector = new Float32Array(dimensions);
     this.coarseCount = Math.max(1, Math.min(MAX_COARSE, Math.round(Math.sqrt(docs.length / 4))));
     const size = Math.max(MIN_SAMPLE, SAMPLE_PER_CELL * this.coarseCount);
-    this.coarse = train(rows, dimensions, sample(docs, size, random), this.coarseCount);
+    const slots = sample(docs, size, random).map((doc) => rows.slotOf[doc]!);
+    this.coarse = train(rows, dimensions, slots, this.coarseCount);
     this.centroids = new FloatRows(dimensions, 2 * this.coarseCount + Math.ceil(docs.length / FINE_SIZE));
     this.centroids.append(this.coarse);
     this.splits = Array.from({ length: this.coarseCount }, () => null);
     this.pending = Array.from({ length: this.coarseCount }, () => []);
-    this.cellOf = new Int32Array(capacity).fill(-1);
+    this.cellAt = new Int32Array(capacity).fill(NONE);
+    this.seen = new Int32Array(capacity);
     this.toList = Array.from(docs);
   }
 
@@ -136,36 +154,42 @@ export class Cells {
     return this.ready;
   }
 
-  /** Lists one vector under its nearest cell (again, if it was listed before). */
+  /** Lists one vector (a position with a row) under its nearest cell (again, if it was listed before). */
   add(doc: number): void {
-    if (doc >= this.cellOf.length) {
-      const grown = new Int32Array(Math.max(doc + 1, this.cellOf.length * 2)).fill(-1);
-      grown.set(this.cellOf);
-      this.cellOf = grown;
-    }
+    const slot = this.rows.slotOf[doc]!;
+    this.makeRoom(slot);
     const d = this.dimensions;
-    const vector = this.rows.read(doc, this.vector);
+    const vector = this.rows.readSlot(slot, this.vector);
     const coarse = nearestCentroid(this.coarse, this.coarseCount, d, vector);
     const split = this.splits[coarse];
-    if (!split) {
-      if (this.cellOf[doc] === -2 - coarse) return;
-      this.cellOf[doc] = -2 - coarse;
-      this.pending[coarse]!.push(doc);
-      return;
-    }
-    const cell = split.first + nearestCentroid(split.centroids, split.count, d, vector);
-    if (this.cellOf[doc] === cell) return;
-    this.cellOf[doc] = cell;
-    this.lists[cell]!.push(doc);
+    const cell = split ? split.first + nearestCentroid(split.centroids, split.count, d, vector) : WAITING - coarse;
+    if (this.cellAt[slot] === cell) return;
+    if (this.ready) this.displaced++;
+    this.cellAt[slot] = cell;
+    this.listAt(slot, cell);
   }
 
-  /** Forgets a vector (its list entry goes when it is next met). */
+  /** Forgets a vector before its row is taken away (its list entry goes when it is next met). */
   remove(doc: number): void {
-    if (doc < this.cellOf.length) this.cellOf[doc] = -1;
+    const slot = this.rows.slotOf[doc]!;
+    if (slot >= 0 && slot < this.cellAt.length) this.cellAt[slot] = NONE;
+  }
+
+  /** Two slots swapped their rows: each is listed where its row is. */
+  swapped(a: number, b: number): void {
+    this.makeRoom(Math.max(a, b));
+    const cellA = this.cellAt[a]!;
+    const cellB = this.cellAt[b]!;
+    if (cellA === cellB) return;
+    if (this.ready) this.displaced++;
+    this.cellAt[a] = cellB;
+    this.cellAt[b] = cellA;
+    this.listAt(a, cellB);
+    this.listAt(b, cellA);
   }
 
   /**
-   * The vectors of the fine cells nearest to `target` (`dimensions` numbers), nearest cell first,
+   * The slots of the fine cells nearest to `target` (`dimensions` numbers), nearest cell first,
    * until at least `budget` of them. Stale entries are dropped on the way. The array is reused by
    * the next call.
    */
@@ -197,62 +221,105 @@ export class Cells {
       const list = this.lists[cell]!;
       if (found + list.length > this.found.length)
         this.found = grown(this.found, Math.max(2 * this.found.length, found + list.length));
-      let kept = 0;
-      for (let i = 0; i < list.length; i++) {
-        const doc = list[i]!;
-        if (this.cellOf[doc] !== cell) continue;
-        list[kept++] = doc;
-        this.found[found++] = doc;
-      }
-      list.length = kept;
+      found = this.take(list, cell, this.found, found);
     }
     return this.found.subarray(0, found);
+  }
+
+  /** Lists a slot under a cell code of `cellAt` (nowhere for NONE). */
+  private listAt(slot: number, cell: number): void {
+    if (cell >= 0) this.lists[cell]!.push(slot);
+    else if (cell <= WAITING) this.pending[WAITING - cell]!.push(slot);
+  }
+
+  /**
+   * Keeps in a list only the slots still under `cell`, each once, and copies them into `into`
+   * (if given) from `at`; returns where the copy ended.
+   */
+  private take(list: number[], cell: number, into: Int32Array | null, at: number): number {
+    const { cellAt, seen } = this;
+    // A new pass: slots met in an earlier one count again (the marks start over past 2^31).
+    if (++this.pass === 2 ** 31) {
+      seen.fill(0);
+      this.pass = 1;
+    }
+    const pass = this.pass;
+    let kept = 0;
+    for (let i = 0; i < list.length; i++) {
+      const slot = list[i]!;
+      if (cellAt[slot] !== cell || seen[slot] === pass) continue;
+      seen[slot] = pass;
+      list[kept++] = slot;
+      if (into !== null) into[at++] = slot;
+    }
+    list.length = kept;
+    return at;
+  }
+
+  /** Room in `cellAt` for a slot. */
+  private makeRoom(slot: number): void {
+    if (slot < this.cellAt.length) return;
+    const length = Math.max(slot + 1, this.cellAt.length * 2);
+    const cellAt = new Int32Array(length).fill(NONE);
+    cellAt.set(this.cellAt);
+    this.cellAt = cellAt;
+    this.seen = grown(this.seen, length);
   }
 
   /** Splits coarse cell `c` into fine cells trained on its members, and lists them there. */
   private split(c: number): void {
     const d = this.dimensions;
-    const members = this.pending[c]!.filter((doc) => this.cellOf[doc] === -2 - c);
+    const waiting = this.pending[c]!;
+    const members = new Int32Array(waiting.length);
+    const count = this.take(waiting, WAITING - c, members, 0);
     this.pending[c] = [];
-    const count = Math.max(1, Math.round(members.length / FINE_SIZE));
+    const size = Math.max(1, Math.round(count / FINE_SIZE));
+    const slots = Array.from(members.subarray(0, count));
     const centroids =
-      members.length === 0
+      count === 0
         ? this.coarse.slice(c * d, (c + 1) * d)
-        : train(this.rows, d, sample(members, SAMPLE_PER_CELL * count, this.random), count);
-    const split: Split = { centroids, first: this.lists.length, count };
-    for (let f = 0; f < count; f++) this.lists.push([]);
+        : train(this.rows, d, sample(slots, SAMPLE_PER_CELL * size, this.random), size);
+    const split: Split = { centroids, first: this.lists.length, count: size };
+    for (let f = 0; f < size; f++) this.lists.push([]);
     this.centroids.append(centroids);
     this.splits[c] = split;
-    for (const doc of members) {
-      // A vector listed twice while it waited (moved away and back) is listed here once.
-      if (this.cellOf[doc] !== -2 - c) continue;
-      const cell = split.first + nearestCentroid(centroids, count, d, this.rows.read(doc, this.vector));
-      this.cellOf[doc] = cell;
-      this.lists[cell]!.push(doc);
+    for (const slot of slots) {
+      const cell = split.first + nearestCentroid(centroids, size, d, this.rows.readSlot(slot, this.vector));
+      this.cellAt[slot] = cell;
+      this.lists[cell]!.push(slot);
     }
   }
 
   /**
    * Moves up to `budget` rows to the next slots, fine cell after fine cell, each in its list's
-   * order. Vectors listed or moved meanwhile are taken as they are met; one listed behind the
+   * order. Rows listed or moved meanwhile are taken as they are met; one listed behind the
    * arrangement keeps its slot (it is read, only not in sequence).
    */
   private arrange(budget: number): void {
     for (let moved = 0; moved < budget && this.arrangedCell < this.lists.length; ) {
       const list = this.lists[this.arrangedCell]!;
       if (this.arrangedPlace >= list.length) {
+        // Each move listed a row again where it went: the entries it left are dropped now.
+        this.take(list, this.arrangedCell, null, 0);
         this.arrangedCell++;
         this.arrangedPlace = 0;
         continue;
       }
-      const doc = list[this.arrangedPlace++]!;
-      if (this.cellOf[doc] !== this.arrangedCell) continue;
+      const slot = list[this.arrangedPlace++]!;
+      // Stale, or behind the arrangement: arranged already, or left where it is.
+      if (this.cellAt[slot] !== this.arrangedCell || slot < this.nextSlot) continue;
       // Fewer rows than when the build began: every one left is in place.
       if (this.nextSlot >= this.rows.size) {
         this.arrangedCell = this.lists.length;
         return;
       }
-      if (this.rows.slotOf[doc] !== this.nextSlot) this.rows.swap(doc, this.nextSlot);
+      if (this.cellAt[this.nextSlot] === this.arrangedCell) {
+        // In place already: this entry is met again against the next slot.
+        this.arrangedPlace--;
+      } else {
+        // The rows' owner tells these cells (`swapped`), which list each row where it now is.
+        this.rows.swapSlots(slot, this.nextSlot);
+      }
       this.nextSlot++;
       moved++;
     }
@@ -281,26 +348,26 @@ function byDistance(distances: ArrayLike<number>): Int32Array {
   return order;
 }
 
-function sample(docs: ArrayLike<number>, size: number, random: () => number): number[] {
-  if (docs.length <= size) return Array.from(docs);
+function sample(from: ArrayLike<number>, size: number, random: () => number): number[] {
+  if (from.length <= size) return Array.from(from);
   const picked: number[] = [];
-  for (let i = 0; i < size; i++) picked.push(docs[Math.floor(random() * docs.length)]!);
+  for (let i = 0; i < size; i++) picked.push(from[Math.floor(random() * from.length)]!);
   return picked;
 }
 
-/** Lloyd's k-means from `count` starting rows spread over the sample. */
-function train(rows: Rows, d: number, docs: number[], count: number): Float32Array {
+/** Lloyd's k-means from `count` starting rows spread over the sample (slots). */
+function train(rows: Rows, d: number, slots: number[], count: number): Float32Array {
   const vector = new Float32Array(d);
   const centroids = new Float32Array(count * d);
-  const step = docs.length / count;
-  for (let c = 0; c < count; c++) centroids.set(rows.read(docs[Math.floor(c * step)]!, vector), c * d);
+  const step = slots.length / count;
+  for (let c = 0; c < count; c++) centroids.set(rows.readSlot(slots[Math.floor(c * step)]!, vector), c * d);
   const sums = new Float64Array(count * d);
   const sizes = new Int32Array(count);
   for (let round = 0; round < ROUNDS; round++) {
     sums.fill(0);
     sizes.fill(0);
-    for (const doc of docs) {
-      rows.read(doc, vector);
+    for (const slot of slots) {
+      rows.readSlot(slot, vector);
       const cell = nearestCentroid(centroids, count, d, vector);
       sizes[cell]!++;
       for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + vector[i]!;

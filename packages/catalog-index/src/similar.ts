@@ -33,6 +33,8 @@ const RERANKED = 40;
  * number (the spread of every number is its weight's root once scaled); a larger one counts as that.
  */
 const REACH = 24;
+/** The cells are built again once more than 1 / DISPLACED_SHARE of the rows lie out of their arrangement. */
+const DISPLACED_SHARE = 10;
 
 export class SimilarityIndex {
   /** How many numbers a descriptor has: one per weight. */
@@ -72,6 +74,10 @@ export class SimilarityIndex {
     this.weights = Float64Array.from(weights);
     this.totalWeight = this.weights.reduce((sum, weight) => sum + weight, 0);
     this.rows = new VectorRows(d);
+    this.rows.swapped = (a, b) => {
+      this.cells?.swapped(a, b);
+      this.building?.swapped(a, b);
+    };
     this.unit = (REACH * Math.sqrt(Math.max(...weights))) / this.rows.limit;
     this.roots = new Float64Array(d).fill(1);
     this.target = new Float32Array(d);
@@ -135,12 +141,18 @@ export class SimilarityIndex {
     const rows = this.rows;
     const target = rows.slotOf[doc]!;
     const cells = this.readyCells();
-    const docs = cells
-      ? cells.gather(rows.read(doc, this.target), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size)))
-      : rows.docs;
-    const distances = rows.scan(docs, target);
+    // Slots, not positions: the cells list the rows in the order they lie, and the scan reads them so.
+    const slots = cells
+      ? cells.gather(rows.readSlot(target, this.target), Math.max(MIN_VISITS, VISITS_PER_ROOT * Math.sqrt(rows.size)))
+      : null;
+    const distances = rows.scan(slots, target);
+    const count = slots === null ? rows.size : slots.length;
+    const docAt = rows.docs;
     const kept = new Fewest(2 * limit + RERANKED);
-    for (let i = 0; i < docs.length; i++) if (docs[i] !== doc) kept.offer(docs[i]!, distances[i]!);
+    for (let i = 0; i < count; i++) {
+      const slot = slots === null ? i : slots[i]!;
+      if (slot !== target) kept.offer(docAt[slot]!, distances[i]!);
+    }
     const measured = kept.docs().map((other) => ({ doc: other, distance: rows.distance(rows.slotOf[other]!, target) }));
     measured.sort((a, b) => a.distance - b.distance || a.doc - b.doc);
     return measured.slice(0, limit).map(({ doc: neighbour, distance }) => ({
@@ -150,16 +162,20 @@ export class SimilarityIndex {
   }
 
   /**
-   * The cells that answer, if any; a build is started when the catalog is large and has none or
-   * has changed size by half since its last. Until the first build is done, queries read every
+   * The cells that answer, if any; a build is started when the catalog is large and has none, has
+   * changed size by half since its last, or has had a tenth of its rows moved out of their
+   * arrangement (removed, or added since). Until the first build is done, queries read every
    * sound; the cells of a later build answer once it is done, those before it until then.
    */
   private readyCells(): Cells | null {
     const count = this.rows.size;
     if (count < CELLS_FROM) return null;
-    const stale = this.cells === null || Math.abs(count - this.cellsBuiltFor) > this.cellsBuiltFor / 2;
+    const stale =
+      this.cells === null ||
+      Math.abs(count - this.cellsBuiltFor) > this.cellsBuiltFor / 2 ||
+      this.cells.displaced > count / DISPLACED_SHARE;
     if (stale && this.building === null) {
-      const building = new Cells(this.rows, this.dimensions, this.rows.docs, this.rows.slotOf.length);
+      const building = new Cells(this.rows, this.dimensions, this.rows.docs, this.rows.capacity);
       this.building = building;
       this.cellsBuiltFor = count;
       const step = () => {

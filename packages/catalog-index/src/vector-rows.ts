@@ -85,6 +85,8 @@ export class VectorRows implements Rows {
   private unit = 1;
   /** Whether the first pass's factors are set: not until the first `setScale`. */
   scaled = false;
+  /** Told of every swap of two slots' rows (by `swapSlots` or `remove`): the owner tells the cells over them. */
+  swapped: ((a: number, b: number) => void) | null = null;
   private readonly memory: WebAssembly.Memory;
   private readonly scanRows: Scan;
 
@@ -157,30 +159,32 @@ export class VectorRows implements Rows {
     return this.valueAt(this.offsetOf(this.slotOf[doc]!), i);
   }
 
-  /** A position's row scaled (each number times its root), into `into`, which is returned. */
-  read(doc: number, into: Float32Array): Float32Array {
-    const at = this.offsetOf(this.slotOf[doc]!);
+  /** The row at a slot scaled (each number times its root), into `into`, which is returned. */
+  readSlot(slot: number, into: Float32Array): Float32Array {
+    const at = this.offsetOf(slot);
     for (let i = 0; i < this.dimensions; i++) into[i] = this.valueAt(at, i) * this.roots[i]!;
     return into;
   }
 
   /** Takes a position's row away; the last slot's row fills its place. */
   remove(doc: number): void {
-    this.unsum(this.slotOf[doc]!);
-    this.swap(this.docAt[this.size - 1]!, this.slotOf[doc]!);
+    const slot = this.slotOf[doc]!;
+    this.unsum(slot);
+    this.swapSlots(slot, this.size - 1);
     this.size--;
     this.slotOf[doc] = -1;
   }
 
-  swap(doc: number, slot: number): void {
-    const from = this.slotOf[doc]!;
-    if (from === slot) return;
-    const other = this.docAt[slot]!;
-    swapRuns(this.numbers, this.offsetOf(from), this.offsetOf(slot), this.stride);
-    this.docAt[slot] = doc;
-    this.slotOf[doc] = slot;
-    this.docAt[from] = other;
-    this.slotOf[other] = from;
+  swapSlots(a: number, b: number): void {
+    if (a === b) return;
+    const atA = this.docAt[a]!;
+    const atB = this.docAt[b]!;
+    swapRuns(this.numbers, this.offsetOf(a), this.offsetOf(b), this.stride);
+    this.docAt[a] = atB;
+    this.slotOf[atB] = a;
+    this.docAt[b] = atA;
+    this.slotOf[atA] = b;
+    this.swapped?.(a, b);
   }
 
   /**
@@ -195,13 +199,14 @@ export class VectorRows implements Rows {
   }
 
   /**
-   * The first pass's squared distances between the rows of `docs` and the one at slot `target`
-   * (in units squared), in their order. The array is reused by the next scan.
+   * The first pass's squared distances between the rows at `slots` (null: every slot in use, in
+   * order) and the one at slot `target` (in units squared), in their order. The array is reused
+   * by the next scan.
    */
-  scan(docs: ArrayLike<number>, target: number): Int32Array {
-    const count = docs.length;
+  scan(slots: Int32Array | null, target: number): Int32Array {
+    const count = slots === null ? this.size : slots.length;
     if (this.found.length < count) this.found = new Int32Array(Math.ceil(count * 1.25));
-    const { words, slotOf, numbers, stride } = this;
+    const { words, numbers, stride } = this;
     const factors = FACTORS_AT / 2;
     const scaled = this.targetAt / 2;
     const at = this.offsetOf(target);
@@ -209,7 +214,8 @@ export class VectorRows implements Rows {
       numbers[scaled + i] = scaledCount(numbers[at + i]!, numbers[factors + i]!);
     for (let start = 0; start < count; start += CHUNK) {
       const chunk = Math.min(CHUNK, count - start);
-      for (let i = 0; i < chunk; i++) words[i] = slotOf[docs[start + i]!]!;
+      if (slots === null) for (let i = 0; i < chunk; i++) words[i] = start + i;
+      else words.set(slots.subarray(start, start + chunk));
       this.scanRows(0, DISTANCES_AT, chunk, this.rowsAt, 2 * stride, this.targetAt, FACTORS_AT, this.limit);
       this.found.set(words.subarray(CHUNK, CHUNK + chunk), start);
     }

@@ -67,7 +67,10 @@ describe('vector rows', () => {
         }
         const docs = Array.from({ length: count }, (_, i) => (i * 7919) % count);
         const target = 3;
-        const found = rows.scan(docs, rows.slotOf[target]!);
+        const found = rows.scan(
+          Int32Array.from(docs, (doc) => rows.slotOf[doc]!),
+          rows.slotOf[target]!,
+        );
         for (let i = 0; i < count; i++)
           assert.equal(
             found[i],
@@ -96,14 +99,17 @@ describe('vector rows', () => {
         model.delete(doc);
       } else if (rows.size > 0) {
         const other = rows.docs[Math.floor(next() * rows.size)]!;
-        rows.swap(other, Math.floor(next() * rows.size));
+        rows.swapSlots(rows.slotOf[other]!, Math.floor(next() * rows.size));
       }
     }
     assert.equal(rows.size, model.size);
     assert.deepEqual(new Set(rows.docs), new Set(model.keys()));
     const docs = [...model.keys()];
     const target = docs[0]!;
-    const found = rows.scan(docs, rows.slotOf[target]!);
+    const found = rows.scan(
+      Int32Array.from(docs, (doc) => rows.slotOf[doc]!),
+      rows.slotOf[target]!,
+    );
     const held = (doc: number) => Array.from({ length: dimensions }, (_, j) => rows.value(doc, j));
     const sums = new Float64Array(dimensions);
     docs.forEach((doc, i) => {
