@@ -21,6 +21,10 @@ import { grown } from './posting.ts';
  * a row here and a row there). The work is done a
  * slice at a time between requests (`step`), so a large catalog never stalls the server. Vectors
  * added after the build join the fine cell nearest to them, their rows staying where they are.
+ *
+ * The lists hold slots, not positions, so that a query finds its rows' cells and reads the rows
+ * in the order they lie, in runs, with no lookup per row. The rows' owner tells the cells of
+ * every swap of two slots (`swapped`), and each moved row is listed again where it went.
  */
 
 // Tuned constants: the package's README says why each has its value.
