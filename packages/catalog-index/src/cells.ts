@@ -278,7 +278,7 @@ export class Cells {
     const count = this.take(waiting, WAITING - c, members, 0);
     this.pending[c] = [];
     const size = Math.max(1, Math.round(count / FINE_SIZE));
-    const slots = Array.from(members.subarray(0, count));
+    const slots = members.subarray(0, count);
     const centroids =
       count === 0
         ? this.coarse.slice(c * d, (c + 1) * d)
@@ -360,7 +360,7 @@ function sample(from: ArrayLike<number>, size: number, random: () => number): nu
 }
 
 /** Lloyd's k-means from `count` starting rows spread over the sample (slots). */
-function train(rows: Rows, d: number, slots: number[], count: number): Float32Array {
+function train(rows: Rows, d: number, slots: ArrayLike<number>, count: number): Float32Array {
   const vector = new Float32Array(d);
   const centroids = new Float32Array(count * d);
   const step = slots.length / count;
@@ -370,8 +370,8 @@ function train(rows: Rows, d: number, slots: number[], count: number): Float32Ar
   for (let round = 0; round < ROUNDS; round++) {
     sums.fill(0);
     sizes.fill(0);
-    for (const slot of slots) {
-      rows.readSlot(slot, vector);
+    for (let n = 0; n < slots.length; n++) {
+      rows.readSlot(slots[n]!, vector);
       const cell = nearestCentroid(centroids, count, d, vector);
       sizes[cell]!++;
       for (let i = 0; i < d; i++) sums[cell * d + i] = sums[cell * d + i]! + vector[i]!;
