@@ -1,10 +1,10 @@
 /**
  * API benchmark: `npm run bench` (node --import tsx bench/api.ts [sizes...]; default 12000 100000;
- * BENCH_ROUNDS, BENCH_SECONDS and BENCH_ONLY, below, narrow a run; BENCH_HEAP_MB replaces the heap
+ * BENCH_ROUNDS, BENCH_SECONDS, BENCH_ONLY and BENCH_CONNECTIONS, below, narrow a run; BENCH_HEAP_MB replaces the heap
  * bound docs/operations.md gives for the size).
  * For each catalog size: fills a fresh data folder (bench/fill-catalog.ts), starts the real
  * server in a child process exactly as `npm start` does (logs to a file) and drives it with
- * autocannon, 50 connections, from this process, once it has settled (server-process.ts
+ * autocannon, 50 connections unless told, from this process, once it has settled (server-process.ts
  * settleSeconds: 100 s at 1,000,000 sounds). Every scenario, a bare Fastify route included,
  * is measured in turn, ROUNDS times over: this machine is shared and noisy, so the table gives
  * medians, and each ratio to the bare route is the median of the ratios within one round.
@@ -38,7 +38,12 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** BENCH_ONLY=realistic,repeated: only the scenarios whose names hold one of these words (hello-world always runs). */
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean) ?? [];
-const CONNECTIONS = 50;
+/**
+ * BENCH_CONNECTIONS (50): clients at once. With 50 the server is saturated, so its p99 is mostly
+ * time spent queued (Little's law: 50 connections at R req/s wait 50/R s on average); fewer show
+ * the latency of a request under a lighter load.
+ */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DISTINCT_QUERIES = 20_000;
 const root = path.resolve(import.meta.dirname, '..');
 const sizes = process.argv
