@@ -30,8 +30,9 @@ import { grown } from './posting.ts';
 // Tuned constants: the package's README says why each has its value.
 /** Vectors listed under their coarse cell, or rows moved, per step of a build. */
 const STEP_VECTORS = 1000;
-/** Rows k-means is trained on: at least 8 per centroid. */
+/** Rows k-means is trained on: at least 8 per coarse centroid, 32 per fine one. */
 const SAMPLE_PER_CELL = 8;
+const SAMPLE_PER_FINE_CELL = 32;
 const MIN_SAMPLE = 2048;
 const ROUNDS = 4;
 /** Coarse cells: about √(n / 4), at most MAX_COARSE. Each is split into fine cells of about FINE_SIZE vectors. */
@@ -282,7 +283,7 @@ export class Cells {
     const centroids =
       count === 0
         ? this.coarse.slice(c * d, (c + 1) * d)
-        : train(this.rows, d, sample(slots, SAMPLE_PER_CELL * size, this.random), size);
+        : train(this.rows, d, sample(slots, SAMPLE_PER_FINE_CELL * size, this.random), size);
     const split: Split = { centroids, first: this.lists.length, count: size };
     for (let f = 0; f < size; f++) this.lists.push([]);
     this.centroids.append(centroids);
