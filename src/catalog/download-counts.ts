@@ -8,10 +8,19 @@ const PAST_EVERY_SOUND = 2 ** 31 - 1;
 /** Sounds per statement: two parameters each, far under SQLite's and PostgreSQL's limits. */
 export const SOUNDS_PER_STATEMENT = 1000;
 
-/** Where a reader of changed counts has got to: every count up to this version and sound is read. */
+/**
+ * Where a reader of changed counts has got to: every count up to this version and sound is read,
+ * but those of `running`.
+ */
 export interface CountsCursor {
   version: number;
   soundSeq: number;
+  /**
+   * Versions at or below `version` whose transactions were still running when it was read: their
+   * counts were not visible then, and are read once they have ended (PostgreSQL; always empty on
+   * SQLite, whose versions are committed in order).
+   */
+  running: number[];
 }
 
 /** A sound's all-time count, by its row key. */
@@ -68,23 +77,41 @@ export class DownloadCounts {
   async cursorNow(): Promise<CountsCursor> {
     const row = await this.db
       .selectFrom('sound_downloads')
-      .select((eb) => eb.fn.max('version').as('version'))
-      .where('version', '<', this.dialect.settledDownloadsVersion)
-      .executeTakeFirst();
-    return { version: Number(row?.version ?? 0), soundSeq: PAST_EVERY_SOUND };
+      .select((eb) => [eb.fn.max('version').as('version'), this.dialect.runningTransactions.as('running')])
+      .executeTakeFirstOrThrow();
+    const version = Number(row.version ?? 0);
+    return { version, soundSeq: PAST_EVERY_SOUND, running: runningUpTo(row.running, version) };
   }
 
   /**
-   * The counts changed after `cursor`, at most `limit` of them in version order, and the cursor
-   * after the settled ones among them. A count whose version is not settled yet (a transaction
-   * with an older version is still running) is returned too, and read again until it is settled:
-   * counts only grow, so applying one early is harmless, while moving the cursor past it could
-   * skip the older transaction's counts.
+   * The counts changed after `cursor`: first all those of its running transactions that have ended
+   * since (one turn's downloads each), then at most `limit` more in version order; `more` when
+   * there may be others after those. A version is its transaction's id on PostgreSQL, where writers
+   * commit side by side: a count is read once its transaction has ended, and a transaction running
+   * at a read (in the statement's snapshot) is remembered in the cursor, not waited for. A
+   * transaction left open elsewhere (a backup's, say) holds nothing back.
    */
-  async changedSince(cursor: CountsCursor, limit: number): Promise<{ counts: SoundCount[]; cursor: CountsCursor }> {
+  async changedSince(
+    cursor: CountsCursor,
+    limit: number,
+  ): Promise<{ counts: SoundCount[]; cursor: CountsCursor; more: boolean }> {
+    const counts: SoundCount[] = [];
+    let running = cursor.running;
+    if (running.length > 0) {
+      // Every row of the ended ones, and the running transactions of the same snapshot, which a
+      // row of its own brings when no count comes.
+      const { rows } = await sql<{ sound_seq: number | null; count: number | string | null; running: string | null }>`
+        SELECT sound_seq, count, NULL AS running FROM sound_downloads
+        WHERE version IN (${sql.join(running.map((version) => sql`CAST(${version} AS BIGINT)`))})
+        UNION ALL SELECT NULL, NULL, ${this.dialect.runningTransactions}`.execute(this.db);
+      const still = new Set(runningUpTo(rows.find((row) => row.running !== null)!.running!, cursor.version));
+      running = running.filter((version) => still.has(version));
+      for (const row of rows)
+        if (row.sound_seq !== null) counts.push({ soundSeq: Number(row.sound_seq), count: Number(row.count) });
+    }
     const rows = await this.db
       .selectFrom('sound_downloads')
-      .select(['sound_seq', 'count', 'version', this.dialect.settledDownloadsVersion.as('settled')])
+      .select(['sound_seq', 'count', 'version', this.dialect.runningTransactions.as('running')])
       // One row-value comparison, which both databases answer as a range of the (version,
       // sound_seq) index; the same condition written with OR made SQLite read the whole index,
       // every poll, however few counts had changed.
@@ -93,12 +120,17 @@ export class DownloadCounts {
       .orderBy('sound_seq')
       .limit(limit)
       .execute();
-    let next = cursor;
-    for (const row of rows) {
-      if (Number(row.version) >= Number(row.settled)) break;
-      next = { version: Number(row.version), soundSeq: Number(row.sound_seq) };
-    }
-    return { counts: rows.map((row) => ({ soundSeq: Number(row.sound_seq), count: Number(row.count) })), cursor: next };
+    for (const row of rows) counts.push({ soundSeq: Number(row.sound_seq), count: Number(row.count) });
+    const last = rows[rows.length - 1];
+    if (last === undefined) return { counts, cursor: { ...cursor, running }, more: false };
+    const version = Number(last.version);
+    // Transactions running in this snapshot whose versions the cursor now passes.
+    const passed = runningUpTo(last.running, version).filter((id) => !running.includes(id));
+    return {
+      counts,
+      cursor: { version, soundSeq: Number(last.sound_seq), running: [...running, ...passed] },
+      more: rows.length === limit,
+    };
   }
 
   /** Resolves once every download counted so far is committed (or failed). */
@@ -141,4 +173,14 @@ export class DownloadCounts {
       for (const row of rows) batch.totals.set(Number(row.sound_seq), Number(row.count));
     }
   }
+}
+
+/** The transaction ids in a list joined by commas (the dialect's runningTransactions), at most `version`. */
+function runningUpTo(list: string, version: number): number[] {
+  return list === ''
+    ? []
+    : list
+        .split(',')
+        .map(Number)
+        .filter((id) => id <= version);
 }

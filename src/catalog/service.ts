@@ -33,7 +33,7 @@ export class CatalogService {
    * null when none waits.
    */
   private waitingSince: number | null = null;
-  private countsCursor: CountsCursor = { version: 0, soundSeq: 0 };
+  private countsCursor: CountsCursor = { version: 0, soundSeq: 0, running: [] };
   private readingCounts: Promise<void> | null = null;
   private stopCounting: (() => void) | null = null;
 
@@ -225,12 +225,10 @@ export class CatalogService {
 
   private async readCounts(): Promise<void> {
     for (;;) {
-      const { counts, cursor } = await this.downloads.changedSince(this.countsCursor, CHANGES_PER_READ);
+      const { counts, cursor, more } = await this.downloads.changedSince(this.countsCursor, CHANGES_PER_READ);
       for (const { soundSeq, count } of counts) this.index?.countedDownload(soundSeq, count);
-      const moved = cursor !== this.countsCursor;
       this.countsCursor = cursor;
-      // A full page whose counts are not settled yet is read again at the next poll.
-      if (counts.length < CHANGES_PER_READ || !moved) return;
+      if (!more) return;
     }
   }
 }

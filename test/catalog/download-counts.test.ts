@@ -24,7 +24,7 @@ test('download-counts.poll-range: the changed counts are read as a range of the 
       transformQuery: ({ node }) => (queries.push(node), node),
       transformResult: async ({ result }) => result,
     });
-    await new DownloadCounts(recording, dialect).changedSince({ version: 5, soundSeq: 7 }, 100);
+    await new DownloadCounts(recording, dialect).changedSince({ version: 5, soundSeq: 7, running: [] }, 100);
     assert.equal(queries.length, 1);
     const query = db.getExecutor().compileQuery(queries[0]!, createQueryId());
     const statement = onPostgres ? query.sql.replace(/\$\d+/g, '?') : query.sql;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SOUNDS_PER_STATEMENT } from '../../src/catalog/download-counts.ts';
-import { otherConnection } from '../helpers/backend.ts';
+import { onPostgres, otherConnection } from '../helpers/backend.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
@@ -223,6 +223,68 @@ describe('downloads: each committed before it is answered, in sound_downloads, n
         );
       } finally {
         await other.close({ keepData: true });
+      }
+    },
+  );
+
+  test(
+    'downloads.long-transaction: a transaction left open elsewhere holds no instance back, ' +
+      'however many counts are committed after it',
+    async () => {
+      const own = await startServer();
+      const { key: ownKey } = await own.account('pro');
+      const other = await startServer({ dataDir: own.dataDir });
+      const open = await otherConnection(own.dataDir);
+      const bulk = await otherConnection(own.dataDir);
+      try {
+        const { id } = await addSound(own.services, { name: 'After The Crowd', tags: ['long-transaction'] });
+        await eventually(
+          () => popular(other, [id], ownKey),
+          (list) => list.length === 1,
+          SEEN_ELSEWHERE_MS,
+          'the other instance sees the sound',
+        );
+        // A transaction that stays open (a backup's, say), older than every count below.
+        await open.run('BEGIN');
+        await open.all(onPostgres ? 'SELECT pg_current_xact_id() AS id' : 'SELECT count(*) AS n FROM sounds');
+        // More counts in one commit than an instance reads at once (CHANGES_PER_READ), then ours.
+        const crowd = 10_001;
+        await bulk.run('BEGIN');
+        await bulk.run(
+          'INSERT INTO sounds (id, name, tags, duration, content_hash, file_key, file_size, created_at, updated_at) ' +
+            'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) ' +
+            "SELECT 'crowd-' || i, 'Crowd ' || i, '[]', 1, 'crowd-hash-' || i, 'crowd/' || i, 1, " +
+            "'2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n",
+          crowd,
+        );
+        const version = onPostgres
+          ? 'CAST(CAST(pg_current_xact_id() AS text) AS bigint)'
+          : String(
+              Number(
+                (await bulk.all<{ v: number }>('SELECT coalesce(max(version), 0) + 1 AS v FROM sound_downloads'))[0]!.v,
+              ),
+            );
+        await bulk.run(
+          `INSERT INTO sound_downloads (sound_seq, count, version) SELECT seq, 1, ${version} FROM sounds ` +
+            "WHERE id LIKE 'crowd-%'",
+        );
+        await bulk.run('COMMIT');
+        for (let n = 0; n < 3; n++) {
+          const response = await own.get(`/api/v1/sounds/${id}/download`, { key: ownKey });
+          assert.equal(response.status, 200);
+        }
+        await eventually(
+          () => popular(other, [id], ownKey),
+          (list) => list[0]?.numDownloads === 3,
+          5 * SEEN_ELSEWHERE_MS,
+          'the other instance reads the counts after the crowd',
+        );
+      } finally {
+        await open.run('ROLLBACK').catch(() => {});
+        await open.close();
+        await bulk.close();
+        await other.close({ keepData: true });
+        await own.close();
       }
     },
   );

@@ -5,11 +5,12 @@ import type { DatabaseHandle, SqlDialect } from './types.ts';
 
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
-  // Writers run side by side, without a lock: a count's version is its transaction's id, and the
-  // oldest transaction still running (the snapshot's xmin) bounds what a reader may pass. Ids are
-  // handed out in order, so a version below it belongs to a transaction that has ended.
+  // Writers run side by side, without a lock: a count's version is its transaction's id, so a
+  // count is visible exactly when the transaction of its version is no longer in a snapshot's
+  // running list. Ids are handed out in order: one not running below a version read has ended.
   downloadsVersion: sql<number>`CAST(CAST(pg_current_xact_id() AS text) AS bigint)`,
-  settledDownloadsVersion: sql<number>`CAST(CAST(pg_snapshot_xmin(pg_current_snapshot()) AS text) AS bigint)`,
+  runningTransactions: sql<string>`(
+    SELECT coalesce(string_agg(CAST(running AS text), ','), '') FROM pg_snapshot_xip(pg_current_snapshot()) AS running)`,
   // A sound removed after the statement's snapshot is skipped rather than counted against a key
   // that is gone; one still there cannot be removed until the count commits.
   keepJoinedSounds: sql`FOR KEY SHARE OF sounds`,

@@ -15,7 +15,7 @@ export const sqliteDialect: SqlDialect = {
   // One writer at a time: the next number after the largest is taken under the write lock, so
   // versions are committed in order and every committed one is settled.
   downloadsVersion: sql<number>`(SELECT coalesce(max(version), 0) + 1 FROM sound_downloads)`,
-  settledDownloadsVersion: sql<number>`${sql.lit(Number.MAX_SAFE_INTEGER)}`,
+  runningTransactions: sql<string>`''`,
   // The writing transaction holds the database's one write lock: nothing is removed meanwhile.
   keepJoinedSounds: sql``,
   // One writer at a time: log numbers become visible in the order they are taken.

@@ -13,10 +13,11 @@ export interface SqlDialect {
    */
   downloadsVersion: RawBuilder<number>;
   /**
-   * Versions below this one are settled: no transaction still running writes one, so a reader
-   * that has read every count below it misses none by going on from there.
+   * The transactions the statement's snapshot sees running, as ids joined by commas: versions of
+   * counts it cannot see yet (catalog/download-counts.ts). Empty where writers commit one at a time
+   * and versions become visible in order (SQLite).
    */
-  settledDownloadsVersion: RawBuilder<number>;
+  runningTransactions: RawBuilder<string>;
   /**
    * Ends the SELECT that counts downloads of the sounds it joins: keeps those sounds from being
    * removed until the commit, so that a removal made meanwhile cannot fail the count's key check.
