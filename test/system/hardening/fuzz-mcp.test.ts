@@ -175,9 +175,9 @@ describe('fuzz: the MCP server', () => {
           method: 'tools/call',
           params: { name, ...(args !== undefined && { arguments: args }) },
         });
-        // A "__proto__" key anywhere in a body is refused whole by the JSON parser's guard against
-        // prototype poisoning: a parse error, as fuzz.mcp.bodies expects of such a body. The string
-        // as a value is an ordinary string.
+        // A "__proto__" key (or a "constructor" object holding "prototype") anywhere in a body is
+        // refused whole by the JSON parser's guard against prototype poisoning: a parse error, as
+        // fuzz.mcp.bodies expects of such a body. The strings as values are ordinary strings.
         if (holdsProtoKey(args)) {
           assertClean(response, [400], context);
           assert.equal(assertJsonRpc(response, context)[0]!.error.code, -32700, context);
@@ -490,9 +490,17 @@ describe('fuzz: the MCP server', () => {
   });
 });
 
-/** Whether "__proto__" is an own key of an object anywhere in `value` (not merely a string in it). */
+/**
+ * Whether an object anywhere in `value` has what the JSON parser refuses as prototype poisoning:
+ * an own "__proto__" key, or a "constructor" object with a "prototype" key (not merely strings).
+ */
 function holdsProtoKey(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(holdsProtoKey);
   if (value === null || typeof value !== 'object') return false;
-  return Object.entries(value).some(([key, inner]) => key === '__proto__' || holdsProtoKey(inner));
+  return Object.entries(value).some(
+    ([key, inner]) =>
+      key === '__proto__' ||
+      (key === 'constructor' && inner !== null && typeof inner === 'object' && Object.hasOwn(inner, 'prototype')) ||
+      holdsProtoKey(inner),
+  );
 }
