@@ -108,6 +108,19 @@ export class Posting implements DocSet {
     for (let i = 0; i < this.count; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
   }
 
+  /** Sets the positions of this posting, which holds no bitmap, in `bits`; returns how many were not set before. */
+  orIntoCounting(bits: Uint32Array): number {
+    const ids = this.ids!;
+    let added = 0;
+    for (let i = 0; i < this.count; i++) {
+      const word = ids[i]! >>> 5;
+      const bit = 1 << (ids[i]! & 31);
+      added += (bits[word]! & bit) === 0 ? 1 : 0;
+      bits[word]! |= bit;
+    }
+    return added;
+  }
+
   /**
    * How many of this posting's positions are set in `bits`. Two bitmaps are counted without a
    * test for an empty word: where both are dense (a facet over a common word's matches) the
@@ -217,8 +230,25 @@ export class BitmapSet implements DocSet {
 
 /** The union of several postings, in `bits` (zeroed, one bit per position). */
 export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
-  for (const posting of postings) posting.orInto(bits);
-  return new BitmapSet(bits);
+  // Counted as it is made, not by reading the union again: the last bitmap is ORed in and every
+  // word counted in one pass; without a bitmap, each position counts when its bit was not yet set.
+  let last: Uint32Array | null = null;
+  for (const posting of postings) last = posting.bitmap() ?? last;
+  let count = 0;
+  for (const posting of postings) {
+    if (posting.bitmap() === last && last !== null) continue;
+    if (last === null) count += posting.orIntoCounting(bits);
+    else posting.orInto(bits);
+  }
+  if (last === null) return new BitmapSet(bits, count);
+  const shared = Math.min(last.length, bits.length);
+  for (let word = 0; word < shared; word++) {
+    const value = bits[word]! | last[word]!;
+    bits[word] = value;
+    if (value !== 0) count += popcount(value);
+  }
+  for (let word = shared; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
+  return new BitmapSet(bits, count);
 }
 
 export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): void {

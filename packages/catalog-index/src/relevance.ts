@@ -188,10 +188,23 @@ class WordScores {
     const postings = this.postings[score]!;
     if (postings.length === 0) return null;
     const bits = this.pool.take();
-    for (const posting of postings) posting.orInto(bits);
+    // The last bitmap is not ORed in on its own but read in the pass below, which then reads it
+    // and writes `bits` once.
+    let last: Uint32Array | null = null;
+    for (const posting of postings) last = posting.bitmap() ?? last;
+    for (const posting of postings) if (last === null || posting.bitmap() !== last) posting.orInto(bits);
     // The set becomes the sounds of exactly this score; they leave `rest`.
     let count = 0;
-    for (let i = 0; i < rest.length; i++) {
+    const dense = last ?? rest;
+    const shared = last === null ? 0 : Math.min(dense.length, rest.length);
+    for (let i = 0; i < shared; i++) {
+      const taken = (bits[i]! | dense[i]!) & rest[i]!;
+      bits[i] = taken;
+      if (taken === 0) continue;
+      rest[i]! ^= taken;
+      count += popcount(taken);
+    }
+    for (let i = shared; i < rest.length; i++) {
       const taken = bits[i]! & rest[i]!;
       bits[i] = taken;
       if (taken === 0) continue;
