@@ -13,7 +13,7 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   // One writer at a time: the next number after the largest is taken under the write lock, so
-  // versions are committed in order and every committed one is settled.
+  // versions are committed in order and a reader never sees one still running below another.
   downloadsVersion: sql<number>`(SELECT coalesce(max(version), 0) + 1 FROM sound_downloads)`,
   runningTransactions: sql<string>`''`,
   // The writing transaction holds the database's one write lock: nothing is removed meanwhile.
