@@ -13,7 +13,14 @@ const environmentSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     SOUND_CATALOG_DATA: z.string().min(1).default('./data'),
-    PUBLIC_URL: z.url().optional(),
+    // Answers write URLs unescaped (api/serializer.ts): none may hold what JSON escapes.
+    PUBLIC_URL: z
+      .url()
+      .refine(
+        (value) => !/["\\\u0000-\u001f\u007f]/.test(value),
+        'PUBLIC_URL must not hold quotes, backslashes or control characters',
+      )
+      .optional(),
     SIGNING_SECRET: z
       .string()
       .optional()

@@ -2,12 +2,14 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
 
-const compileJsonSchema = SerializerSelector()({}, {});
+// `unsafe` (a URL written unescaped, dropUnlisted) is fast-json-stringify's; its ajv, which picks
+// an anyOf's branch, is told the format holds for any string.
+const compileJsonSchema = SerializerSelector()({}, { ajv: { formats: { unsafe: true } } });
 
 /**
  * How every answer of an endpoint is written: by Fastify's own compiled serializer,
  * fast-json-stringify, given the JSON Schema of the answer's zod schema, as the OpenAPI document
- * publishes it but for `additionalProperties: false` (dropUnlisted). It writes the fields the
+ * publishes it but for `additionalProperties: false` and URLs (dropUnlisted). It writes the fields the
  * schema lists and no others, at any depth, so a field a handler or a domain object carries beyond
  * them (a stored sound's `fileKey`) never reaches a client.
  *
@@ -39,9 +41,15 @@ export function compileSchemaWriter(
  * ajv which branch the value matches, and `additionalProperties: false` would turn one field too
  * many into no match at all, a 500. Without it the first branch that matches is written, so a
  * union lists its wider branch first (shapes/schemas.ts).
+ *
+ * A URL (`format: uri`) is written as it is, unescaped: each one an answer carries is made by the
+ * service from the public base URL, which config.ts refuses if it holds a character JSON escapes,
+ * ids through encodeURIComponent, and parameters in their one canonical spelling. Escaping read
+ * every character of a sound's two long URLs again: docs/performance.md gives what it cost.
  */
 function dropUnlisted({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
   if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  if (jsonSchema.format === 'uri') jsonSchema.format = 'unsafe';
   nullableInPlace(jsonSchema);
 }
 

@@ -5,16 +5,19 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { DESCRIPTOR_LENGTH } from '../../src/audio/analyze/descriptors.ts';
 import { defineEndpoint, registerEndpoints } from '../../src/api/endpoint.ts';
+import { compileSchemaWriter } from '../../src/api/serializer.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { MediaSigner as Signer } from '../../src/media/signing.ts';
+import { SECRET_MIN_LENGTH } from '../../src/secret-length.ts';
 import { registerErrorHandling } from '../../src/api/errors.ts';
 import { toCursorPagination, toPopularSound, toSound, toSoundSummary } from '../../src/shapes/mappers.ts';
 import { pageOrCursorPaginationSchema, soundSchema, streamResultSchema } from '../../src/shapes/schemas.ts';
 import type { Sound } from '../../src/catalog/sound.ts';
-import type { MediaSigner } from '../../src/media/signing.ts';
 import { PackService } from '../../src/packs/service.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
-type Mapper = (sound: Sound, signer: MediaSigner) => object;
+type Mapper = (sound: Sound, signer: Signer) => object;
 interface Page {
   data: Array<Record<string, unknown>>;
   pagination: Record<string, unknown>;
@@ -217,4 +220,57 @@ describe('answers are written from their schemas', () => {
       await app.close();
     }
   });
+});
+
+/**
+ * URLs are written unescaped (api/serializer.ts). Whatever PUBLIC_URL the settings accept and
+ * whatever a sound's id, the answer is the JSON of what the mappers made; a PUBLIC_URL holding a
+ * character JSON escapes is refused at start.
+ */
+test('answer-shapes.urls: URLs written unescaped are still exact JSON, for any accepted PUBLIC_URL', () => {
+  const write = compileSchemaWriter(z.object({ data: z.array(soundSchema) }));
+  const sound = (id: string): Sound =>
+    ({
+      id,
+      name: 'n',
+      description: null,
+      tags: [],
+      category: 'SFX',
+      license: 'CC0',
+      duration: 1,
+      timing: { onset_ms: null, peak_ms: null, tail_ms: null },
+      loudness: { integrated_lufs: null, true_peak_db: null },
+      loop: null,
+    }) as unknown as Sound;
+  // Settings come from the environment, which holds no lone surrogate; neither does an id.
+  const texts = fc.string({
+    unit: fc.constantFrom('"', '\\', '\u0000', '\n', '\u007f', 'é', '😀', 'a', '/', '%', '<'),
+  });
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.webUrl(),
+        texts.map((t) => `https://sounds.example.com/${t}`),
+      ),
+      texts,
+      (url, id) => {
+        let publicUrl: string | null;
+        try {
+          publicUrl = loadConfig({ PUBLIC_URL: url }).publicUrl;
+        } catch (error) {
+          assert.ok(error instanceof ConfigError, String(error));
+          assert.match(url, /["\\\u0000-\u001f\u007f]/, `${JSON.stringify(url)} is refused only for what JSON escapes`);
+          return;
+        }
+        const signer = new Signer(
+          ['s'.repeat(SECRET_MIN_LENGTH)],
+          () => publicUrl!,
+          () => 1_767_225_600_000,
+        );
+        const body = { data: [toSound(sound(id), signer)] };
+        assert.deepEqual(JSON.parse(write(body)), JSON.parse(JSON.stringify(body)));
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
