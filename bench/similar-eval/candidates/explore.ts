@@ -9,7 +9,9 @@
  * how far a group carrying nothing moves the figures. For each variant: the drum precision at 5
  * of each source fitted without its group (as run.ts), mean and worst, and by family. SAY sets
  * the axes' say (descriptors.ts AXES_SAY), EW the extra groups' weight; DUMP=SOURCE lists that
- * source's drums and their neighbours.
+ * source's drums and their neighbours. AUG=FOLDER (augment.ts) adds the copies of the training
+ * sources' recordings through other recording chains to each fit; AUG_CHAINS=thin,dark,... only
+ * those chains' copies.
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
@@ -22,6 +24,12 @@ const variants = process.argv.slice(3).map((v) => (v === 'none' ? [] : v.split('
 const recordings = readRecordings(folder);
 const measures = measureAll(folder, recordings);
 const extras = extraMeasuresAll(folder, recordings);
+const augFolder = process.env.AUG;
+const augChains = (process.env.AUG_CHAINS ?? '').split(',').filter(Boolean);
+const augRecordings = augFolder
+  ? readRecordings(augFolder).filter((r) => augChains.length === 0 || augChains.some((c) => r.file.startsWith(`${c}-`)))
+  : [];
+const augMeasures = augFolder ? measureAll(augFolder, augRecordings) : [];
 for (const [i, e] of extras.entries())
   for (let seed = 1; seed <= 4; seed++) {
     let h = (i + 1) * 2654435761 + seed * 97;
@@ -41,6 +49,7 @@ for (const names of variants) {
   const groups = names.filter((n) => !n.startsWith('-')).map((n) => n.replace(/^\+/, ''));
   // `+group`: in the distance only, not in the projection's input.
   const learned = names.filter((n) => !n.startsWith('-') && !n.startsWith('+'));
+  if (augFolder && learned.length > 0) throw new Error('AUG copies carry no extra.ts groups: use +group');
   // The sizes of descriptors.ts GROUPS, in order.
   const SIZES = [10, 12, 6, 12, 6, 6, 5, 6, 30, 2];
   const groupOfMeasure = SIZES.flatMap((n, g) => new Array(n).fill(g));
@@ -52,9 +61,11 @@ for (const names of variants) {
   const ours: number[][] = [];
   for (const group of new Set(pool.map((r) => groupOf(r.source)))) {
     const fitted = recordings.map((_, i) => i).filter((i) => groupOf(recordings[i]!.source) !== group);
+    const augFitted = augRecordings.map((_, i) => i).filter((i) => groupOf(augRecordings[i]!.source) !== group);
+    const augVec = (i: number) => keep.map((k) => augMeasures[i]![k]!);
     const projection = learn(
-      fitted.map((i) => all[i]!),
-      fitted.map((i) => recordings[i]!.family),
+      [...fitted.map((i) => all[i]!), ...augFitted.map(augVec)],
+      [...fitted.map((i) => recordings[i]!.family), ...augFitted.map((i) => augRecordings[i]!.family)],
       32,
     );
     const baseW = descriptorWeights({ ...projection, spread: [] }).slice(0);
