@@ -111,4 +111,15 @@ describe('serve: shutdown and settings', () => {
     assert.match(result.stderr, /invalid setting PORT/);
     assert.equal(result.stderr.trim().split('\n').length, 1);
   });
+
+  test('config.public-url: a PUBLIC_URL holding a character JSON escapes stops the start in one line', async () => {
+    // Answers write URLs unescaped (api/serializer.ts); a quote in the base would break every one.
+    const result = await runCli(['serve'], {
+      PUBLIC_URL: 'https://sounds.example.com/a"b',
+      SOUND_CATALOG_DATA: '/tmp/unused',
+    });
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /invalid setting PUBLIC_URL.*quotes, backslashes or control characters/);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+  });
 });
