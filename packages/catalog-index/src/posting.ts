@@ -1,3 +1,5 @@
+import { KERNEL_FROM, onesOf } from './bits-kernel.ts';
+
 /**
  * The set of sounds (by their index position, a small integer) that contain one piece of text or
  * carry one tag. A sparse set is a sorted array of positions; once it holds more than one sound in
@@ -130,6 +132,7 @@ export class Posting implements DocSet {
     let count = 0;
     if (this.bits !== null) {
       const shared = Math.min(this.bits.length, bits.length);
+      if (shared >= KERNEL_FROM) return onesOf(this.bits, shared, bits);
       for (let word = 0; word < shared; word++) count += popcount(this.bits[word]! & bits[word]!);
       return count;
     }
@@ -263,6 +266,7 @@ export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): voi
 }
 
 export function countBits(bits: Uint32Array): number {
+  if (bits.length >= KERNEL_FROM) return onesOf(bits, bits.length);
   let count = 0;
   for (let word = 0; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
   return count;
