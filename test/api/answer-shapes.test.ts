@@ -7,7 +7,7 @@ import { DESCRIPTOR_LENGTH } from '../../src/audio/analyze/descriptors.ts';
 import { defineEndpoint, registerEndpoints } from '../../src/api/endpoint.ts';
 import { compileSchemaWriter } from '../../src/api/serializer.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { MediaSigner as Signer } from '../../src/media/signing.ts';
+import { MediaSigner } from '../../src/media/signing.ts';
 import { SECRET_MIN_LENGTH } from '../../src/secret-length.ts';
 import { registerErrorHandling } from '../../src/api/errors.ts';
 import { toCursorPagination, toPopularSound, toSound, toSoundSummary } from '../../src/shapes/mappers.ts';
@@ -17,7 +17,7 @@ import { PackService } from '../../src/packs/service.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { addSound } from '../helpers/sounds.ts';
 
-type Mapper = (sound: Sound, signer: Signer) => object;
+type Mapper = (sound: Sound, signer: MediaSigner) => object;
 interface Page {
   data: Array<Record<string, unknown>>;
   pagination: Record<string, unknown>;
@@ -262,7 +262,7 @@ test('answer-shapes.urls: URLs written unescaped are still exact JSON, for any a
           assert.match(url, /["\\\u0000-\u001f\u007f]/, `${JSON.stringify(url)} is refused only for what JSON escapes`);
           return;
         }
-        const signer = new Signer(
+        const signer = new MediaSigner(
           ['s'.repeat(SECRET_MIN_LENGTH)],
           () => publicUrl!,
           () => 1_767_225_600_000,

@@ -124,8 +124,9 @@ export class Posting implements DocSet {
   }
 
   /**
-   * How many of this posting's positions are set in `bits`. Two bitmaps are counted without a
-   * test for an empty word: where both are dense (a facet over a common word's matches) the
+   * How many of this posting's positions are set in `bits`. Two bitmaps of KERNEL_FROM words or
+   * more are counted by the WebAssembly kernel (bits-kernel.ts); shorter ones word by word, without
+   * a test for an empty word: where both are dense (a facet over a common word's matches) the
    * processor guesses that test wrong often enough to cost more than it saves.
    */
   countIn(bits: Uint32Array): number {
