@@ -3,7 +3,7 @@ import wabt from 'wabt';
 
 /** The module `wat` describes, as bytes. */
 export async function wasmFromWat(wat) {
-  const module = (await wabt()).parseWat('kernel.wat', wat, { simd: true });
+  const module = (await wabt()).parseWat('distance.wat', wat, { simd: true });
   try {
     return Buffer.from(module.toBinary({}).buffer);
   } finally {

@@ -1,4 +1,3 @@
-import { countCost } from './bits-kernel.ts';
 import type { BitmapPool } from './bitmap-pool.ts';
 import type { Found } from './page-reader.ts';
 import { grown, Posting } from './posting.ts';
@@ -208,7 +207,7 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   const categoriesOutside =
     wantsCategories &&
     !everything &&
-    (tagWay === 'outside' || outsideCost + outside * CATEGORY_READ_COST < CATEGORIES.length * countCost(words));
+    (tagWay === 'outside' || outsideCost + outside * CATEGORY_READ_COST < CATEGORIES.length * words);
 
   // The sounds not found, counted per tag number and per category, when either facet wants them.
   const tagsOutside = tagWay === 'outside' ? new Uint32Array(columns.tags.shared.texts.length) : null;
@@ -263,7 +262,7 @@ function byTagCost(tags: TagTotals, matches: number, count: number, words: numbe
   const reached = (tags.totalAt(TOP_TAG_FACETS - 1) * matches) / count;
   let cost = 0;
   tags.forEachByTotal((_, total, posting) => {
-    cost += posting.bitmap() !== null ? countCost(words) : posting.count;
+    cost += posting.bitmap() !== null ? words : posting.count;
     return total >= reached;
   });
   return cost;

@@ -1,5 +1,3 @@
-import { KERNEL_FROM, onesOf } from './bits-kernel.ts';
-
 /**
  * The set of sounds (by their index position, a small integer) that contain one piece of text or
  * carry one tag. A sparse set is a sorted array of positions; once it holds more than one sound in
@@ -124,16 +122,14 @@ export class Posting implements DocSet {
   }
 
   /**
-   * How many of this posting's positions are set in `bits`. Two bitmaps of KERNEL_FROM words or
-   * more are counted by the WebAssembly kernel (bits-kernel.ts); shorter ones word by word, without
-   * a test for an empty word: where both are dense (a facet over a common word's matches) the
+   * How many of this posting's positions are set in `bits`. Two bitmaps are counted without a
+   * test for an empty word: where both are dense (a facet over a common word's matches) the
    * processor guesses that test wrong often enough to cost more than it saves.
    */
   countIn(bits: Uint32Array): number {
     let count = 0;
     if (this.bits !== null) {
       const shared = Math.min(this.bits.length, bits.length);
-      if (shared >= KERNEL_FROM) return onesOf(this.bits, shared, bits);
       for (let word = 0; word < shared; word++) count += popcount(this.bits[word]! & bits[word]!);
       return count;
     }
@@ -267,7 +263,6 @@ export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): voi
 }
 
 export function countBits(bits: Uint32Array): number {
-  if (bits.length >= KERNEL_FROM) return onesOf(bits, bits.length);
   let count = 0;
   for (let word = 0; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
   return count;
