@@ -23,6 +23,14 @@ export interface CountsCursor {
   running: number[];
 }
 
+/** A count as the poll reads it, with the transactions running in its snapshot (PostgreSQL). */
+interface ChangedRow {
+  sound_seq: number | string;
+  count: number | string;
+  version: number | string;
+  running: string;
+}
+
 /** A sound's all-time count, by its row key. */
 export interface SoundCount {
   soundSeq: number;
@@ -109,17 +117,25 @@ export class DownloadCounts {
       for (const row of rows)
         if (row.sound_seq !== null) counts.push({ soundSeq: Number(row.sound_seq), count: Number(row.count) });
     }
-    const rows = await this.db
-      .selectFrom('sound_downloads')
-      .select(['sound_seq', 'count', 'version', this.dialect.runningTransactions.as('running')])
-      // One row-value comparison, which both databases answer as a range of the (version,
-      // sound_seq) index; the same condition written with OR made SQLite read the whole index,
-      // every poll, however few counts had changed.
-      .where((eb) => eb(eb.refTuple('version', 'sound_seq'), '>', eb.tuple(cursor.version, cursor.soundSeq)))
-      .orderBy('version')
-      .orderBy('sound_seq')
-      .limit(limit)
-      .execute();
+    // Two seeks of the (version, sound_seq) index in one statement (one snapshot): the rest of the
+    // cursor's version, then the versions after it. SQLite answers the row value `(version,
+    // sound_seq) > (v, s)` by seeking `version` alone and reading every row of version v: on a
+    // catalog whose counts all sit at the version a migration or an import gave them, that read
+    // every count, ten times a second, while the server was idle.
+    const { version: at, soundSeq: after } = cursor;
+    const { rows } = await sql<ChangedRow>`
+      SELECT sound_seq, count, version, ${this.dialect.runningTransactions} AS running FROM (
+        SELECT * FROM (
+          SELECT sound_seq, count, version FROM sound_downloads
+          WHERE version = ${at} AND sound_seq > ${after} ORDER BY sound_seq LIMIT ${limit}
+        ) AS rest_of_version
+        UNION ALL
+        SELECT * FROM (
+          SELECT sound_seq, count, version FROM sound_downloads
+          WHERE version > ${at} ORDER BY version, sound_seq LIMIT ${limit}
+        ) AS later_versions
+      ) AS changed
+      ORDER BY version, sound_seq LIMIT ${limit}`.execute(this.db);
     for (const row of rows) counts.push({ soundSeq: Number(row.sound_seq), count: Number(row.count) });
     const last = rows[rows.length - 1];
     if (last === undefined) return { counts, cursor: { ...cursor, running }, more: false };
