@@ -11,7 +11,7 @@
  * the axes' say (descriptors.ts AXES_SAY), EW the extra groups' weight; DUMP=SOURCE lists that
  * source's drums and their neighbours. AUG=FOLDER (augment.ts) adds the copies of the training
  * sources' recordings through other recording chains to each fit; AUG_CHAINS=thin,dark,... only
- * those chains' copies.
+ * those chains' copies. HUB_K and SNN_K re-rank each query's neighbours (`reranker`, below).
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
@@ -85,13 +85,15 @@ for (const names of variants) {
     });
     const index = new SimilarityIndex(weights);
     vectors.forEach((v, doc) => index.set(doc, v));
+    const nearestOf = (i: number) => index.nearest(i, vectors.length).filter(({ doc }) => doc !== i);
+    const rerank = reranker(vectors.length, nearestOf);
     pool.forEach((r, i) => {
-      if (groupOf(r.source) === group)
-        ours[i] = index
-          .nearest(i, vectors.length)
-          .map(({ doc }) => doc)
-          .filter((doc) => searchable(i, doc))
-          .slice(0, 5);
+      if (groupOf(r.source) !== group) return;
+      const found = rerank(
+        i,
+        nearestOf(i).filter(({ doc }) => searchable(i, doc)),
+      );
+      ours[i] = found.map(({ doc }) => doc).slice(0, 5);
     });
   }
   const prec = (members: number[]) =>
@@ -122,4 +124,34 @@ for (const names of variants) {
       perSource.map(([s, v]) => `${s} ${v.toFixed(2)}`).join(' | ') +
       `\n  ${fam.join(' ')}`,
   );
+}
+
+/**
+ * Re-ranking by the catalog's neighbourhoods, from no labels (off unless set): HUB_K=k, each
+ * candidate's similarity less HUB_SAY (0.5) times its mean similarity to its k nearest (local
+ * scaling, against hubs); SNN_K=k, candidates by how many of their k nearest they share with the
+ * query, then by similarity (shared nearest neighbours).
+ */
+function reranker(
+  size: number,
+  nearestOf: (i: number) => Array<{ doc: number; similarity: number }>,
+): (i: number, found: Array<{ doc: number; similarity: number }>) => Array<{ doc: number; similarity: number }> {
+  const hubK = Number(process.env.HUB_K ?? 0);
+  const hubSay = Number(process.env.HUB_SAY ?? 0.5);
+  const snnK = Number(process.env.SNN_K ?? 0);
+  const nearest = hubK > 0 || snnK > 0 ? Array.from({ length: size }, (_, j) => nearestOf(j)) : [];
+  const crowding = nearest.map(
+    (list) => list.slice(0, hubK).reduce((sum, { similarity }) => sum + similarity, 0) / hubK,
+  );
+  const near = nearest.map((list) => list.slice(0, snnK).map(({ doc }) => doc));
+  return (i, found) => {
+    if (hubK > 0)
+      found = found.map(({ doc, similarity }) => ({ doc, similarity: similarity - hubSay * crowding[doc]! }));
+    if (snnK > 0) {
+      const mine = new Set(near[i]!);
+      const shared = (doc: number) => near[doc]!.filter((other) => mine.has(other)).length;
+      found = found.map(({ doc, similarity }) => ({ doc, similarity: shared(doc) + similarity }));
+    }
+    return hubK > 0 || snnK > 0 ? found.sort((a, b) => b.similarity - a.similarity) : found;
+  };
 }
