@@ -35,7 +35,7 @@ import {
 } from '../../src/audio/analyze/descriptors.ts';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
-import { learn } from '../../scripts/learn-similar-projection.ts';
+import { learn } from './discriminant.ts';
 import {
   cached,
   contentKey,

@@ -15,7 +15,7 @@
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
-import { learn } from '../../../scripts/learn-similar-projection.ts';
+import { learn } from '../discriminant.ts';
 import { DRUM_FAMILIES, groupOf, measureAll, readRecordings } from '../data.ts';
 import { extraMeasuresAll } from './extra.ts';
 
