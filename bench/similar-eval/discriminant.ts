@@ -24,10 +24,7 @@ export interface Projection {
  */
 export function learn(vectors: number[][], families: string[], limit: number): Projection {
   const D = vectors[0]!.length;
-  const mean = Array.from(
-    { length: D },
-    (_, d) => vectors.reduce((sum, vector) => sum + vector[d]!, 0) / vectors.length,
-  );
+  const mean = meanOf(vectors);
   const scale = Array.from(
     { length: D },
     (_, d) => Math.sqrt(vectors.reduce((sum, vector) => sum + (vector[d]! - mean[d]!) ** 2, 0) / vectors.length) || 1,
@@ -38,10 +35,7 @@ export function learn(vectors: number[][], families: string[], limit: number): P
   const between = square(D);
   const centres = names.map((name) => {
     const members = z.filter((_, i) => families[i] === name);
-    const centre = Array.from(
-      { length: D },
-      (_, d) => members.reduce((sum, vector) => sum + vector[d]!, 0) / members.length,
-    );
+    const centre = meanOf(members);
     for (const vector of members)
       addOuter(
         within,
@@ -50,10 +44,7 @@ export function learn(vectors: number[][], families: string[], limit: number): P
       );
     return centre;
   });
-  const grand = Array.from(
-    { length: D },
-    (_, d) => centres.reduce((sum, centre) => sum + centre[d]!, 0) / centres.length,
-  );
+  const grand = meanOf(centres);
   for (const centre of centres)
     addOuter(
       between,
@@ -91,6 +82,11 @@ export function learn(vectors: number[][], families: string[], limit: number): P
     return projected.reduce((sum, value) => sum + (value - m) ** 2, 0) / projected.length;
   });
   return { mean, scale, axes, spread };
+}
+
+/** The mean of each number over `vectors` (all of one length). */
+function meanOf(vectors: number[][]): number[] {
+  return vectors[0]!.map((_, d) => vectors.reduce((sum, vector) => sum + vector[d]!, 0) / vectors.length);
 }
 
 function square(n: number): number[][] {
