@@ -8,7 +8,7 @@ const ROWS_PER_READ = 10_000;
 interface Gap {
   from: number;
   to: number;
-  /** The log's writers running when the gap was first seen: the numbers' writers were among them. */
+  /** The log's writers when the gap was first seen: the numbers' writers were among them. */
   writers: Set<string>;
 }
 
@@ -21,9 +21,9 @@ interface Gap {
  * is the largest. On PostgreSQL writers run side by side, with no lock between them: a number
  * can become visible after a larger one. A missing number below a visible one belongs to a
  * transaction that is still running or was rolled back. When such a gap is first seen, its
- * numbers had already been handed out, so their writers were among the log's writers that
- * snapshot saw running. Once none of those is running any more, the numbers still missing never
- * come, and the frontier moves past them. Transactions that write nothing to the log are not
+ * numbers had already been handed out, so their writers were among those holding the log's write
+ * lock just after that snapshot. Once none of those is running any more, the numbers still
+ * missing never come, and the frontier moves past them. Transactions that write nothing to the log are not
  * waited for, however long they run. Numbers pruned from the log are passed at once:
  * pruning says how far it went (`catalog_changes_pruned`) before it deletes.
  */
@@ -57,7 +57,7 @@ export class ChangeLogFrontier {
 
   private async move(writers: RawBuilder<string>): Promise<number> {
     for (;;) {
-      // One statement, so the rows are those its snapshot shows, and the writers those it saw running.
+      // One statement, so the rows are those its snapshot shows, and the writers those writing then.
       const rows = await this.db
         .selectFrom('catalog_changes')
         .select(['seq', writers.as('writers')])

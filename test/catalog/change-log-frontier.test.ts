@@ -142,6 +142,41 @@ describe('the change log on PostgreSQL, written side by side', { skip }, () => {
     }
   });
 
+  test('changes.late-writer: a writer begun after a larger number committed is still waited for', async () => {
+    const [early, rolledBack, late] = writers as [pg.Client, pg.Client, pg.Client];
+    const { cursor } = await follow(null);
+    await early.query('BEGIN');
+    await rename(early, ids[0]!, 'Frontier Early Writer');
+    await rolledBack.query('BEGIN');
+    await rename(rolledBack, ids[1]!, 'Frontier Rolled Back Between');
+    await rolledBack.query('ROLLBACK');
+    await late.query('BEGIN');
+    await rename(late, ids[2]!, 'Frontier Late Writer');
+    try {
+      await rename(early, ids[0]!, 'Frontier Early Writer Again');
+      await early.query('COMMIT');
+      // The late writer's transaction id is past the xmax of every snapshot taken now: it is
+      // still waited for, and its number is read in order once it commits.
+      const waiting = await follow(cursor);
+      assert.deepEqual(waiting.changes, [{ id: ids[0], change: 'updated' }]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual((await follow(waiting.cursor)).changes, [], 'the late number holds the feed back');
+      await late.query('COMMIT');
+      const rest = await eventually(
+        () => follow(waiting.cursor),
+        (read) => read.changes.length === 2,
+        2000,
+        'the late change and the one after it arrive',
+      );
+      assert.deepEqual(rest.changes, [
+        { id: ids[2], change: 'updated' },
+        { id: ids[0], change: 'updated' },
+      ]);
+    } finally {
+      await late.query('ROLLBACK').catch(() => undefined);
+    }
+  });
+
   test(
     'changes.side-by-side: writers committing and rolling ' + 'back in any order; a mirror reads the log exactly',
     async () => {
@@ -199,7 +234,23 @@ describe('the change log on PostgreSQL, written side by side', { skip }, () => {
               assert.deepEqual(mirror, committed);
             },
           ),
-          { numRuns: 15 },
+          {
+            numRuns: 15,
+            examples: [
+              // A writer begun after one with a larger number, which commits: the snapshot's
+              // running list leaves the later writer out (its id is past the snapshot's xmax).
+              [
+                [
+                  { writer: 1, commit: true },
+                  { writer: 0, commit: false },
+                  { writer: 2, commit: true },
+                  { writer: 1, commit: true },
+                  { writer: 1, commit: false },
+                ],
+                [0, 0, 0, 1],
+              ],
+            ],
+          },
         );
       } finally {
         await log.end();

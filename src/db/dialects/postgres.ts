@@ -16,18 +16,15 @@ export const postgresDialect: SqlDialect = {
   keepJoinedSounds: sql`FOR KEY SHARE OF sounds`,
   // Writers of the change log run side by side: a number can become visible after a larger one.
   // The feed reads the log only up to a frontier it settles with these ids (no lock is shared).
-  // A transaction that took a log number holds catalog_changes' write lock until it ends, so the
-  // statement's running transactions that hold it are the only ones a missing number can belong
-  // to: a long transaction elsewhere (another table, schema or database) holds nothing back.
+  // A transaction that took a log number holds catalog_changes' write lock until it has ended, so
+  // the holders of that lock, read after the statement's snapshot, include the writer of every
+  // number that snapshot misses: a long transaction elsewhere (another table, schema or database)
+  // holds nothing back. Not the snapshot's running list: it leaves out a transaction whose id is
+  // at or past its xmax, which a writer begun after one with a larger log number can have.
   changeLogWriters: sql<string>`(
-    SELECT coalesce(string_agg(CAST(running AS text), ','), '')
-    FROM pg_snapshot_xip(pg_current_snapshot()) AS running
-    WHERE CAST(running AS xid) IN (
-      SELECT held.transactionid FROM pg_locks AS writing
-      JOIN pg_locks AS held ON held.virtualtransaction = writing.virtualtransaction
-      WHERE writing.locktype = 'relation' AND writing.relation = CAST('catalog_changes' AS regclass)
-        AND writing.mode = 'RowExclusiveLock' AND writing.granted
-        AND held.locktype = 'transactionid' AND held.mode = 'ExclusiveLock' AND held.granted))`,
+    SELECT coalesce(string_agg(virtualtransaction, ','), '') FROM pg_locks
+    WHERE locktype = 'relation' AND relation = CAST('catalog_changes' AS regclass)
+      AND mode = 'RowExclusiveLock' AND granted)`,
 };
 
 /** How long a request may wait for PostgreSQL before it fails: never hang while it is away. */

@@ -24,7 +24,7 @@ export interface SqlDialect {
    */
   keepJoinedSounds: RawBuilder<unknown>;
   /**
-   * The transactions writing to the change log that the statement's snapshot sees running, as
+   * The transactions writing to the change log as the statement runs (after its snapshot), as
    * ids joined by commas; or null where writers commit one at a time and log numbers are visible
    * in order (SQLite). With it, the change feed tells a log number still being written from one
    * rolled back (catalog/change-log-frontier.ts).
