@@ -53,6 +53,11 @@ export class TagTotals {
     return number === undefined ? undefined : this.postings[number];
   }
 
+  /** Gives back the room the postings kept to grow into (after a first load). */
+  trim(): void {
+    for (const posting of this.postings) posting?.trim();
+  }
+
   /** Puts a sound in the postings of its tags. */
   add(doc: number, tags: string[], capacity: number): void {
     for (const tag of tags) {

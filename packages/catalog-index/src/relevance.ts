@@ -11,7 +11,7 @@
  */
 import type { BitmapPool } from './bitmap-pool.ts';
 import { countBits, popcount, type Posting } from './posting.ts';
-import { NAME, TAGS, type TextIndex } from './text-index.ts';
+import { isWordCharacter, NAME, TAGS, type TextIndex } from './text-index.ts';
 
 const FIELD_NAME = 2;
 const FIELD_TAG = 1;
@@ -224,12 +224,4 @@ function placeIn(text: string, word: string): number {
     best = Math.max(best, starts ? (ends ? WHOLE : BEGINNING) : INSIDE);
   }
   return best;
-}
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-function isWordCharacter(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
-  return LETTER_OR_DIGIT.test(text[at]!);
 }

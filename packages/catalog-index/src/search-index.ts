@@ -119,6 +119,8 @@ export class SearchIndex {
 
   loaded(): void {
     this.columns.trim();
+    this.text.trim();
+    this.tags.trim();
     this.rebuildOrders();
     this.similarity.prepare();
   }

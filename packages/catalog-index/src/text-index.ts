@@ -10,6 +10,10 @@ import { grown, Posting, unionOf, type DocSet } from './posting.ts';
  *   the sounds holding each token, and the vocabulary's own trigrams. The tokens holding the word
  *   are found among the few tokens that have all its trigrams; the sounds are their postings.
  *   A catalog has far fewer distinct tokens than sounds, so that search is small.
+ * - A token with punctuation at an end ("hit," or "(laser)") is kept twice: as written and without
+ *   the punctuation at its ends ("hit", its core). A word that begins and ends with a letter or
+ *   digit can only lie inside a token's core, so it reads cores alone: "hit" is one posting, not
+ *   the union of "hit", "hit," and "hit.". A word with punctuation at an end reads both kinds.
  * - For words of one or two characters, which nearly every token holds: a posting per 1- and
  *   2-character string of the tokens (mostly bitmaps, as such strings are common).
  */
@@ -43,8 +47,11 @@ export class TextIndex {
     forEachToken(text, (token) => {
       const id = this.tokenId(token);
       this.tokenDocs[id]!.add(doc, capacity);
+      // The 1- and 2-character strings of the token as written hold those of its core.
       for (let at = this.tokenShortFrom[id]!; at < this.tokenShortFrom[id + 1]!; at++)
         this.shortDocs[this.tokenShort[at]!]!.add(doc, capacity);
+      const core = coreOf(token);
+      if (core !== token && core !== '') this.tokenDocs[this.tokenId(core)]!.add(doc, capacity);
     });
   }
 
@@ -55,6 +62,8 @@ export class TextIndex {
       this.tokenDocs[id]!.remove(doc);
       for (let at = this.tokenShortFrom[id]!; at < this.tokenShortFrom[id + 1]!; at++)
         this.shortDocs[this.tokenShort[at]!]!.remove(doc);
+      const core = coreOf(token);
+      if (core !== token && core !== '') this.tokenDocs[this.tokenIds.get(core)!]!.remove(doc);
     });
   }
 
@@ -62,8 +71,9 @@ export class TextIndex {
   addField(field: number, doc: number, text: string, capacity: number): void {
     const postings = this.fieldDocs[field]!;
     forEachToken(text, (token) => {
-      const id = this.tokenId(token);
-      (postings[id] ??= new Posting()).add(doc, capacity);
+      (postings[this.tokenId(token)] ??= new Posting()).add(doc, capacity);
+      const core = coreOf(token);
+      if (core !== token && core !== '') (postings[this.tokenId(core)] ??= new Posting()).add(doc, capacity);
     });
   }
 
@@ -71,8 +81,18 @@ export class TextIndex {
     const postings = this.fieldDocs[field]!;
     forEachToken(text, (token) => {
       const id = this.tokenIds.get(token);
-      if (id !== undefined) postings[id]?.remove(doc);
+      if (id === undefined) return;
+      postings[id]?.remove(doc);
+      const core = coreOf(token);
+      if (core !== token && core !== '') postings[this.tokenIds.get(core)!]?.remove(doc);
     });
+  }
+
+  /** Gives back the room the postings kept to grow into (after a first load). */
+  trim(): void {
+    for (const posting of this.tokenDocs) posting.trim();
+    for (const posting of this.shortDocs) posting.trim();
+    for (const postings of this.fieldDocs) for (const posting of postings) posting?.trim();
   }
 
   /** The sounds whose text contains `word` (lower case, no whitespace), or null for none. */
@@ -91,9 +111,17 @@ export class TextIndex {
     return postings.length === 1 ? postings[0]! : unionOf(postings, pool.take());
   }
 
-  /** The tokens of the vocabulary (of any field, held by a sound or not any more) that contain `word`. */
+  /**
+   * The tokens of the vocabulary (of any field, held by a sound or not any more) that contain
+   * `word`: for a word that begins and ends with a letter or digit, the cores alone (every token
+   * as written holding it has its core among them, whose sounds hold it at the same place).
+   */
   tokensHolding(word: string): number[] {
-    if (word.length <= 2) return this.tokenShortGrams[word.length - 1]!.get(gramKey(word, 0, word.length)) ?? [];
+    const coresOnly = isCore(word);
+    if (word.length <= 2) {
+      const list = this.tokenShortGrams[word.length - 1]!.get(gramKey(word, 0, word.length)) ?? [];
+      return coresOnly ? list.filter((token) => isCore(this.tokens[token]!)) : list;
+    }
     const lists: number[][] = [];
     for (let at = 0; at + 3 <= word.length; at++) {
       const list = this.tokenTrigrams.get(gramKey(word, at, 3));
@@ -101,7 +129,10 @@ export class TextIndex {
       lists.push(list);
     }
     lists.sort((a, b) => a.length - b.length);
-    return lists[0]!.filter((token) => this.tokens[token]!.includes(word));
+    return lists[0]!.filter((token) => {
+      const text = this.tokens[token]!;
+      return (!coresOnly || isCore(text)) && text.includes(word);
+    });
   }
 
   token(id: number): string {
@@ -153,6 +184,29 @@ export class TextIndex {
     }
     return id;
   }
+}
+
+/** A token without the characters other than letters and digits at its ends ('' for none left). */
+function coreOf(token: string): string {
+  let start = 0;
+  let end = token.length;
+  while (start < end && !isWordCharacter(token, start)) start++;
+  while (end > start && !isWordCharacter(token, end - 1)) end--;
+  return start === 0 && end === token.length ? token : token.slice(start, end);
+}
+
+/** Whether a text begins and ends with a letter or digit (a word then lies inside tokens' cores). */
+function isCore(text: string): boolean {
+  return isWordCharacter(text, 0) && isWordCharacter(text, text.length - 1);
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether the UTF-16 unit at `at` is a letter or a digit: what bounds a word (relevance too). */
+export function isWordCharacter(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+  return LETTER_OR_DIGIT.test(text[at]!);
 }
 
 const WHITESPACE = /\s/;

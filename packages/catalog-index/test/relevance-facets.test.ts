@@ -33,7 +33,10 @@ const relevanceArb = (minWords: number, maxWords: number) =>
   fc
     .tuple(
       filtersArb,
-      fc.array(fc.oneof(wordArb, fc.constantFrom('s', 'er', 'i-f', 'é')), { minLength: minWords, maxLength: maxWords }),
+      fc.array(fc.oneof(wordArb, fc.constantFrom('s', 'er', 'i-f', 'é', 'p,', '(l', 'r)', 's.', '!', '..')), {
+        minLength: minWords,
+        maxLength: maxWords,
+      }),
     )
     .map(([filters, words]) => ({
       ...filters,

@@ -256,3 +256,35 @@ describe('search', () => {
 function strip(text: string): string {
   return text.replaceAll(/exp=\d+&kid=[\w-]+&sig=[\w-]+/g, '');
 }
+
+describe('search, punctuation', () => {
+  let server: TestServer;
+  let key: string;
+
+  before(async () => {
+    server = await startServer();
+    ({ key } = await server.account('pro'));
+    await addSound(server.services, { name: 'Glass Break', description: 'Glass, shattered (close).', tags: ['glass'] });
+    await addSound(server.services, { name: 'Glass Close', description: 'Shattered glass, close', tags: [] });
+  });
+  after(() => server.close());
+
+  test('search.q.punctuation: a word is found inside a token with punctuation at its ends, exactly as written', async () => {
+    const found = async (q: string) => {
+      const response = await server.get(`/api/v1/sounds?q=${encodeURIComponent(q)}`, { key });
+      assert.equal(response.status, 200, q);
+      return ((await response.json()) as { data: Listed[] }).data.map((sound) => sound.name).sort();
+    };
+    assert.deepEqual(await found('close'), ['Glass Break', 'Glass Close']);
+    assert.deepEqual(await found('shattered'), ['Glass Break', 'Glass Close']);
+    assert.deepEqual(await found('(close).'), ['Glass Break']);
+    assert.deepEqual(await found('close).'), ['Glass Break']);
+    assert.deepEqual(await found('(clo'), ['Glass Break']);
+    assert.deepEqual(await found('glass,'), ['Glass Break', 'Glass Close']);
+    assert.deepEqual(await found('shattered,'), []);
+    assert.deepEqual(await found('close,'), []);
+    assert.deepEqual(await found('e).'), ['Glass Break']);
+    assert.deepEqual(await found(','), ['Glass Break', 'Glass Close']);
+    assert.deepEqual(await found('.'), ['Glass Break']);
+  });
+});

@@ -27,6 +27,13 @@ export const WORDS = [
   'cafe',
   'café',
   'sci-fi',
+  // Punctuation at a token's ends: its core is indexed apart from it as written.
+  'zap,',
+  '(laser)',
+  'las.',
+  '¡über!',
+  '...',
+  ',',
 ];
 export const TAGS = ['ui', 'game', 'retro', 'sci-fi', 'loop', 'bass'];
 
@@ -82,7 +89,13 @@ export function toRecord(
 export const filtersArb: fc.Arbitrary<SearchFilters> = fc.record(
   {
     words: fc
-      .array(fc.oneof(wordArb, fc.constantFrom('s', 'er', 'ase', 'aser', 'i-f', 'é', 'fé')), { maxLength: 2 })
+      .array(
+        fc.oneof(
+          wordArb,
+          fc.constantFrom('s', 'er', 'ase', 'aser', 'i-f', 'é', 'fé', 'p,', '(l', 'r)', 's.', 'er!', '..'),
+        ),
+        { maxLength: 2 },
+      )
       .map((words) => words.map((word) => word.toLowerCase())),
     categories: fc.uniqueArray(fc.constantFrom(...CATEGORIES), { maxLength: 2 }),
     tags: fc.uniqueArray(fc.constantFrom(...TAGS, 'missing'), { maxLength: 2 }),
@@ -112,7 +125,7 @@ export const filtersArb: fc.Arbitrary<SearchFilters> = fc.record(
 );
 
 export const sampleFiltersArb: fc.Arbitrary<SampleFilters> = fc.record({
-  words: fc.array(fc.constantFrom('las', 'a', 'drum', 'über', 'zz'), { maxLength: 2 }),
+  words: fc.array(fc.constantFrom('las', 'a', 'drum', 'über', 'zz', 'zap,', '.'), { maxLength: 2 }),
   tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 2 }),
   limit: fc.integer({ min: 1, max: 12 }),
 });
