@@ -13,7 +13,7 @@ import { DurationIndex } from './duration-index.ts';
 import { facetsOf, TagTotals } from './facets.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
-import { countBits, forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
+import { countBits, forEachBit, grown, popcount, Posting, unionOf, type DocSet } from './posting.ts';
 import { levelsOf, relevanceOf, type Level } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
 import { byText, SortOrder, sortByNumber, sortByText } from './sort-order.ts';
@@ -377,8 +377,7 @@ export class SearchIndex {
       if (sets[0]!.count === 0) return NOTHING;
       if (sets.length === 1 && sets[0]!.bitmap() !== null) return { bits: sets[0]!.bitmap()!, count: sets[0]!.count };
       if (sets[0]!.count * WALK_COST > sets.length * words && sets.every((set) => set.bitmap() !== null)) {
-        const bits = this.intersection(sets);
-        return { bits, count: countBits(bits) };
+        return this.intersection(sets);
       }
     }
     const matches = this.matches;
@@ -420,19 +419,29 @@ export class SearchIndex {
     return ranges;
   }
 
-  /** The bitmap of sounds in every one of `sets` (all bitmaps), in the scratch bitmap. */
-  private intersection(sets: DocSet[]): Uint32Array {
+  /**
+   * The sounds in every one of `sets` (all bitmaps), in a scratch bitmap, counted in the last
+   * pass rather than read again.
+   */
+  private intersection(sets: DocSet[]): { bits: Uint32Array; count: number } {
     const bits = this.pool.take();
     const first = sets[0]!.bitmap()!;
     bits.set(first.length <= bits.length ? first : first.subarray(0, bits.length));
     bits.fill(0, first.length);
+    let count = sets.length === 1 ? countBits(bits) : 0;
     for (let i = 1; i < sets.length; i++) {
       const other = sets[i]!.bitmap()!;
       const shared = Math.min(other.length, bits.length);
-      for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
+      if (i < sets.length - 1) for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
+      else
+        for (let word = 0; word < shared; word++) {
+          const value = bits[word]! & other[word]!;
+          bits[word] = value;
+          if (value !== 0) count += popcount(value);
+        }
       bits.fill(0, shared);
     }
-    return bits;
+    return { bits, count };
   }
 
   private positionOf(seq: number): number | undefined {
