@@ -23,8 +23,8 @@ interface Gap {
  * transaction that is still running or was rolled back. When such a gap is first seen, its
  * numbers had already been handed out, so their writers were among those holding the log's write
  * lock just after that snapshot. Once none of those is running any more, the numbers still
- * missing never come, and the frontier moves past them. Transactions that write nothing to the log are not
- * waited for, however long they run. Numbers pruned from the log are passed at once:
+ * missing never come, and the frontier moves past them. Transactions that write nothing to the
+ * log are not waited for, however long they run. Numbers pruned from the log are passed at once:
  * pruning says how far it went (`catalog_changes_pruned`) before it deletes.
  */
 export class ChangeLogFrontier {

@@ -93,7 +93,7 @@ export class Posting implements DocSet {
     };
   }
 
-  /** Gives back the room a sorted array kept to grow into: about a quarter of it after a load. */
+  /** Gives back the room a sorted array kept to grow into (after a first load). */
   trim(): void {
     if (this.ids !== null && this.ids.length > this.count) this.ids = this.ids.slice(0, this.count);
   }

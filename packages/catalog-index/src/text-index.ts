@@ -51,7 +51,7 @@ export class TextIndex {
       for (let at = this.tokenShortFrom[id]!; at < this.tokenShortFrom[id + 1]!; at++)
         this.shortDocs[this.tokenShort[at]!]!.add(doc, capacity);
       const core = coreOf(token);
-      if (core !== token && core !== '') this.tokenDocs[this.tokenId(core)]!.add(doc, capacity);
+      if (core !== null) this.tokenDocs[this.tokenId(core)]!.add(doc, capacity);
     });
   }
 
@@ -63,7 +63,7 @@ export class TextIndex {
       for (let at = this.tokenShortFrom[id]!; at < this.tokenShortFrom[id + 1]!; at++)
         this.shortDocs[this.tokenShort[at]!]!.remove(doc);
       const core = coreOf(token);
-      if (core !== token && core !== '') this.tokenDocs[this.tokenIds.get(core)!]!.remove(doc);
+      if (core !== null) this.tokenDocs[this.tokenIds.get(core)!]!.remove(doc);
     });
   }
 
@@ -73,7 +73,7 @@ export class TextIndex {
     forEachToken(text, (token) => {
       (postings[this.tokenId(token)] ??= new Posting()).add(doc, capacity);
       const core = coreOf(token);
-      if (core !== token && core !== '') (postings[this.tokenId(core)] ??= new Posting()).add(doc, capacity);
+      if (core !== null) (postings[this.tokenId(core)] ??= new Posting()).add(doc, capacity);
     });
   }
 
@@ -84,7 +84,7 @@ export class TextIndex {
       if (id === undefined) return;
       postings[id]?.remove(doc);
       const core = coreOf(token);
-      if (core !== token && core !== '') postings[this.tokenIds.get(core)!]?.remove(doc);
+      if (core !== null) postings[this.tokenIds.get(core)!]?.remove(doc);
     });
   }
 
@@ -186,13 +186,16 @@ export class TextIndex {
   }
 }
 
-/** A token without the characters other than letters and digits at its ends ('' for none left). */
-function coreOf(token: string): string {
+/**
+ * A token without the characters other than letters and digits at its ends, when that is neither
+ * the token itself nor empty (then null: the token has no core of its own to index).
+ */
+function coreOf(token: string): string | null {
   let start = 0;
   let end = token.length;
   while (start < end && !isWordCharacter(token, start)) start++;
   while (end > start && !isWordCharacter(token, end - 1)) end--;
-  return start === 0 && end === token.length ? token : token.slice(start, end);
+  return start === end || (start === 0 && end === token.length) ? null : token.slice(start, end);
 }
 
 /** Whether a text begins and ends with a letter or digit (a word then lies inside tokens' cores). */
