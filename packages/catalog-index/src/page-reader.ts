@@ -69,16 +69,20 @@ export class PageReader {
     if (walkCost <= sortCost) {
       const marks = this.marks;
       const list = 'list' in found ? found.list : null;
-      if (list) for (const doc of list) marks[doc] = 1;
-      const bits = 'bits' in found ? found.bits : null;
       const budget = Math.min(to - from, 4 * walkCost + 64);
+      // A list's sounds are marked, a write each and another to clear it; for a walk short beside
+      // the list even at its longest, each sound walked is looked up in it instead (it is sorted).
+      const marked = list !== null && budget * Math.log2(total + 1) >= 2 * total;
+      if (marked) for (const doc of list) marks[doc] = 1;
+      const bits = 'bits' in found ? found.bits : null;
       let seen = 0;
       for (let step = 0; step < budget && seen < wanted; step++) {
         const doc = order[descending ? to - 1 - step : from + step]!;
-        if (bits ? (bits[doc >>> 5]! & (1 << (doc & 31))) === 0 : marks[doc] === 0) continue;
+        if (bits ? (bits[doc >>> 5]! & (1 << (doc & 31))) === 0 : marked ? marks[doc] === 0 : !holds(list!, doc))
+          continue;
         if (seen++ >= offset) docs.push(doc);
       }
-      if (list) for (const doc of list) marks[doc] = 0;
+      if (marked) for (const doc of list) marks[doc] = 0;
       if (seen >= wanted || budget === to - from) return docs;
     }
     // Many matches: mark their places in the order on a bitmap and read it from the right end.
@@ -186,6 +190,18 @@ export class PageReader {
     });
     return matches.subarray(0, count);
   }
+}
+
+/** Whether a sorted list holds a position. */
+function holds(sorted: Uint32Array, doc: number): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < doc) low = middle + 1;
+    else high = middle;
+  }
+  return low < sorted.length && sorted[low] === doc;
 }
 
 /**

@@ -103,6 +103,11 @@ export class Posting implements DocSet {
     return this.bits;
   }
 
+  /** The positions in increasing order, while sparse (read only, and only until the posting changes). */
+  sorted(): Uint32Array | null {
+    return this.ids === null ? null : this.ids.subarray(0, this.count);
+  }
+
   /** Sets this posting's bits in `bits`. */
   orInto(bits: Uint32Array): void {
     if (this.bits !== null) {
@@ -235,25 +240,60 @@ export class BitmapSet implements DocSet {
 
 /** The union of several postings, in `bits` (zeroed, one bit per position). */
 export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
-  // Counted as it is made, not by reading the union again: the last bitmap is ORed in and every
-  // word counted in one pass; without a bitmap, each position counts when its bit was not yet set.
-  let last: Uint32Array | null = null;
-  for (const posting of postings) last = posting.bitmap() ?? last;
-  let count = 0;
+  // Counted as it is made, not by reading the union again: the bitmaps are ORed together and
+  // every word counted in one pass; then each position of a sparse posting counts when its bit
+  // was not yet set.
+  const maps: Uint32Array[] = [];
   for (const posting of postings) {
-    if (posting.bitmap() === last && last !== null) continue;
-    if (last === null) count += posting.orIntoCounting(bits);
-    else posting.orInto(bits);
+    const map = posting.bitmap();
+    if (map !== null) maps.push(map);
   }
-  if (last === null) return new BitmapSet(bits, count);
-  const shared = Math.min(last.length, bits.length);
-  for (let word = 0; word < shared; word++) {
-    const value = bits[word]! | last[word]!;
+  let count = maps.length > 0 ? orCounting(maps, bits) : 0;
+  for (const posting of postings) if (posting.bitmap() === null) count += posting.orIntoCounting(bits);
+  return new BitmapSet(bits, count);
+}
+
+/**
+ * Writes into `bits` the union of `maps` (bitmaps of any length), and returns how many bits it
+ * holds. Up to three bitmaps are read side by side in one pass that writes `bits` once: a pass per
+ * bitmap, each reading and writing `bits` again, made a common word's union (a token and the
+ * longer tokens holding it: "door", "indoor", "outdoor") most of its search.
+ */
+function orCounting(maps: Uint32Array[], bits: Uint32Array): number {
+  let shared = bits.length;
+  for (const map of maps) shared = Math.min(shared, map.length);
+  const n = maps.length;
+  const a = maps[0]!;
+  const b = maps[1] ?? a;
+  const c = maps[2] ?? b;
+  let count = 0;
+  if (n <= 3) {
+    for (let word = 0; word < shared; word++) {
+      const value = a[word]! | b[word]! | c[word]!;
+      bits[word] = value;
+      if (value !== 0) count += popcount(value);
+    }
+  } else {
+    for (let word = 0; word < shared; word++) bits[word] = a[word]! | b[word]! | c[word]!;
+    for (let i = 3; i < n - 1; i++) {
+      const map = maps[i]!;
+      for (let word = 0; word < shared; word++) bits[word]! |= map[word]!;
+    }
+    const last = maps[n - 1]!;
+    for (let word = 0; word < shared; word++) {
+      const value = bits[word]! | last[word]!;
+      bits[word] = value;
+      if (value !== 0) count += popcount(value);
+    }
+  }
+  // Past the shortest bitmap, each word from those that reach it.
+  for (let word = shared; word < bits.length; word++) {
+    let value = 0;
+    for (const map of maps) if (word < map.length) value |= map[word]!;
     bits[word] = value;
     if (value !== 0) count += popcount(value);
   }
-  for (let word = shared; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
-  return new BitmapSet(bits, count);
+  return count;
 }
 
 export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): void {

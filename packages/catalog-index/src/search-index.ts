@@ -380,9 +380,12 @@ export class SearchIndex {
         return this.intersection(sets);
       }
     }
+    const [driver, ...others] = sets;
+    // One sparse posting is its own list of matches: it is read, never written, until the next change.
+    if (others.length === 0 && ranges.length === 0 && driver instanceof Posting && driver.sorted() !== null)
+      return { list: driver.sorted()! };
     const matches = this.matches;
     let found = 0;
-    const [driver, ...others] = sets;
     const inOthers = others.map((set) => set.seeker());
     const checked = walked ? ranges : [];
     driver!.forEach((doc) => {

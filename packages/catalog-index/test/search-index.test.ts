@@ -135,6 +135,85 @@ describe('search index', () => {
     assert.equal(page.total, 600);
   });
 
+  test('search-index.word-union: a word held by many tokens, dense and sparse, of bitmaps of unequal length', () => {
+    // "door" lies in six tokens, five of them dense (bitmaps) and one sparse. Sounds added after
+    // the load hold "door" alone: its bitmap grows past the others', whose union then has a tail.
+    const dense = ['door', 'indoor', 'outdoor', 'doors', 'doorbell', 'window'];
+    const made = (i: number) =>
+      toRecord(i + 1, {
+        name: i >= 2000 ? `door ${i}` : i % 100 === 5 ? `doorway ${i}` : `${dense[i % 6]} ${i}`,
+        description: null,
+        tags: [],
+        category: 'SFX',
+        duration: i % 13,
+        numDownloads: (i * 7919) % 101,
+        isSample: false,
+        created: i % 50,
+        id: 'abcdef',
+        onsetMs: null,
+        lufs: null,
+      });
+    const records = Array.from({ length: 2000 }, (_, i) => made(i));
+    const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+    index.load(records);
+    index.loaded();
+    const added = Array.from({ length: 3000 }, (_, i) => made(2000 + i));
+    index.apply(added);
+    const all = [...records, ...added];
+    for (const words of [['door'], ['oor'], ['doorw'], ['door', 'oor']])
+      for (const sort of ['downloads', 'name'] as const)
+        for (const page of [1, 40]) {
+          const filters = { words, categories: [], tags: [], sort, order: 'desc' as const, page, limit: 7 };
+          const found = index.search(filters);
+          assert.deepEqual(
+            { ids: found.items.map((sound) => sound.id), total: found.total },
+            referenceSearch(all, filters),
+            JSON.stringify(filters),
+          );
+        }
+  });
+
+  test('search-index.sparse-word: a rare word of a large catalog pages and counts as plain sorting does', () => {
+    // 150,000 sounds, 4,055 of them "thud": a sparse posting, its own list of matches. A page of
+    // one to three of them is walked in every order, each sound walked looked up in that list;
+    // sorted by name they bunch, and the walk gives up and sorts.
+    const records = Array.from({ length: 150_000 }, (_, i) =>
+      toRecord(i + 1, {
+        name: i % 37 === 0 ? `thud ${i}` : `sound ${i}`,
+        description: null,
+        tags: [],
+        category: 'SFX',
+        duration: ((i * 7919) % 1000) / 10,
+        // The last of them (the largest position, at the end of its list) is the most downloaded.
+        numDownloads: i === 149_998 ? 10_000 : (i * 104_729) % 5000,
+        isSample: false,
+        created: i % 1000,
+        id: 'abcdef',
+        onsetMs: null,
+        lufs: null,
+      }),
+    );
+    const index = new SearchIndex({ descriptorWeights: WEIGHTS });
+    index.load(records);
+    index.loaded();
+    for (const sort of ['downloads', 'created_at', 'duration', 'name'] as const)
+      for (const order of ['asc', 'desc'] as const)
+        for (const [page, limit] of [
+          [1, 1],
+          [2, 1],
+          [1, 3],
+          [3, 2],
+        ] as const) {
+          const filters = { words: ['thud'], categories: [], tags: [], sort, order, page, limit };
+          const found = index.search(filters);
+          assert.deepEqual(
+            { ids: found.items.map((sound) => sound.id), total: found.total },
+            referenceSearch(records, filters),
+            JSON.stringify(filters),
+          );
+        }
+  });
+
   test('search-index.bunched: a page whose matches bunch at the far end of the sort order is still exact', () => {
     // 2,000 sounds; the 100 tagged ones are the shortest but one, the longest: sorted by duration
     // from the longest, a walk of the order finds that one, then gives up and sorts the rest.
