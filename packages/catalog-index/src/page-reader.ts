@@ -1,6 +1,6 @@
 import type { SearchFilters, SortField } from './query.ts';
 import type { BitmapPool } from './bitmap-pool.ts';
-import { grown } from './posting.ts';
+import { grown, lowerBound } from './posting.ts';
 import type { SortOrder } from './sort-order.ts';
 
 /** What a query found: every sound, a bitmap of them, or their positions. */
@@ -194,14 +194,8 @@ export class PageReader {
 
 /** Whether a sorted list holds a position. */
 function holds(sorted: Uint32Array, doc: number): boolean {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < doc) low = middle + 1;
-    else high = middle;
-  }
-  return low < sorted.length && sorted[low] === doc;
+  const at = lowerBound(sorted, sorted.length, doc);
+  return at < sorted.length && sorted[at] === doc;
 }
 
 /**

@@ -164,15 +164,7 @@ export class Posting implements DocSet {
   }
 
   private lowerBound(doc: number): number {
-    const ids = this.ids!;
-    let low = 0;
-    let high = this.count;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (ids[middle]! < doc) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBound(this.ids!, this.count, doc);
   }
 
   private toBits(capacity: number): void {
@@ -294,6 +286,18 @@ function orCounting(maps: Uint32Array[], bits: Uint32Array): number {
     if (value !== 0) count += popcount(value);
   }
   return count;
+}
+
+/** The first place in `sorted` (its first `end` elements, ascending) holding `doc` or more: `end` when none does. */
+export function lowerBound(sorted: Uint32Array, end: number, doc: number): number {
+  let low = 0;
+  let high = end;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < doc) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): void {

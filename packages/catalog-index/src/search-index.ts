@@ -382,8 +382,8 @@ export class SearchIndex {
     }
     const [driver, ...others] = sets;
     // One sparse posting is its own list of matches: it is read, never written, until the next change.
-    if (others.length === 0 && ranges.length === 0 && driver instanceof Posting && driver.sorted() !== null)
-      return { list: driver.sorted()! };
+    const sorted = others.length === 0 && ranges.length === 0 && driver instanceof Posting ? driver.sorted() : null;
+    if (sorted !== null) return { list: sorted };
     const matches = this.matches;
     let found = 0;
     const inOthers = others.map((set) => set.seeker());
