@@ -5,9 +5,10 @@
  * words; sounds scoring the same are ordered by downloads, then id, like the downloads sort.
  *
  * Scores are small integers (1 to 9 per word), so a page is read bucket by bucket, best first.
- * Two ways give the same scores: per sound from its text (relevanceOf), or per set from the text
- * index (levelsOf): the sounds of each score found a word of 32 sounds at a time, whatever the
- * number of matches.
+ * Three ways give the same scores: per sound from its text (relevanceOf); per sound from the
+ * postings of the tokens holding the words (groupsOfSounds); or per set from those postings
+ * (levelsOf): the sounds of each score found a word of 32 sounds at a time, whatever the number
+ * of matches.
  */
 import type { BitmapPool } from './bitmap-pool.ts';
 import { countBits, popcount, type Posting } from './posting.ts';
@@ -64,11 +65,40 @@ export interface Level {
   count: number;
 }
 
+/** Per score (2 to 9): the postings whose sounds reach it for a word, by a token's field and place. */
+export type WordPostings = Posting[][];
+
 /**
- * The sounds of `found` (a bitmap, left as it was) grouped by their score for `words`, as
- * relevanceOf gives it, empty groups left out: best first when `descending`, else worst first.
- * Every sound of `found` must hold every word in its search text: one whose name and tags lack a
- * word then holds it in its description.
+ * The postings of the vocabulary's tokens holding `word`, by the score they give it: a token in
+ * the name or the tags by its field and place; anywhere (so in the description) by its place,
+ * a word's inside left out, as it is the lowest score, the one a sound has when no posting holds it.
+ */
+export function wordPostings(text: TextIndex, word: string): WordPostings {
+  const postings: Posting[][] = Array.from({ length: BEST_WORD_SCORE + 1 }, () => []);
+  for (const token of text.tokensHolding(word)) {
+    const place = placeIn(text.token(token), word);
+    const inName = text.fieldDocsOf(NAME, token);
+    if (inName !== undefined && inName.count > 0) postings[1 + FIELD_NAME * 3 + place]!.push(inName);
+    const inTags = text.fieldDocsOf(TAGS, token);
+    if (inTags !== undefined && inTags.count > 0) postings[1 + FIELD_TAG * 3 + place]!.push(inTags);
+    const anywhere = text.docsOf(token);
+    if (place > INSIDE && anywhere.count > 0) postings[1 + FIELD_DESCRIPTION * 3 + place]!.push(anywhere);
+  }
+  return postings;
+}
+
+/** How many postings a sound's score may ask (groupsOfSounds): the words' postings together. */
+export function postingCount(words: WordPostings[]): number {
+  let count = 0;
+  for (const byScore of words) for (const postings of byScore) count += postings.length;
+  return count;
+}
+
+/**
+ * The sounds of `found` (a bitmap, which this changes) grouped by their score for the words
+ * (`words`: each one's postings), as relevanceOf gives it, empty groups left out: best first when
+ * `descending`, else worst first. Every sound of `found` must hold every word in its search text:
+ * one whose name and tags lack a word then holds it in its description.
  *
  * Groups are worked out best first, and only as far as a page needs: once the groups listed hold
  * `enough` sounds, a descending list ends there (a page of a common word is mostly its first
@@ -79,14 +109,14 @@ export interface Level {
  * ways of making that total, of the sounds in each word's group of its part.
  */
 export function levelsOf(
-  text: TextIndex,
-  words: string[],
+  words: WordPostings[],
   found: Uint32Array,
   pool: BitmapPool,
   descending: boolean,
   enough: number,
 ): Level[] {
-  const scores = words.map((word) => new WordScores(text, word, found, pool));
+  // The first word's groups are cut out of `found` itself; the others' out of copies.
+  const scores = words.map((postings, i) => new WordScores(postings, i === 0 ? found : copyOf(found, pool), pool));
   const levels: Level[] = [];
   let listed = 0;
   for (let total = BEST_WORD_SCORE * words.length; total >= words.length; total--) {
@@ -97,6 +127,55 @@ export function levelsOf(
     if (descending && listed >= enough) break;
   }
   return descending ? levels : levels.reverse();
+}
+
+/** A pool bitmap holding `bits`. */
+function copyOf(bits: Uint32Array, pool: BitmapPool): Uint32Array {
+  const copy = pool.take();
+  copy.set(bits.length <= copy.length ? bits : bits.subarray(0, copy.length));
+  return copy;
+}
+
+/** The sounds of one score, in increasing position. */
+export interface ScoredSounds {
+  score: number;
+  docs: Uint32Array;
+}
+
+/**
+ * The sounds `docs` (in increasing position, each holding every word) grouped by their score for
+ * the words, as levelsOf groups them, best first when `descending`: each sound scored on its own,
+ * a word's postings asked best score first until one holds it. A posting is asked in increasing
+ * position (Posting.seeker): a bit for a bitmap, a gallop forward in a sorted array. Costs a few
+ * postings asked per sound, against levelsOf's passes over bitmaps of the whole catalog.
+ */
+export function groupsOfSounds(words: WordPostings[], docs: Uint32Array, descending: boolean): ScoredSounds[] {
+  const tests = words.map((byScore) => {
+    const list: Array<{ score: number; holds: (doc: number) => boolean }> = [];
+    for (let score = BEST_WORD_SCORE; score >= WORST_WORD_SCORE; score--)
+      for (const posting of byScore[score]!) list.push({ score, holds: posting.seeker() });
+    return list;
+  });
+  const byScore = new Map<number, number[]>();
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
+    let total = 0;
+    for (const word of tests) {
+      let score = WORST_WORD_SCORE;
+      for (const test of word)
+        if (test.holds(doc)) {
+          score = test.score;
+          break;
+        }
+      total += score;
+    }
+    let group = byScore.get(total);
+    if (group === undefined) byScore.set(total, (group = []));
+    group.push(doc);
+  }
+  return [...byScore]
+    .sort(([a], [b]) => (descending ? b - a : a - b))
+    .map(([score, group]) => ({ score, docs: Uint32Array.from(group) }));
 }
 
 /** The lowest score a word holds (inside a word of the description). */
@@ -144,34 +223,16 @@ function addIntersection(into: Uint32Array, parts: Uint32Array[]): void {
  * asked for: each score's group is its set less the sounds of the better scores.
  */
 class WordScores {
-  /** Per score (2 to 9): the postings whose sounds reach it, by a token's field and place. */
-  private readonly postings: Posting[][] = Array.from({ length: BEST_WORD_SCORE + 1 }, () => []);
   private readonly groups: Array<Level | null> = new Array(BEST_WORD_SCORE + 1).fill(null);
-  /** The sounds of `found` in no group worked out yet. */
-  private readonly rest: Uint32Array;
   /** The best score whose group is not worked out yet. */
   private next = BEST_WORD_SCORE;
 
+  /** `rest`: the sounds found, a bitmap of the pool's that this takes over (it empties as groups are worked out). */
   constructor(
-    text: TextIndex,
-    word: string,
-    found: Uint32Array,
+    private readonly postings: WordPostings,
+    private readonly rest: Uint32Array,
     private readonly pool: BitmapPool,
-  ) {
-    for (const token of text.tokensHolding(word)) {
-      const place = placeIn(text.token(token), word);
-      const inName = text.fieldDocsOf(NAME, token);
-      if (inName !== undefined && inName.count > 0) this.postings[1 + FIELD_NAME * 3 + place]!.push(inName);
-      const inTags = text.fieldDocsOf(TAGS, token);
-      if (inTags !== undefined && inTags.count > 0) this.postings[1 + FIELD_TAG * 3 + place]!.push(inTags);
-      // Anywhere: it only counts for sounds without the word in name or tags, so in the description.
-      // Inside a word is the lowest score, what is left at the end.
-      const anywhere = text.docsOf(token);
-      if (place > INSIDE && anywhere.count > 0) this.postings[1 + FIELD_DESCRIPTION * 3 + place]!.push(anywhere);
-    }
-    this.rest = pool.take();
-    this.rest.set(found.length <= this.rest.length ? found : found.subarray(0, this.rest.length));
-  }
+  ) {}
 
   /** The sounds of exactly this score, or null for none. */
   level(score: number): Level | null {
@@ -191,7 +252,12 @@ class WordScores {
     // The last bitmap is not ORed in on its own but read in the pass below, which then reads it
     // and writes `bits` once.
     let last: Uint32Array | null = null;
-    for (const posting of postings) last = posting.bitmap() ?? last;
+    let listed = 0;
+    for (const posting of postings) {
+      last = posting.bitmap() ?? last;
+      listed += posting.count;
+    }
+    if (last === null && listed <= rest.length) return this.listedGroup(score, postings, bits);
     for (const posting of postings) if (last === null || posting.bitmap() !== last) posting.orInto(bits);
     // The set becomes the sounds of exactly this score; they leave `rest`.
     let count = 0;
@@ -210,6 +276,27 @@ class WordScores {
       if (taken === 0) continue;
       rest[i]! ^= taken;
       count += popcount(taken);
+    }
+    return count > 0 ? { score, bits, count } : null;
+  }
+
+  /**
+   * A group whose postings are all sorted arrays, fewer positions than `rest` has words: each
+   * position is moved from `rest` to `bits` (empty) on its own, rather than in a pass over both.
+   */
+  private listedGroup(score: number, postings: Posting[], bits: Uint32Array): Level | null {
+    const rest = this.rest;
+    let count = 0;
+    for (const posting of postings) {
+      const docs = posting.sorted()!;
+      for (let i = 0; i < docs.length; i++) {
+        const word = docs[i]! >>> 5;
+        const bit = 1 << (docs[i]! & 31);
+        if ((rest[word]! & bit) === 0) continue;
+        rest[word]! ^= bit;
+        bits[word]! |= bit;
+        count++;
+      }
     }
     return count > 0 ? { score, bits, count } : null;
   }

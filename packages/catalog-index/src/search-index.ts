@@ -14,7 +14,7 @@ import { facetsOf, TagTotals } from './facets.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, popcount, Posting, unionOf, type DocSet } from './posting.ts';
-import { levelsOf, relevanceOf, type Level } from './relevance.ts';
+import { groupsOfSounds, levelsOf, postingCount, relevanceOf, wordPostings, type ScoredSounds } from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
 import { byText, SortOrder, sortByNumber, sortByText } from './sort-order.ts';
 import { searchText, SoundColumns } from './sound-columns.ts';
@@ -23,8 +23,14 @@ import { NAME, TAGS, TextIndex } from './text-index.ts';
 // Tuned constants: the package's README says why each has its value.
 /** More new sounds than this in one batch are sorted in from scratch rather than one by one. */
 const REBUILD_BATCH = 256;
-/** Up to this many words, relevance scores sets of sounds (relevance.ts levelsOf); past it, each sound's text. */
+/** Up to this many words, relevance may score sets of sounds (relevance.ts levelsOf); past it, sound by sound. */
 const MOST_WORDS_SCORED_BY_SETS = 3;
+/** Scoring by sets reads about this many bitmaps of the catalog's size per word. */
+const SET_SCORE_PASSES = 8;
+/** Asking one posting whether it holds a sound costs about this many words of a pass over a bitmap. */
+const POSTING_TEST_COST = 48;
+/** Scoring one word in one sound's text costs about this many words of a pass over a bitmap. */
+const TEXT_SCORE_COST = 800;
 /** Making a range's bitmap (duration-index.ts within) costs about this many words per word of the catalog. */
 const RANGE_WORDS = 1;
 /** Visiting one sound of a set costs about this many words of a bitmap intersection. */
@@ -266,38 +272,54 @@ export class SearchIndex {
   /**
    * The page of a relevance sort: the matches grouped by score, and only the groups the page
    * reaches read, each in the downloads order; the best score first (ascending: the worst).
-   * Scored by sets (relevance.ts levelsOf), or sound by sound from their text when the words are many.
+   * Grouped the cheapest of three ways: by sets, a few passes over bitmaps of the catalog per word
+   * (relevance.ts levelsOf); sound by sound from the words' postings (groupsOfSounds), or from
+   * their text when the words' postings are many (short words) or the words more than three.
    */
   private byRelevance(found: Found, filters: SearchFilters): number[] {
+    const { words } = filters;
     const descending = filters.order === 'desc';
-    const levels =
-      filters.words.length <= MOST_WORDS_SCORED_BY_SETS
-        ? levelsOf(this.text, filters.words, this.foundBits(found), this.pool, descending, filters.page * filters.limit)
-        : this.levelsOfText(this.foundList(found), filters.words);
-    if (filters.words.length > MOST_WORDS_SCORED_BY_SETS)
-      levels.sort((a, b) => (descending ? b.score - a.score : a.score - b.score));
+    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
+    if (total === 0) return [];
+    const postings = words.map((word) => wordPostings(this.text, word));
+    const bySets =
+      words.length <= MOST_WORDS_SCORED_BY_SETS ? (words.length * SET_SCORE_PASSES * this.columns.size) / 32 : Infinity;
+    const byPostings = total * postingCount(postings) * POSTING_TEST_COST;
+    const byText = total * words.length * TEXT_SCORE_COST;
+    const groups: Array<{ found: Found; count: number }> =
+      bySets <= byPostings && bySets <= byText
+        ? levelsOf(postings, this.foundBits(found), this.pool, descending, filters.page * filters.limit).map(
+            ({ bits, count }) => ({ found: { bits, count }, count }),
+          )
+        : (byPostings <= byText
+            ? groupsOfSounds(postings, this.foundList(found), descending)
+            : this.groupsOfText(this.foundList(found), words, descending)
+          ).map(({ docs }) => ({ found: { list: docs }, count: docs.length }));
     let skip = (filters.page - 1) * filters.limit;
     let remaining = filters.limit;
     const page: number[] = [];
-    for (const { bits, count } of levels) {
+    for (const { found: group, count } of groups) {
       if (remaining === 0) break;
       if (skip >= count) {
         skip -= count;
         continue;
       }
       const end = Math.min(count, skip + remaining);
-      page.push(...this.pages.slice({ bits, count }, 'downloads', descending, skip, end, this.count));
+      page.push(...this.pages.slice(group, 'downloads', descending, skip, end, this.count));
       remaining -= end - skip;
       skip = 0;
     }
     return page;
   }
 
-  /** The matches grouped by score, each scored from its text (relevance.ts relevanceOf). */
-  private levelsOfText(docs: Uint32Array, words: string[]): Level[] {
+  /**
+   * The matches (`docs`, in increasing position) grouped by score, each scored from its text
+   * (relevance.ts relevanceOf); each group a list in increasing position, best first when `descending`.
+   */
+  private groupsOfText(docs: Uint32Array, words: string[], descending: boolean): ScoredSounds[] {
     const c = this.columns;
     // Up to 9 per word, and q may hold a hundred words.
-    const levels = new Map<number, Level>();
+    const byScore = new Map<number, number[]>();
     // Tags and description are read out of their columns only for a word the name does not hold.
     let doc = 0;
     const other = { tags: () => c.tags.get(doc), description: () => c.descriptions.get(doc) };
@@ -305,12 +327,13 @@ export class SearchIndex {
       doc = docs[i]!;
       // Lowered here, not kept lowered: a second copy of every name, for the rare query of four words or more.
       const score = relevanceOf(c.name(doc).toLowerCase(), other, words);
-      let level = levels.get(score);
-      if (level === undefined) levels.set(score, (level = { score, bits: this.pool.take(), count: 0 }));
-      level.bits[doc >>> 5]! |= 1 << (doc & 31);
-      level.count++;
+      let group = byScore.get(score);
+      if (group === undefined) byScore.set(score, (group = []));
+      group.push(doc);
     }
-    return [...levels.values()];
+    return [...byScore]
+      .sort(([a], [b]) => (descending ? b - a : a - b))
+      .map(([score, group]) => ({ score, docs: Uint32Array.from(group) }));
   }
 
   /**

@@ -10,7 +10,8 @@ import { WEIGHTS } from './helpers/vectors.ts';
 /**
  * Relevance sorts and facets against the plain reference where search-index.test.ts does not
  * reach: three words (the most scored by sets), more (scored sound by sound from their text),
- * tags stored with capitals, and facets counted over the matches one by one (many rare tags).
+ * few matches in a large catalog (scored sound by sound from their postings or text), tags stored
+ * with capitals, and facets counted over the matches one by one (many rare tags).
  */
 
 function indexOf(records: CatalogRecord[]): SearchIndex {
@@ -88,6 +89,66 @@ describe('relevance and facets', () => {
       );
     },
   );
+
+  test('relevance-facets.ways: few matches of a large catalog, scored sound by sound, sort as the reference does', () => {
+    // 60,000 sounds. A rare word (one of 3,000, 20 sounds each) is scored sound by sound from its
+    // postings, also beside a word of a seventh of the catalog ("mid3"); beside a short word that
+    // many tokens hold ("e"), from the sounds' text; common words, by sets. Each word is found in
+    // the name, a tag or the description, whole, at a word's beginning or inside one.
+    const common = ['door', 'hit', 'kick'];
+    const rows = Array.from({ length: 60_000 }, (_, i) => {
+      const rare = `qx${(i % 3000).toString(36).padStart(3, '0')}`;
+      const mid = `mid${i % 7}`;
+      const where = Math.floor(i / 3000) % 6;
+      return toRecord(i + 1, {
+        name: [
+          `${rare} ${common[i % 3]}`,
+          `${rare}s ${mid}`,
+          `sub${rare}`,
+          `item ${mid}`,
+          `${common[i % 3]}way`,
+          'tone',
+        ][where]!,
+        description: where >= 3 ? `the ${rare}ed sound of a ${common[(i + 1) % 3]}` : null,
+        tags: where === 3 ? [rare, common[(i + 2) % 3]!] : where === 5 ? [`${rare}-tag`, mid] : [],
+        category: i % 4 === 0 ? 'MUSIC' : 'SFX',
+        duration: (i % 50) / 10,
+        numDownloads: (i * 7919) % 97,
+        isSample: false,
+        created: i % 13,
+        id: 'abcdef',
+        onsetMs: 5,
+        lufs: -20,
+      });
+    });
+    const index = indexOf(rows);
+    const base = { categories: [], tags: [], sort: 'relevance' as const };
+    for (const words of [
+      ['qx01a'],
+      ['qx02b', 'mid3'],
+      ['mid2', 'qx07'],
+      ['qx01a', 'e'],
+      ['e', 'qx03c', 'kick'],
+      ['kick'],
+      ['door', 'hit'],
+    ])
+      for (const order of ['desc', 'asc'] as const)
+        for (const [page, limit] of [
+          [1, 5],
+          [2, 7],
+          [1, 100],
+        ] as const)
+          agrees(index, rows, { ...base, words, order, page, limit });
+    agrees(index, rows, {
+      ...base,
+      words: ['qx05'],
+      order: 'desc',
+      page: 1,
+      limit: 20,
+      maxDuration: 2,
+      categories: ['SFX'],
+    });
+  });
 
   test('relevance-facets.rare-tags: tag counts over few matches among many rare tags, and over many', () => {
     const rows = Array.from({ length: 400 }, (_, i) =>
