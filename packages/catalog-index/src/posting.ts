@@ -138,11 +138,7 @@ export class Posting implements DocSet {
    */
   countIn(bits: Uint32Array): number {
     let count = 0;
-    if (this.bits !== null) {
-      const shared = Math.min(this.bits.length, bits.length);
-      for (let word = 0; word < shared; word++) count += popcount(this.bits[word]! & bits[word]!);
-      return count;
-    }
+    if (this.bits !== null) return countBoth(this.bits, bits);
     const ids = this.ids!;
     for (let i = 0; i < this.count; i++) count += (bits[ids[i]! >>> 5]! >>> (ids[i]! & 31)) & 1;
     return count;
@@ -314,6 +310,29 @@ export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): voi
 export function countBits(bits: Uint32Array): number {
   let count = 0;
   for (let word = 0; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
+  return count;
+}
+
+/**
+ * How many bits are set in both bitmaps (over the shorter one's length). Two words a step: their
+ * bits are counted per byte apart, then summed in one multiply (a byte holds at most 16).
+ */
+export function countBoth(a: Uint32Array, b: Uint32Array): number {
+  const shared = Math.min(a.length, b.length);
+  const pairs = shared & ~1;
+  let count = 0;
+  for (let word = 0; word < pairs; word += 2) {
+    let x = a[word]! & b[word]!;
+    let y = a[word + 1]! & b[word + 1]!;
+    x -= (x >>> 1) & 0x55555555;
+    y -= (y >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
+    x = (x + (x >>> 4)) & 0x0f0f0f0f;
+    y = (y + (y >>> 4)) & 0x0f0f0f0f;
+    count += Math.imul(x + y, 0x01010101) >>> 24;
+  }
+  if (pairs < shared) count += popcount(a[pairs]! & b[pairs]!);
   return count;
 }
 
