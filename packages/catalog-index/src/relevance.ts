@@ -156,7 +156,7 @@ export function groupsOfSounds(words: WordPostings[], docs: Uint32Array, descend
       for (const posting of byScore[score]!) list.push({ score, holds: posting.seeker() });
     return list;
   });
-  const byScore = new Map<number, number[]>();
+  const groups = new ScoreGroups();
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i]!;
     let total = 0;
@@ -169,13 +169,27 @@ export function groupsOfSounds(words: WordPostings[], docs: Uint32Array, descend
         }
       total += score;
     }
-    let group = byScore.get(total);
-    if (group === undefined) byScore.set(total, (group = []));
-    group.push(doc);
+    groups.add(total, doc);
   }
-  return [...byScore]
-    .sort(([a], [b]) => (descending ? b - a : a - b))
-    .map(([score, group]) => ({ score, docs: Uint32Array.from(group) }));
+  return groups.list(descending);
+}
+
+/** Sounds grouped by score as they are added, each group in the order added. */
+export class ScoreGroups {
+  private readonly byScore = new Map<number, number[]>();
+
+  add(score: number, doc: number): void {
+    const group = this.byScore.get(score);
+    if (group === undefined) this.byScore.set(score, [doc]);
+    else group.push(doc);
+  }
+
+  /** The groups, best first when `descending`, else worst first. */
+  list(descending: boolean): ScoredSounds[] {
+    return [...this.byScore]
+      .sort(([a], [b]) => (descending ? b - a : a - b))
+      .map(([score, group]) => ({ score, docs: Uint32Array.from(group) }));
+  }
 }
 
 /** The lowest score a word holds (inside a word of the description). */

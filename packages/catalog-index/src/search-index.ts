@@ -14,7 +14,15 @@ import { facetsOf, TagTotals } from './facets.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, popcount, Posting, unionOf, type DocSet } from './posting.ts';
-import { groupsOfSounds, levelsOf, postingCount, relevanceOf, wordPostings, type ScoredSounds } from './relevance.ts';
+import {
+  groupsOfSounds,
+  levelsOf,
+  postingCount,
+  relevanceOf,
+  ScoreGroups,
+  wordPostings,
+  type ScoredSounds,
+} from './relevance.ts';
 import { SimilarityIndex } from './similar.ts';
 import { byText, SortOrder, sortByNumber, sortByText } from './sort-order.ts';
 import { searchText, SoundColumns } from './sound-columns.ts';
@@ -169,7 +177,7 @@ export class SearchIndex {
     const facets = wanted ? this.facetsOf(found, wanted) : null;
     const docs =
       filters.sort === 'relevance' && filters.words.length > 0
-        ? this.byRelevance(found, filters)
+        ? this.byRelevance(found, total, filters)
         : // Without words every sound matches as well as any other: relevance orders like downloads.
           this.pages.page(found, filters, filters.sort === 'relevance' ? 'downloads' : filters.sort, this.count);
     const page: SearchPage = { items: docs.map((doc) => this.columns.sound(doc)), total };
@@ -276,10 +284,9 @@ export class SearchIndex {
    * (relevance.ts levelsOf); sound by sound from the words' postings (groupsOfSounds), or from
    * their text when the words' postings are many (short words) or the words more than three.
    */
-  private byRelevance(found: Found, filters: SearchFilters): number[] {
+  private byRelevance(found: Found, total: number, filters: SearchFilters): number[] {
     const { words } = filters;
     const descending = filters.order === 'desc';
-    const total = 'list' in found ? found.list.length : 'bits' in found ? found.count : this.count;
     if (total === 0) return [];
     const postings = words.map((word) => wordPostings(this.text, word));
     const bySets =
@@ -318,22 +325,16 @@ export class SearchIndex {
    */
   private groupsOfText(docs: Uint32Array, words: string[], descending: boolean): ScoredSounds[] {
     const c = this.columns;
-    // Up to 9 per word, and q may hold a hundred words.
-    const byScore = new Map<number, number[]>();
+    const groups = new ScoreGroups();
     // Tags and description are read out of their columns only for a word the name does not hold.
     let doc = 0;
     const other = { tags: () => c.tags.get(doc), description: () => c.descriptions.get(doc) };
     for (let i = 0; i < docs.length; i++) {
       doc = docs[i]!;
-      // Lowered here, not kept lowered: a second copy of every name, for the rare query of four words or more.
-      const score = relevanceOf(c.name(doc).toLowerCase(), other, words);
-      let group = byScore.get(score);
-      if (group === undefined) byScore.set(score, (group = []));
-      group.push(doc);
+      // Lowered here, not kept lowered: a second copy of every name, for the rare sound scored from its text.
+      groups.add(relevanceOf(c.name(doc).toLowerCase(), other, words), doc);
     }
-    return [...byScore]
-      .sort(([a], [b]) => (descending ? b - a : a - b))
-      .map(([score, group]) => ({ score, docs: Uint32Array.from(group) }));
+    return groups.list(descending);
   }
 
   /**
