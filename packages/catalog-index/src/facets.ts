@@ -1,3 +1,4 @@
+import type { BitCounter } from './bit-counter.ts';
 import type { BitmapPool } from './bitmap-pool.ts';
 import type { Found } from './page-reader.ts';
 import { grown, Posting } from './posting.ts';
@@ -6,22 +7,23 @@ import { CATEGORIES, type Category } from './sound.ts';
 import type { SoundColumns } from './sound-columns.ts';
 import type { SharedStrings } from './text-column.ts';
 
-// Tuned constants, measured with bench/facets.ts and explained in the package's README.
+// Tuned constants, measured with bench/facets.ts and explained in the package's README. Costs are
+// in words of a bitmap counted against what was found (bit-counter.ts: about half a nanosecond).
+/** A position of a sorted array (a rare tag's posting) counted against what was found. */
+const LISTED_COST = 4;
+/** A word of a bitmap walked in JavaScript, for the sounds found or those not found. */
+const WALK_WORD_COST = 8;
 /**
- * Counting tags over matches one sound at a time costs about this many words of a bitmap per
- * sound; tag by tag, a word per 32 sounds of a common tag and a step per sound of a rare one.
+ * Reading a sound's tags (where its list starts, its length, its numbers) and counting them, in
+ * increasing position: at least TAG_READ_COST when the sounds read are close together, SPACING_COST
+ * more per position between two of them (each read misses the caches more often), at most
+ * SCATTERED_READ_COST. The sounds not found cost twice as much (OUTSIDE_FACTOR); a sound's category
+ * (one column where the tags take three) half as much.
  */
-const TAG_READ_COST = 8;
-/**
- * Reading the tags of a sound NOT found costs about this many words of a bitmap: those sounds are
- * scattered through the catalog, and each read is a few cache misses in a large one.
- */
-const OUTSIDE_READ_COST = 32;
-/**
- * Reading the category of a sound NOT found costs about this many words of a bitmap: half the
- * tags' (one column read where the tags take three), not measured apart.
- */
-const CATEGORY_READ_COST = 16;
+const TAG_READ_COST = 40;
+const SPACING_COST = 14;
+const SCATTERED_READ_COST = 700;
+const OUTSIDE_FACTOR = 2;
 
 /**
  * The postings of the tags and how many sounds carry each (its total), kept exact as sounds are
@@ -176,14 +178,15 @@ export interface FacetSource {
   /** How many sounds the index holds. */
   count: number;
   pool: BitmapPool;
+  counter: BitCounter;
 }
 
 /**
  * Counts per category and the most frequent tags over what was found. Over the whole catalog
  * they are the totals. Over most of it (more than half), the sounds NOT found are fewer: they are
- * counted, and taken from the totals. Else categories are counted set by set (a word of 32 sounds
- * at a time when both are bitmaps) and tags either so, tag by tag, or over the matches one by one,
- * whichever costs less (TAG_READ_COST). Tags are visited in the order of their totals, largest
+ * counted, and taken from the totals. Else categories are counted set by set (by the BitCounter)
+ * and tags either so, tag by tag, or over the matches one by one, whichever costs less (the
+ * constants above). Tags are visited in the order of their totals, largest
  * first: once the tags listed are TOP_TAG_FACETS and a tag's total is below the last one's count,
  * neither it nor any tag after it can be listed, and none is counted.
  */
@@ -197,14 +200,14 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   // What walking the sounds not found costs: every word of the found bitmap (or position, for a
   // list), and each such sound read.
   const outside = count - matches;
-  const walkOutside = 'list' in found ? columns.size : words;
+  const walkOutside = 'list' in found ? columns.size : words * WALK_WORD_COST;
   const outsideCost = !everything && 2 * matches > count ? walkOutside : Infinity;
 
   let tagWay: TagWay | 'totals' = 'totals';
   if (wantsTags && !everything) {
     const byTag = byTagCost(tags, matches, count, words) + ('list' in found ? matches : 0);
-    const bySound = matches * TAG_READ_COST + ('bits' in found ? words : 0);
-    const fromOutside = outsideCost + outside * OUTSIDE_READ_COST;
+    const bySound = matches * readCost(count, matches) + ('bits' in found ? words * WALK_WORD_COST : 0);
+    const fromOutside = outsideCost + outside * OUTSIDE_FACTOR * readCost(count, outside);
     const forced = tagWayForTests.way;
     if (forced !== null && (forced !== 'outside' || outsideCost < Infinity)) tagWay = forced;
     else tagWay = fromOutside <= byTag && fromOutside <= bySound ? 'outside' : byTag <= bySound ? 'by tag' : 'by sound';
@@ -212,7 +215,8 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   const categoriesOutside =
     wantsCategories &&
     !everything &&
-    (tagWay === 'outside' || outsideCost + outside * CATEGORY_READ_COST < CATEGORIES.length * words);
+    (tagWay === 'outside' ||
+      outsideCost + (outside * OUTSIDE_FACTOR * readCost(count, outside)) / 2 < CATEGORIES.length * words);
 
   // The sounds not found, counted per tag number and per category, when either facet wants them.
   const tagsOutside = tagWay === 'outside' ? new Uint32Array(columns.tags.shared.texts.length) : null;
@@ -226,11 +230,18 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   }
 
   const facets: Facets = {};
+  // Set by set: each posting counted against what was found in WebAssembly (copied there once).
+  let against: Uint32Array | null = null;
+  const countIn = (posting: Posting, bits: Uint32Array) => {
+    if (against !== bits) source.counter.against((against = bits));
+    const map = posting.bitmap();
+    return map !== null ? source.counter.countBitmap(map) : source.counter.countList(posting.sorted()!);
+  };
   if (wantsCategories) {
     const counts = source.categories.map((posting, i) => {
       if (everything) return posting.count;
       if (categoriesOutside) return posting.count - categoryOutside[i + 1]!;
-      return 'bits' in found ? posting.countIn(found.bits) : 0;
+      return 'bits' in found ? countIn(posting, found.bits) : 0;
     });
     if ('list' in found && !categoriesOutside)
       for (const doc of found.list) if (columns.category[doc] !== 0) counts[columns.category[doc]! - 1]!++;
@@ -244,7 +255,7 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
       tags.forEachByTotal((number, total) => best.offer(number, total, total - tagsOutside![number]!));
     else if (tagWay === 'by tag') {
       const bits = 'bits' in found ? found.bits : bitsOf((found as { list: Uint32Array }).list, source.pool);
-      tags.forEachByTotal((number, total, posting) => best.offer(number, total, () => posting.countIn(bits)));
+      tags.forEachByTotal((number, total, posting) => best.offer(number, total, () => countIn(posting, bits)));
     } else {
       // Tags are numbered (sound-columns.ts): a count per number, then the tags counted.
       const perNumber = new Uint32Array(columns.tags.shared.texts.length);
@@ -257,6 +268,11 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   return facets;
 }
 
+/** What reading one sound's tags costs, `read` of the catalog's `count` sounds read in increasing position. */
+function readCost(count: number, read: number): number {
+  return Math.min(SCATTERED_READ_COST, Math.max(TAG_READ_COST, (SPACING_COST * count) / Math.max(read, 1)));
+}
+
 /**
  * About what counting tag by tag costs: the tags a pruned walk is expected to visit, those whose
  * total, in the share of the catalog found, would reach the count of the TOP_TAG_FACETS-th (a
@@ -267,7 +283,7 @@ function byTagCost(tags: TagTotals, matches: number, count: number, words: numbe
   const reached = (tags.totalAt(TOP_TAG_FACETS - 1) * matches) / count;
   let cost = 0;
   tags.forEachByTotal((_, total, posting) => {
-    cost += posting.bitmap() !== null ? words : posting.count;
+    cost += posting.bitmap() !== null ? words : posting.count * LISTED_COST;
     return total >= reached;
   });
   return cost;

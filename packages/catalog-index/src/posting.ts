@@ -131,19 +131,6 @@ export class Posting implements DocSet {
     return added;
   }
 
-  /**
-   * How many of this posting's positions are set in `bits`. Two bitmaps are counted without a
-   * test for an empty word: where both are dense (a facet over a common word's matches) the
-   * processor guesses that test wrong often enough to cost more than it saves.
-   */
-  countIn(bits: Uint32Array): number {
-    let count = 0;
-    if (this.bits !== null) return countBoth(this.bits, bits);
-    const ids = this.ids!;
-    for (let i = 0; i < this.count; i++) count += (bits[ids[i]! >>> 5]! >>> (ids[i]! & 31)) & 1;
-    return count;
-  }
-
   /** Calls `visit` with every position, in increasing order. */
   forEach(visit: (doc: number) => void): void {
     if (this.bits === null) {
@@ -310,29 +297,6 @@ export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): voi
 export function countBits(bits: Uint32Array): number {
   let count = 0;
   for (let word = 0; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
-  return count;
-}
-
-/**
- * How many bits are set in both bitmaps (over the shorter one's length). Two words a step: their
- * bits are counted per byte apart, then summed in one multiply (a byte holds at most 16).
- */
-export function countBoth(a: Uint32Array, b: Uint32Array): number {
-  const shared = Math.min(a.length, b.length);
-  const pairs = shared & ~1;
-  let count = 0;
-  for (let word = 0; word < pairs; word += 2) {
-    let x = a[word]! & b[word]!;
-    let y = a[word + 1]! & b[word + 1]!;
-    x -= (x >>> 1) & 0x55555555;
-    y -= (y >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    y = (y & 0x33333333) + ((y >>> 2) & 0x33333333);
-    x = (x + (x >>> 4)) & 0x0f0f0f0f;
-    y = (y + (y >>> 4)) & 0x0f0f0f0f;
-    count += Math.imul(x + y, 0x01010101) >>> 24;
-  }
-  if (pairs < shared) count += popcount(a[pairs]! & b[pairs]!);
   return count;
 }
 

@@ -11,6 +11,7 @@ import {
 import { CATEGORIES, type CatalogRecord, type Sound } from './sound.ts';
 import { DurationIndex } from './duration-index.ts';
 import { facetsOf, TagTotals } from './facets.ts';
+import { BitCounter } from './bit-counter.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { countBits, forEachBit, grown, popcount, Posting, unionOf, type DocSet } from './posting.ts';
@@ -92,6 +93,8 @@ export class SearchIndex {
   /** Scratch space for one query's matches and marks (queries run one at a time). */
   private matches = new Uint32Array(0);
   private readonly pool = new BitmapPool();
+  /** Counts facets' bitmaps over what was found (bit-counter.ts). */
+  private readonly counter = new BitCounter();
   private readonly pages: PageReader;
   private readonly similarity: SimilarityIndex;
   /** How many sounds the index holds. */
@@ -215,8 +218,8 @@ export class SearchIndex {
   }
 
   private facetsOf(found: Found, wanted: Facet[]): Facets {
-    const { columns, tags, categories, count, pool } = this;
-    return facetsOf(found, wanted, { columns, tags, categories, count, pool });
+    const { columns, tags, categories, count, pool, counter } = this;
+    return facetsOf(found, wanted, { columns, tags, categories, count, pool, counter });
   }
 
   /** How many sounds have audio descriptors, and so take part in similar sounds. */
