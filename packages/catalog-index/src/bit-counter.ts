@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { PAGE } from './distance-kernel.ts';
-import { lowerBound } from './posting.ts';
 
 /** The WebAssembly kernel (bit-count.wat), compiled once; each counter makes its own instance and memory. */
 const bitCountKernel = new WebAssembly.Module(readFileSync(new URL('./bit-count.wasm', import.meta.url)));
@@ -56,11 +55,25 @@ export class BitCounter {
 
   /** How many of the positions in `ids` (ascending) are set in the bitmap counted against. */
   countList(ids: Uint32Array): number {
-    // Positions past the bitmap are not in it (and would read past it).
-    const count = lowerBound(ids, ids.length, 32 * this.length);
+    // Positions past the bitmap are not in it (and would read past it); they are the last ones.
+    let count = ids.length;
+    while (count > 0 && ids[count - 1]! >= 32 * this.length) count--;
     this.room(this.second + count);
     this.view.set(count === ids.length ? ids : ids.subarray(0, count), this.second);
     return this.listed(4 * this.second, count, 0);
+  }
+
+  /**
+   * How many bits are set in `bits`. It is copied where the bitmap counted against was: `against`
+   * must be called again before counting against one.
+   */
+  countOnes(bits: Uint32Array): number {
+    const padded = roundUp(bits.length);
+    this.room(padded);
+    this.view.set(bits, 0);
+    this.view.fill(0, bits.length, padded);
+    this.length = 0;
+    return this.common(0, 0, padded);
   }
 
   /** Grows the memory to hold `words` (it grows in place; its view is made again). */
@@ -75,4 +88,12 @@ export class BitCounter {
 /** A length in words rounded up to whole 128-bit steps. */
 function roundUp(words: number): number {
   return (words + 3) & ~3;
+}
+
+/** The counter `countBits` copies into (calls never overlap: a query runs in one synchronous call). */
+const ones = new BitCounter();
+
+/** How many bits are set in `bits`. */
+export function countBits(bits: Uint32Array): number {
+  return ones.countOnes(bits);
 }

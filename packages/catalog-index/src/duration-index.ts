@@ -1,5 +1,6 @@
 import type { BitmapPool } from './bitmap-pool.ts';
-import { BitmapSet, grown, popcount, type DocSet } from './posting.ts';
+import { countBits } from './bit-counter.ts';
+import { BitmapSet, grown, type DocSet } from './posting.ts';
 
 /** How many bounds the catalog's values are cut at (tuned: the package's README). */
 const BUCKETS = 128;
@@ -127,12 +128,8 @@ export class DurationIndex {
     const inside = sized(pool, upper < count ? this.below[upper]! : this.held, words);
     const under = lower >= 0 ? sized(pool, this.below[lower]!, words) : none;
     const bits = pool.take();
-    let found = 0;
-    for (let word = 0; word < words; word++) {
-      const value = inside[word]! & ~under[word]!;
-      bits[word] = value;
-      if (value !== 0) found += popcount(value);
-    }
+    for (let word = 0; word < words; word++) bits[word] = inside[word]! & ~under[word]!;
+    let found = countBits(bits);
     // Every sound of max's bucket is in, and every sound of min's (it is not below its start):
     // those outside [min, max] leave. Without a max (or a min) that edge has none to take out.
     const top = max === Infinity ? -1 : upper;

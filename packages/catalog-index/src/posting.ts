@@ -1,3 +1,5 @@
+import { countBits } from './bit-counter.ts';
+
 /**
  * The set of sounds (by their index position, a small integer) that contain one piece of text or
  * carry one tag. A sparse set is a sorted array of positions; once it holds more than one sound in
@@ -215,60 +217,47 @@ export class BitmapSet implements DocSet {
 
 /** The union of several postings, in `bits` (zeroed, one bit per position). */
 export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
-  // Counted as it is made, not by reading the union again: the bitmaps are ORed together and
-  // every word counted in one pass; then each position of a sparse posting counts when its bit
-  // was not yet set.
   const maps: Uint32Array[] = [];
   for (const posting of postings) {
     const map = posting.bitmap();
     if (map !== null) maps.push(map);
   }
-  let count = maps.length > 0 ? orCounting(maps, bits) : 0;
-  for (const posting of postings) if (posting.bitmap() === null) count += posting.orIntoCounting(bits);
-  return new BitmapSet(bits, count);
+  // Sorted arrays alone are counted as they are set: each position counts when its bit was not yet
+  // set. With a bitmap the union is counted once made (countBits).
+  if (maps.length === 0) {
+    let count = 0;
+    for (const posting of postings) count += posting.orIntoCounting(bits);
+    return new BitmapSet(bits, count);
+  }
+  orAll(maps, bits);
+  for (const posting of postings) if (posting.bitmap() === null) posting.orInto(bits);
+  return new BitmapSet(bits, countBits(bits));
 }
 
 /**
- * Writes into `bits` the union of `maps` (bitmaps of any length), and returns how many bits it
- * holds. Up to three bitmaps are read side by side in one pass that writes `bits` once: a pass per
- * bitmap, each reading and writing `bits` again, made a common word's union (a token and the
- * longer tokens holding it: "door", "indoor", "outdoor") most of its search.
+ * Writes into `bits` the union of `maps` (bitmaps of any length). Up to three bitmaps are read
+ * side by side in one pass that writes `bits` once: a pass per bitmap, each reading and writing
+ * `bits` again, made a common word's union (a token and the longer tokens holding it: "door",
+ * "indoor", "outdoor") most of its search.
  */
-function orCounting(maps: Uint32Array[], bits: Uint32Array): number {
+function orAll(maps: Uint32Array[], bits: Uint32Array): void {
   let shared = bits.length;
   for (const map of maps) shared = Math.min(shared, map.length);
   const n = maps.length;
   const a = maps[0]!;
   const b = maps[1] ?? a;
   const c = maps[2] ?? b;
-  let count = 0;
-  if (n <= 3) {
-    for (let word = 0; word < shared; word++) {
-      const value = a[word]! | b[word]! | c[word]!;
-      bits[word] = value;
-      if (value !== 0) count += popcount(value);
-    }
-  } else {
-    for (let word = 0; word < shared; word++) bits[word] = a[word]! | b[word]! | c[word]!;
-    for (let i = 3; i < n - 1; i++) {
-      const map = maps[i]!;
-      for (let word = 0; word < shared; word++) bits[word]! |= map[word]!;
-    }
-    const last = maps[n - 1]!;
-    for (let word = 0; word < shared; word++) {
-      const value = bits[word]! | last[word]!;
-      bits[word] = value;
-      if (value !== 0) count += popcount(value);
-    }
+  for (let word = 0; word < shared; word++) bits[word] = a[word]! | b[word]! | c[word]!;
+  for (let i = 3; i < n; i++) {
+    const map = maps[i]!;
+    for (let word = 0; word < shared; word++) bits[word]! |= map[word]!;
   }
   // Past the shortest bitmap, each word from those that reach it.
   for (let word = shared; word < bits.length; word++) {
     let value = 0;
     for (const map of maps) if (word < map.length) value |= map[word]!;
     bits[word] = value;
-    if (value !== 0) count += popcount(value);
   }
-  return count;
 }
 
 /** The first place in `sorted` (its first `end` elements, ascending) holding `doc` or more: `end` when none does. */
@@ -292,16 +281,4 @@ export function forEachBit(bits: Uint32Array, visit: (doc: number) => void): voi
       value ^= low;
     }
   }
-}
-
-export function countBits(bits: Uint32Array): number {
-  let count = 0;
-  for (let word = 0; word < bits.length; word++) if (bits[word] !== 0) count += popcount(bits[word]!);
-  return count;
-}
-
-export function popcount(value: number): number {
-  value -= (value >>> 1) & 0x55555555;
-  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
-  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }

@@ -11,7 +11,8 @@
  * of matches.
  */
 import type { BitmapPool } from './bitmap-pool.ts';
-import { countBits, popcount, type Posting } from './posting.ts';
+import { countBits } from './bit-counter.ts';
+import type { Posting } from './posting.ts';
 import { isWordCharacter, NAME, TAGS, type TextIndex } from './text-index.ts';
 
 const FIELD_NAME = 2;
@@ -274,23 +275,19 @@ class WordScores {
     if (last === null && listed <= rest.length) return this.listedGroup(score, postings, bits);
     for (const posting of postings) if (last === null || posting.bitmap() !== last) posting.orInto(bits);
     // The set becomes the sounds of exactly this score; they leave `rest`.
-    let count = 0;
     const dense = last ?? rest;
     const shared = last === null ? 0 : Math.min(dense.length, rest.length);
     for (let i = 0; i < shared; i++) {
       const taken = (bits[i]! | dense[i]!) & rest[i]!;
       bits[i] = taken;
-      if (taken === 0) continue;
       rest[i]! ^= taken;
-      count += popcount(taken);
     }
     for (let i = shared; i < rest.length; i++) {
       const taken = bits[i]! & rest[i]!;
       bits[i] = taken;
-      if (taken === 0) continue;
       rest[i]! ^= taken;
-      count += popcount(taken);
     }
+    const count = countBits(bits);
     return count > 0 ? { score, bits, count } : null;
   }
 

@@ -11,10 +11,10 @@ import {
 import { CATEGORIES, type CatalogRecord, type Sound } from './sound.ts';
 import { DurationIndex } from './duration-index.ts';
 import { facetsOf, TagTotals } from './facets.ts';
-import { BitCounter } from './bit-counter.ts';
+import { BitCounter, countBits } from './bit-counter.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
-import { countBits, forEachBit, grown, popcount, Posting, unionOf, type DocSet } from './posting.ts';
+import { forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
 import {
   groupsOfSounds,
   levelsOf,
@@ -458,20 +458,13 @@ export class SearchIndex {
     const first = sets[0]!.bitmap()!;
     bits.set(first.length <= bits.length ? first : first.subarray(0, bits.length));
     bits.fill(0, first.length);
-    let count = sets.length === 1 ? countBits(bits) : 0;
     for (let i = 1; i < sets.length; i++) {
       const other = sets[i]!.bitmap()!;
       const shared = Math.min(other.length, bits.length);
-      if (i < sets.length - 1) for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
-      else
-        for (let word = 0; word < shared; word++) {
-          const value = bits[word]! & other[word]!;
-          bits[word] = value;
-          if (value !== 0) count += popcount(value);
-        }
+      for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
       bits.fill(0, shared);
     }
-    return { bits, count };
+    return { bits, count: countBits(bits) };
   }
 
   private positionOf(seq: number): number | undefined {
