@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { wasmFromWat } from '../scripts/wasm-from-wat.js';
-import { BitCounter } from '../src/bit-counter.ts';
+import { BitCounter, countBits } from '../src/bit-counter.ts';
 
 /** Bits set in both, over the shorter bitmap, counted bit by bit. */
 function common(a: Uint32Array, b: Uint32Array): number {
@@ -39,6 +39,21 @@ test('bit-counter.count: bitmaps and sorted lists counted against one bitmap, in
       }
     }),
     { numRuns: 1000 },
+  );
+});
+
+test('bit-counter.ones: the bits of one bitmap, counted between counts against another', () => {
+  const counter = new BitCounter();
+  fc.assert(
+    fc.property(bitmap, bitmap, (found, other) => {
+      const ones = new Uint32Array(found.length).fill(2 ** 32 - 1);
+      assert.equal(countBits(found), common(found, ones));
+      counter.against(found);
+      assert.equal(counter.countOnes(other), common(other, new Uint32Array(other.length).fill(2 ** 32 - 1)));
+      counter.against(found);
+      assert.equal(counter.countBitmap(other), common(found, other));
+    }),
+    { numRuns: 500 },
   );
 });
 
