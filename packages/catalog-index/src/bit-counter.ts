@@ -9,11 +9,10 @@ type Listed = (ids: number, count: number, bits: number) => number;
 
 /**
  * Counts how many sounds of each of many sets are also in one bitmap, as a facet counts each tag's
- * posting over what a search found. The counting runs in WebAssembly, which has a popcount
- * instruction (JavaScript's bit trick costs a dozen operations a word) and reads arrays without
- * JavaScript's checks: a sorted array's positions cost about a quarter of JavaScript's time. Both
- * are copied into its memory first (a copy runs at memory speed): the bitmap counted against once,
- * then each set in turn, after it.
+ * posting over what a search found, or the bits of one bitmap (countBits). The counting runs in
+ * WebAssembly, which has a popcount instruction (JavaScript's bit trick costs a dozen operations a
+ * word) and reads arrays without JavaScript's checks. Both are copied into its memory first (a copy
+ * runs at memory speed): the bitmap counted against once, then each set in turn, after it.
  */
 export class BitCounter {
   private readonly memory: WebAssembly.Memory;

@@ -8,7 +8,7 @@ import type { SoundColumns } from './sound-columns.ts';
 import type { SharedStrings } from './text-column.ts';
 
 // Tuned constants, measured with bench/facets.ts and explained in the package's README. Costs are
-// in words of a bitmap counted against what was found (bit-counter.ts: about half a nanosecond).
+// in words of a bitmap counted against what was found (bit-counter.ts).
 /** A position of a sorted array (a rare tag's posting) counted against what was found. */
 const LISTED_COST = 4;
 /** A word of a bitmap walked in JavaScript, for the sounds found or those not found. */
@@ -202,12 +202,13 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   const outside = count - matches;
   const walkOutside = 'list' in found ? columns.size : words * WALK_WORD_COST;
   const outsideCost = !everything && 2 * matches > count ? walkOutside : Infinity;
+  const outsideReads = outside * OUTSIDE_FACTOR * readCost(count, outside);
 
   let tagWay: TagWay | 'totals' = 'totals';
   if (wantsTags && !everything) {
     const byTag = byTagCost(tags, matches, count, words) + ('list' in found ? matches : 0);
     const bySound = matches * readCost(count, matches) + ('bits' in found ? words * WALK_WORD_COST : 0);
-    const fromOutside = outsideCost + outside * OUTSIDE_FACTOR * readCost(count, outside);
+    const fromOutside = outsideCost + outsideReads;
     const forced = tagWayForTests.way;
     if (forced !== null && (forced !== 'outside' || outsideCost < Infinity)) tagWay = forced;
     else tagWay = fromOutside <= byTag && fromOutside <= bySound ? 'outside' : byTag <= bySound ? 'by tag' : 'by sound';
@@ -215,8 +216,7 @@ export function facetsOf(found: Found, wanted: readonly Facet[], source: FacetSo
   const categoriesOutside =
     wantsCategories &&
     !everything &&
-    (tagWay === 'outside' ||
-      outsideCost + (outside * OUTSIDE_FACTOR * readCost(count, outside)) / 2 < CATEGORIES.length * words);
+    (tagWay === 'outside' || outsideCost + outsideReads / 2 < CATEGORIES.length * words);
 
   // The sounds not found, counted per tag number and per category, when either facet wants them.
   const tagsOutside = tagWay === 'outside' ? new Uint32Array(columns.tags.shared.texts.length) : null;
@@ -276,7 +276,7 @@ function readCost(count: number, read: number): number {
 /**
  * About what counting tag by tag costs: the tags a pruned walk is expected to visit, those whose
  * total, in the share of the catalog found, would reach the count of the TOP_TAG_FACETS-th (a
- * word per 32 sounds of the catalog for a bitmap, a step per sound for a sparse posting).
+ * word per 32 sounds of the catalog for a bitmap, LISTED_COST per sound for a sparse posting).
  */
 function byTagCost(tags: TagTotals, matches: number, count: number, words: number): number {
   if (count === 0) return 0;

@@ -450,8 +450,7 @@ export class SearchIndex {
   }
 
   /**
-   * The sounds in every one of `sets` (all bitmaps), in a scratch bitmap, counted in the last
-   * pass rather than read again.
+   * The sounds in every one of `sets` (all bitmaps), in a scratch bitmap, counted once made.
    */
   private intersection(sets: DocSet[]): { bits: Uint32Array; count: number } {
     const bits = this.pool.take();
