@@ -101,12 +101,13 @@ export function postingCount(words: WordPostings[]): number {
  * `descending`, else worst first. Every sound of `found` must hold every word in its search text:
  * one whose name and tags lack a word then holds it in its description.
  *
- * Groups are worked out best first, and only as far as a page needs: once the groups listed hold
- * `enough` sounds, a descending list ends there (a page of a common word is mostly its first
- * group: the sounds named by it). Worst first needs every group. Per word (WordScores), the
- * vocabulary's tokens holding it are few next to the sounds; the sounds holding a token in their
- * name, their tags or anywhere make the set of one score, and each sound goes to the best score
- * whose set holds it. Several words' scores add up: the group of a total is the union, over the
+ * Groups are listed in the page's order, and only as far as it needs: once the groups listed hold
+ * `enough` sounds, the list ends there (a page of a common word is mostly its first group: the
+ * sounds named by it). Each word's own groups are worked out best first, as the worst is what the
+ * better ones leave: a list worst first works them all out, but adds up only the totals it lists.
+ * Per word (WordScores), the vocabulary's tokens holding it are few next to the sounds; the
+ * sounds holding a token in their name, their tags or anywhere make the set of one score, and each
+ * sound goes to the best score whose set holds it. Several words' scores add up: the group of a total is the union, over the
  * ways of making that total, of the sounds in each word's group of its part.
  */
 export function levelsOf(
@@ -120,14 +121,17 @@ export function levelsOf(
   const scores = words.map((postings, i) => new WordScores(postings, i === 0 ? found : copyOf(found, pool), pool));
   const levels: Level[] = [];
   let listed = 0;
-  for (let total = BEST_WORD_SCORE * words.length; total >= words.length; total--) {
+  const best = BEST_WORD_SCORE * words.length;
+  const worst = WORST_WORD_SCORE * words.length;
+  for (let step = 0; step <= best - worst; step++) {
+    const total = descending ? best - step : worst + step;
     const level = words.length === 1 ? scores[0]!.level(total) : sumOf(scores, total, pool);
     if (level === null) continue;
     levels.push(level);
     listed += level.count;
-    if (descending && listed >= enough) break;
+    if (listed >= enough) break;
   }
-  return descending ? levels : levels.reverse();
+  return levels;
 }
 
 /** A pool bitmap holding `bits`. */
