@@ -12,6 +12,8 @@
  * source's drums and their neighbours. AUG=FOLDER (augment.ts) adds the copies of the training
  * sources' recordings through other recording chains to each fit; AUG_CHAINS=thin,dark,... only
  * those chains' copies. HUB_K and SNN_K re-rank each query's neighbours (`reranker`, below).
+ * POST=say adds each family's posterior under the fitted axes (POST_T its temperature, POST_AXES
+ * the axes it reads) to the distance.
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
@@ -76,12 +78,32 @@ for (const names of variants) {
       ),
       ...groups.flatMap((g) => extras[0]![g]!.map(() => Number(process.env.EW ?? 1) / extras[0]![g]!.length)),
     ];
-    const vectors = evaluated.map((i) => {
-      const d = describeMeasures(measures[i]!, { ...projection, axes: [] } as never);
-      const axes = projection.axes.map((axis) =>
+    const axesOf = (i: number) =>
+      projection.axes.map((axis) =>
         axis.reduce((s, w, k) => s + (w * (all[i]![k]! - projection.mean[k]!)) / projection.scale[k]!, 0),
       );
-      return [...axes, ...d, ...groups.flatMap((g) => extras[i]![g]!)];
+    // POST=say: each family's posterior (equal priors, unit spread along the axes, temperature POST_T)
+    // as extra numbers, their square roots (a Hellinger distance), weighing `say` each.
+    const postSay = Number(process.env.POST ?? 0);
+    const postT = Number(process.env.POST_T ?? 1);
+    const postAxes = Number(process.env.POST_AXES ?? 13);
+    const familyNames = [...new Set(fitted.map((i) => recordings[i]!.family))].sort();
+    const centres = familyNames.map((f) => {
+      const members = fitted.filter((i) => recordings[i]!.family === f).map(axesOf);
+      return members[0]!.map((_, d) => members.reduce((s, m) => s + m[d]!, 0) / members.length).slice(0, postAxes);
+    });
+    const posterior = (z: number[]) => {
+      const e = centres.map((c) => -c.reduce((s, v, d) => s + (z[d]! - v) ** 2, 0) / (2 * postT));
+      const top = Math.max(...e);
+      const w = e.map((v) => Math.exp(v - top));
+      const sum = w.reduce((a, b) => a + b, 0);
+      return w.map((v) => Math.sqrt(v / sum));
+    };
+    if (postSay > 0) weights.push(...familyNames.map(() => postSay));
+    const vectors = evaluated.map((i) => {
+      const d = describeMeasures(measures[i]!, { ...projection, axes: [] } as never);
+      const axes = axesOf(i);
+      return [...axes, ...d, ...groups.flatMap((g) => extras[i]![g]!), ...(postSay > 0 ? posterior(axes) : [])];
     });
     const index = new SimilarityIndex(weights);
     vectors.forEach((v, doc) => index.set(doc, v));
