@@ -19,10 +19,16 @@ export class BitmapPool {
     this.used = 0;
   }
 
+  /** A bitmap with no bit set. */
   take(): Uint32Array {
-    if (this.used === this.bitmaps.length) this.bitmaps.push(new Uint32Array(this.words));
-    const bits = this.bitmaps[this.used++]!;
+    const bits = this.takeUncleared();
     bits.fill(0);
     return bits;
+  }
+
+  /** A bitmap holding what its last query left: for one whose every word is written before it is read. */
+  takeUncleared(): Uint32Array {
+    if (this.used === this.bitmaps.length) this.bitmaps.push(new Uint32Array(this.words));
+    return this.bitmaps[this.used++]!;
   }
 }

@@ -121,14 +121,15 @@ export class DurationIndex {
     // The buckets max and min fall in: the first bound above each is their bucket's end.
     const upper = this.firstBoundAbove(max);
     const lower = this.firstBoundAbove(min) - 1;
-    const none = pool.take();
-    const words = none.length;
     // In: below the first bound above max (with no such bound, every sound with a value), and not
-    // below the last bound at or below min.
-    const inside = sized(pool, upper < count ? this.below[upper]! : this.held, words);
-    const under = lower >= 0 ? sized(pool, this.below[lower]!, words) : none;
-    const bits = pool.take();
-    for (let word = 0; word < words; word++) bits[word] = inside[word]! & ~under[word]!;
+    // below the last bound at or below min (with no min, a copy of the first is all).
+    const bits = pool.takeUncleared();
+    copyInto(bits, upper < count ? this.below[upper]! : this.held);
+    if (lower >= 0) {
+      const under = this.below[lower]!;
+      const shared = Math.min(under.length, bits.length);
+      for (let word = 0; word < shared; word++) bits[word]! &= ~under[word]!;
+    }
     let found = countBits(bits);
     // Every sound of max's bucket is in, and every sound of min's (it is not below its start):
     // those outside [min, max] leave. Without a max (or a min) that edge has none to take out.
@@ -176,10 +177,8 @@ export class DurationIndex {
   }
 }
 
-/** `bits` with as many words as the pool's bitmaps, so the loop above never reads past an end. */
-function sized(pool: BitmapPool, bits: Uint32Array, words: number): Uint32Array {
-  if (bits.length === words) return bits;
-  const copy = pool.take();
-  copy.set(bits.length > words ? bits.subarray(0, words) : bits);
-  return copy;
+/** `into` holding `bits`, cut to its length or with zeros past theirs. */
+function copyInto(into: Uint32Array, bits: Uint32Array): void {
+  into.set(bits.length > into.length ? bits.subarray(0, into.length) : bits);
+  into.fill(0, bits.length);
 }

@@ -215,7 +215,7 @@ export class BitmapSet implements DocSet {
   }
 }
 
-/** The union of several postings, in `bits` (zeroed, one bit per position). */
+/** The union of several postings, in `bits` (one bit per position; whatever it held is overwritten). */
 export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
   const maps: Uint32Array[] = [];
   for (const posting of postings) {
@@ -225,6 +225,7 @@ export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
   // Sorted arrays alone are counted as they are set: each position counts when its bit was not yet
   // set. With a bitmap the union is counted once made (countBits).
   if (maps.length === 0) {
+    bits.fill(0);
     let count = 0;
     for (const posting of postings) count += posting.orIntoCounting(bits);
     return new BitmapSet(bits, count);

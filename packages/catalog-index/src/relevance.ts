@@ -136,8 +136,9 @@ export function levelsOf(
 
 /** A pool bitmap holding `bits`. */
 function copyOf(bits: Uint32Array, pool: BitmapPool): Uint32Array {
-  const copy = pool.take();
+  const copy = pool.takeUncleared();
   copy.set(bits.length <= copy.length ? bits : bits.subarray(0, copy.length));
+  copy.fill(0, bits.length);
   return copy;
 }
 

@@ -353,12 +353,16 @@ export class SearchIndex {
 
   /** What a query found as a bitmap of the pool's size, which may be changed (a copy). */
   private foundBits(found: Found): Uint32Array {
+    if ('bits' in found) {
+      const bits = this.pool.takeUncleared();
+      bits.set(found.bits.length <= bits.length ? found.bits : found.bits.subarray(0, bits.length));
+      bits.fill(0, found.bits.length);
+      return bits;
+    }
     const bits = this.pool.take();
-    if ('bits' in found) bits.set(found.bits.length <= bits.length ? found.bits : found.bits.subarray(0, bits.length));
-    else
-      this.forEachFound(found, (doc) => {
-        bits[doc >>> 5]! |= 1 << (doc & 31);
-      });
+    this.forEachFound(found, (doc) => {
+      bits[doc >>> 5]! |= 1 << (doc & 31);
+    });
     return bits;
   }
 
@@ -388,7 +392,7 @@ export class SearchIndex {
     if (filters.loop !== undefined) sets.push(this.loops[filters.loop ? 1 : 0]);
     if (filters.categories.length > 0) {
       const postings = filters.categories.map((category) => this.categories[CATEGORIES.indexOf(category)]!);
-      sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool.take()));
+      sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool.takeUncleared()));
     }
     const ranges = this.rangesOf(filters);
     if (sets.length === 0 && ranges.length === 0) return ALL;
@@ -453,7 +457,7 @@ export class SearchIndex {
    * The sounds in every one of `sets` (all bitmaps), in a scratch bitmap, counted once made.
    */
   private intersection(sets: DocSet[]): { bits: Uint32Array; count: number } {
-    const bits = this.pool.take();
+    const bits = this.pool.takeUncleared();
     const first = sets[0]!.bitmap()!;
     bits.set(first.length <= bits.length ? first : first.subarray(0, bits.length));
     bits.fill(0, first.length);

@@ -184,4 +184,32 @@ describe('relevance and facets', () => {
     ])
       agrees(index, rows, filters);
   });
+
+  test('relevance-facets.grown: the bitmap of a word, shorter than the catalog, scored in a bitmap a query left full', () => {
+    const record = (i: number, name: string) =>
+      toRecord(i + 1, {
+        name,
+        description: i % 3 === 0 && name.startsWith('kick') ? 'a kick drum' : null,
+        tags: i % 2 === 0 ? ['drum'] : [],
+        category: 'SFX',
+        duration: (i % 20) / 10,
+        numDownloads: i % 7,
+        isSample: false,
+        created: 0,
+        id: 'abcdef',
+        onsetMs: 5,
+        lufs: -20,
+      });
+    const first = Array.from({ length: 1000 }, (_, i) => record(i, `kick ${i}`));
+    const index = indexOf(first);
+    // Sounds without the word, past the capacity the word's bitmap was made for.
+    const rows = [...first, ...Array.from({ length: 1500 }, (_, i) => record(1000 + i, `snare ${i}`))];
+    index.apply(rows.slice(1000));
+    const base = { categories: [], tags: [], order: 'desc' as const, page: 1, limit: 20 };
+    for (const order of ['desc', 'asc'] as const) {
+      // Every sound in a range: the pool's bitmaps are left with every bit set.
+      agrees(index, rows, { ...base, words: [], sort: 'downloads', minDuration: 0 });
+      agrees(index, rows, { ...base, words: ['kick'], sort: 'relevance', order });
+    }
+  });
 });
