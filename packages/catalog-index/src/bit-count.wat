@@ -1,6 +1,6 @@
 ;; How many bits two bitmaps have set in common, 128 bits a step (WebAssembly's SIMD popcount), for
-;; counting facets over what a search found and the bits of a query's bitmaps (bit-counter.ts). JavaScript has no popcount
-;; instruction: its bit trick costs a dozen operations a word. Built into bit-count.wasm by
+;; counting facets over what a search found and the bits of a query's bitmaps (bit-counter.ts).
+;; JavaScript has no popcount instruction: its bit trick costs a dozen operations a word. Built into bit-count.wasm by
 ;; `npm run build:wasm` in the package; test/bit-counter.test.ts checks it against counting bit by
 ;; bit.
 ;;

@@ -31,4 +31,12 @@ export class BitmapPool {
     if (this.used === this.bitmaps.length) this.bitmaps.push(new Uint32Array(this.words));
     return this.bitmaps[this.used++]!;
   }
+
+  /** A bitmap holding `bits`, cut to the pool's length or with zeros past theirs. */
+  copyOf(bits: Uint32Array): Uint32Array {
+    const copy = this.takeUncleared();
+    copy.set(bits.length > copy.length ? bits.subarray(0, copy.length) : bits);
+    copy.fill(0, bits.length);
+    return copy;
+  }
 }

@@ -123,8 +123,7 @@ export class DurationIndex {
     const lower = this.firstBoundAbove(min) - 1;
     // In: below the first bound above max (with no such bound, every sound with a value), and not
     // below the last bound at or below min (with no min, a copy of the first is all).
-    const bits = pool.takeUncleared();
-    copyInto(bits, upper < count ? this.below[upper]! : this.held);
+    const bits = pool.copyOf(upper < count ? this.below[upper]! : this.held);
     if (lower >= 0) {
       const under = this.below[lower]!;
       const shared = Math.min(under.length, bits.length);
@@ -175,10 +174,4 @@ export class DurationIndex {
     while (k < this.bounds.length && this.bounds[k]! <= value) k++;
     return k;
   }
-}
-
-/** `into` holding `bits`, cut to its length or with zeros past theirs. */
-function copyInto(into: Uint32Array, bits: Uint32Array): void {
-  into.set(bits.length > into.length ? bits.subarray(0, into.length) : bits);
-  into.fill(0, bits.length);
 }

@@ -107,8 +107,9 @@ export function postingCount(words: WordPostings[]): number {
  * better ones leave: a list worst first works them all out, but adds up only the totals it lists.
  * Per word (WordScores), the vocabulary's tokens holding it are few next to the sounds; the
  * sounds holding a token in their name, their tags or anywhere make the set of one score, and each
- * sound goes to the best score whose set holds it. Several words' scores add up: the group of a total is the union, over the
- * ways of making that total, of the sounds in each word's group of its part.
+ * sound goes to the best score whose set holds it. Several words' scores add up: the group of a
+ * total is the union, over the ways of making that total, of the sounds in each word's group of its
+ * part.
  */
 export function levelsOf(
   words: WordPostings[],
@@ -118,7 +119,7 @@ export function levelsOf(
   enough: number,
 ): Level[] {
   // The first word's groups are cut out of `found` itself; the others' out of copies.
-  const scores = words.map((postings, i) => new WordScores(postings, i === 0 ? found : copyOf(found, pool), pool));
+  const scores = words.map((postings, i) => new WordScores(postings, i === 0 ? found : pool.copyOf(found), pool));
   const levels: Level[] = [];
   let listed = 0;
   const best = BEST_WORD_SCORE * words.length;
@@ -132,14 +133,6 @@ export function levelsOf(
     if (listed >= enough) break;
   }
   return levels;
-}
-
-/** A pool bitmap holding `bits`. */
-function copyOf(bits: Uint32Array, pool: BitmapPool): Uint32Array {
-  const copy = pool.takeUncleared();
-  copy.set(bits.length <= copy.length ? bits : bits.subarray(0, copy.length));
-  copy.fill(0, bits.length);
-  return copy;
 }
 
 /** The sounds of one score, in increasing position. */

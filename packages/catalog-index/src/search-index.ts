@@ -353,12 +353,7 @@ export class SearchIndex {
 
   /** What a query found as a bitmap of the pool's size, which may be changed (a copy). */
   private foundBits(found: Found): Uint32Array {
-    if ('bits' in found) {
-      const bits = this.pool.takeUncleared();
-      bits.set(found.bits.length <= bits.length ? found.bits : found.bits.subarray(0, bits.length));
-      bits.fill(0, found.bits.length);
-      return bits;
-    }
+    if ('bits' in found) return this.pool.copyOf(found.bits);
     const bits = this.pool.take();
     this.forEachFound(found, (doc) => {
       bits[doc >>> 5]! |= 1 << (doc & 31);
@@ -457,10 +452,7 @@ export class SearchIndex {
    * The sounds in every one of `sets` (all bitmaps), in a scratch bitmap, counted once made.
    */
   private intersection(sets: DocSet[]): { bits: Uint32Array; count: number } {
-    const bits = this.pool.takeUncleared();
-    const first = sets[0]!.bitmap()!;
-    bits.set(first.length <= bits.length ? first : first.subarray(0, bits.length));
-    bits.fill(0, first.length);
+    const bits = this.pool.copyOf(sets[0]!.bitmap()!);
     for (let i = 1; i < sets.length; i++) {
       const other = sets[i]!.bitmap()!;
       const shared = Math.min(other.length, bits.length);

@@ -30,6 +30,15 @@ function agrees(index: SearchIndex, rows: CatalogRecord[], filters: SearchFilter
   );
 }
 
+/** The sound at position `i` with these words and category; its numbers vary with `i`. */
+function soundAt(
+  i: number,
+  text: { name: string; description: string | null; tags: string[]; category: 'MUSIC' | 'SFX' },
+): CatalogRecord {
+  const numbers = { duration: (i % 20) / 10, numDownloads: i % 7, onsetMs: 5, lufs: -20 };
+  return toRecord(i + 1, { ...text, ...numbers, isSample: false, created: 0, id: 'abcdef' });
+}
+
 const relevanceArb = (minWords: number, maxWords: number) =>
   fc
     .tuple(
@@ -152,18 +161,11 @@ describe('relevance and facets', () => {
 
   test('relevance-facets.rare-tags: tag counts over few matches among many rare tags, and over many', () => {
     const rows = Array.from({ length: 400 }, (_, i) =>
-      toRecord(i + 1, {
+      soundAt(i, {
         name: i % 100 === 0 ? 'laser zap' : `sound ${i}`,
         description: i % 3 === 0 ? 'a laser' : null,
         tags: [`tag${i}`, ...(i % 2 === 0 ? ['game'] : [])],
         category: i % 5 === 0 ? 'MUSIC' : 'SFX',
-        duration: (i % 20) / 10,
-        numDownloads: i % 7,
-        isSample: false,
-        created: 0,
-        id: 'abcdef',
-        onsetMs: 5,
-        lufs: -20,
       }),
     );
     const index = indexOf(rows);
@@ -187,18 +189,11 @@ describe('relevance and facets', () => {
 
   test('relevance-facets.grown: the bitmap of a word, shorter than the catalog, scored in a bitmap a query left full', () => {
     const record = (i: number, name: string) =>
-      toRecord(i + 1, {
+      soundAt(i, {
         name,
         description: i % 3 === 0 && name.startsWith('kick') ? 'a kick drum' : null,
         tags: i % 2 === 0 ? ['drum'] : [],
         category: 'SFX',
-        duration: (i % 20) / 10,
-        numDownloads: i % 7,
-        isSample: false,
-        created: 0,
-        id: 'abcdef',
-        onsetMs: 5,
-        lufs: -20,
       });
     const first = Array.from({ length: 1000 }, (_, i) => record(i, `kick ${i}`));
     const index = indexOf(first);
