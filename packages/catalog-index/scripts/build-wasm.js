@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds each src/*.wasm from its .wat with wabt (a dev dependency). The .wasm files are committed,
 // so installing or starting never needs this; run it (`npm run build:wasm`) after changing a .wat
-// (test/vector-rows.test.ts and test/bit-counter.test.ts fail until then).
+// (the tests that compare each .wasm with its .wat fail until then).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { wasmFromWat } from './wasm-from-wat.js';

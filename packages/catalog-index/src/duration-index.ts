@@ -1,5 +1,4 @@
 import type { BitmapPool } from './bitmap-pool.ts';
-import { countBits } from './bit-counter.ts';
 import { BitmapSet, grown, type DocSet } from './posting.ts';
 
 /** How many bounds the catalog's values are cut at (tuned: the package's README). */
@@ -129,7 +128,7 @@ export class DurationIndex {
       const shared = Math.min(under.length, bits.length);
       for (let word = 0; word < shared; word++) bits[word]! &= ~under[word]!;
     }
-    let found = countBits(bits);
+    let found = pool.count(bits);
     // Every sound of max's bucket is in, and every sound of min's (it is not below its start):
     // those outside [min, max] leave. Without a max (or a min) that edge has none to take out.
     const top = max === Infinity ? -1 : upper;

@@ -11,7 +11,6 @@
  * of matches.
  */
 import type { BitmapPool } from './bitmap-pool.ts';
-import { countBits } from './bit-counter.ts';
 import type { Posting } from './posting.ts';
 import { isWordCharacter, NAME, TAGS, type TextIndex } from './text-index.ts';
 
@@ -212,16 +211,17 @@ function sumOf(scores: WordScores[], total: number, pool: BitmapPool): Level | n
         continue;
       }
       bits ??= pool.take();
-      addIntersection(bits, parts);
+      if (parts.length === 2) pool.orAnd(bits, parts[0]!, parts[1]!);
+      else addIntersection(bits, parts);
     }
   };
   visit(0, total);
   if (bits === null) return null;
-  const count = countBits(bits);
+  const count = pool.count(bits);
   return count > 0 ? { score: total, bits, count } : null;
 }
 
-/** Sets in `into` the bits set in every one of `parts`. */
+/** Sets in `into` the bits set in every one of `parts` (three words or more; two: BitmapPool.orAnd). */
 function addIntersection(into: Uint32Array, parts: Uint32Array[]): void {
   const [first, ...others] = parts as [Uint32Array, ...Uint32Array[]];
   for (let word = 0; word < into.length; word++) {
@@ -256,36 +256,23 @@ class WordScores {
   private group(score: number): Level | null {
     const rest = this.rest;
     if (score === WORST_WORD_SCORE) {
-      const count = countBits(rest);
+      const count = this.pool.count(rest);
       return count > 0 ? { score, bits: rest, count } : null;
     }
     const postings = this.postings[score]!;
     if (postings.length === 0) return null;
-    const bits = this.pool.take();
-    // The last bitmap is not ORed in on its own but read in the pass below, which then reads it
-    // and writes `bits` once.
-    let last: Uint32Array | null = null;
+    // A bitmap among the postings is copied rather than ORed into a zeroed one.
+    let first: Uint32Array | null = null;
     let listed = 0;
     for (const posting of postings) {
-      last = posting.bitmap() ?? last;
+      first ??= posting.bitmap();
       listed += posting.count;
     }
-    if (last === null && listed <= rest.length) return this.listedGroup(score, postings, bits);
-    for (const posting of postings) if (last === null || posting.bitmap() !== last) posting.orInto(bits);
+    if (first === null && listed <= rest.length) return this.listedGroup(score, postings, this.pool.take());
+    const bits = first === null ? this.pool.take() : this.pool.copyOf(first);
+    for (const posting of postings) if (first === null || posting.bitmap() !== first) posting.orInto(bits);
     // The set becomes the sounds of exactly this score; they leave `rest`.
-    const dense = last ?? rest;
-    const shared = last === null ? 0 : Math.min(dense.length, rest.length);
-    for (let i = 0; i < shared; i++) {
-      const taken = (bits[i]! | dense[i]!) & rest[i]!;
-      bits[i] = taken;
-      rest[i]! ^= taken;
-    }
-    for (let i = shared; i < rest.length; i++) {
-      const taken = bits[i]! & rest[i]!;
-      bits[i] = taken;
-      rest[i]! ^= taken;
-    }
-    const count = countBits(bits);
+    const count = this.pool.claim(bits, rest);
     return count > 0 ? { score, bits, count } : null;
   }
 

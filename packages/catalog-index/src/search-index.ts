@@ -11,7 +11,7 @@ import {
 import { CATEGORIES, type CatalogRecord, type Sound } from './sound.ts';
 import { DurationIndex } from './duration-index.ts';
 import { facetsOf, TagTotals } from './facets.ts';
-import { BitCounter, countBits } from './bit-counter.ts';
+import { BitCounter } from './bit-counter.ts';
 import { BitmapPool } from './bitmap-pool.ts';
 import { ALL, NOTHING, PageReader, type Found } from './page-reader.ts';
 import { forEachBit, grown, Posting, unionOf, type DocSet } from './posting.ts';
@@ -459,7 +459,7 @@ export class SearchIndex {
       for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
       bits.fill(0, shared);
     }
-    return { bits, count: countBits(bits) };
+    return { bits, count: this.pool.count(bits) };
   }
 
   private positionOf(seq: number): number | undefined {
