@@ -13,6 +13,7 @@
 ;; claim(bits, rest, words): keeps in `bits` only the bits also set in `rest` and clears those in
 ;;   `rest`; returns how many they are.
 ;; or_and(into, a, b, words): sets in `into` the bits set in both `a` and `b`.
+;; or_into, and_into, and_not_into(into, a, words): `into` becomes into | a, into & a, into & ~a.
 (module
   (memory (export "memory") 1)
   (func $sum (param $sums v128) (result i32)
@@ -104,4 +105,58 @@
         (local.set $into (i32.add (local.get $into) (i32.const 4)))
         (local.set $a (i32.add (local.get $a) (i32.const 4)))
         (local.set $b (i32.add (local.get $b) (i32.const 4)))
+        (br $word))))
+  (func (export "or_into") (param $into i32) (param $a i32) (param $words i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $into) (i32.shl (i32.and (local.get $words) (i32.const -4)) (i32.const 2))))
+    (block $done
+      (loop $step
+        (br_if $done (i32.ge_u (local.get $into) (local.get $end)))
+        (v128.store (local.get $into) (v128.or (v128.load (local.get $into)) (v128.load (local.get $a))))
+        (local.set $into (i32.add (local.get $into) (i32.const 16)))
+        (local.set $a (i32.add (local.get $a) (i32.const 16)))
+        (br $step)))
+    (local.set $end (i32.add (local.get $end) (i32.shl (i32.and (local.get $words) (i32.const 3)) (i32.const 2))))
+    (block $last
+      (loop $word
+        (br_if $last (i32.ge_u (local.get $into) (local.get $end)))
+        (i32.store (local.get $into) (i32.or (i32.load (local.get $into)) (i32.load (local.get $a))))
+        (local.set $into (i32.add (local.get $into) (i32.const 4)))
+        (local.set $a (i32.add (local.get $a) (i32.const 4)))
+        (br $word))))
+  (func (export "and_into") (param $into i32) (param $a i32) (param $words i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $into) (i32.shl (i32.and (local.get $words) (i32.const -4)) (i32.const 2))))
+    (block $done
+      (loop $step
+        (br_if $done (i32.ge_u (local.get $into) (local.get $end)))
+        (v128.store (local.get $into) (v128.and (v128.load (local.get $into)) (v128.load (local.get $a))))
+        (local.set $into (i32.add (local.get $into) (i32.const 16)))
+        (local.set $a (i32.add (local.get $a) (i32.const 16)))
+        (br $step)))
+    (local.set $end (i32.add (local.get $end) (i32.shl (i32.and (local.get $words) (i32.const 3)) (i32.const 2))))
+    (block $last
+      (loop $word
+        (br_if $last (i32.ge_u (local.get $into) (local.get $end)))
+        (i32.store (local.get $into) (i32.and (i32.load (local.get $into)) (i32.load (local.get $a))))
+        (local.set $into (i32.add (local.get $into) (i32.const 4)))
+        (local.set $a (i32.add (local.get $a) (i32.const 4)))
+        (br $word))))
+  (func (export "and_not_into") (param $into i32) (param $a i32) (param $words i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $into) (i32.shl (i32.and (local.get $words) (i32.const -4)) (i32.const 2))))
+    (block $done
+      (loop $step
+        (br_if $done (i32.ge_u (local.get $into) (local.get $end)))
+        (v128.store (local.get $into) (v128.andnot (v128.load (local.get $into)) (v128.load (local.get $a))))
+        (local.set $into (i32.add (local.get $into) (i32.const 16)))
+        (local.set $a (i32.add (local.get $a) (i32.const 16)))
+        (br $step)))
+    (local.set $end (i32.add (local.get $end) (i32.shl (i32.and (local.get $words) (i32.const 3)) (i32.const 2))))
+    (block $last
+      (loop $word
+        (br_if $last (i32.ge_u (local.get $into) (local.get $end)))
+        (i32.store (local.get $into) (i32.and (i32.load (local.get $into)) (i32.xor (i32.load (local.get $a)) (i32.const -1))))
+        (local.set $into (i32.add (local.get $into) (i32.const 4)))
+        (local.set $a (i32.add (local.get $a) (i32.const 4)))
         (br $word)))))

@@ -123,11 +123,7 @@ export class DurationIndex {
     // In: below the first bound above max (with no such bound, every sound with a value), and not
     // below the last bound at or below min (with no min, a copy of the first is all).
     const bits = pool.copyOf(upper < count ? this.below[upper]! : this.held);
-    if (lower >= 0) {
-      const under = this.below[lower]!;
-      const shared = Math.min(under.length, bits.length);
-      for (let word = 0; word < shared; word++) bits[word]! &= ~under[word]!;
-    }
+    if (lower >= 0) pool.andNotInto(bits, this.below[lower]!);
     let found = pool.count(bits);
     // Every sound of max's bucket is in, and every sound of min's (it is not below its start):
     // those outside [min, max] leave. Without a max (or a min) that edge has none to take out.

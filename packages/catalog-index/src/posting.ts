@@ -1,4 +1,5 @@
 import { countBits } from './bit-counter.ts';
+import type { BitmapPool } from './bitmap-pool.ts';
 
 /**
  * The set of sounds (by their index position, a small integer) that contain one piece of text or
@@ -215,50 +216,28 @@ export class BitmapSet implements DocSet {
   }
 }
 
-/** The union of several postings, in `bits` (one bit per position; whatever it held is overwritten). */
-export function unionOf(postings: Posting[], bits: Uint32Array): DocSet {
+/**
+ * The union of `postings` (at least two), in a bitmap of the pool's. Sorted arrays alone are
+ * counted as they are set: each position counts when its bit was not yet set. Else the first
+ * bitmap is copied, the others are ORed in (in WebAssembly: BitmapPool.orInto), the sorted arrays'
+ * positions set, and the union counted once made.
+ */
+export function unionOf(postings: Posting[], pool: BitmapPool): DocSet {
   const maps: Uint32Array[] = [];
   for (const posting of postings) {
     const map = posting.bitmap();
     if (map !== null) maps.push(map);
   }
-  // Sorted arrays alone are counted as they are set: each position counts when its bit was not yet
-  // set. With a bitmap the union is counted once made (countBits).
   if (maps.length === 0) {
-    bits.fill(0);
+    const bits = pool.take();
     let count = 0;
     for (const posting of postings) count += posting.orIntoCounting(bits);
     return new BitmapSet(bits, count);
   }
-  orAll(maps, bits);
+  const bits = pool.copyOf(maps[0]!);
+  for (let i = 1; i < maps.length; i++) pool.orInto(bits, maps[i]!);
   for (const posting of postings) if (posting.bitmap() === null) posting.orInto(bits);
-  return new BitmapSet(bits, countBits(bits));
-}
-
-/**
- * Writes into `bits` the union of `maps` (bitmaps of any length). Up to three bitmaps are read
- * side by side in one pass that writes `bits` once: a pass per bitmap, each reading and writing
- * `bits` again, made a common word's union (a token and the longer tokens holding it: "door",
- * "indoor", "outdoor") most of its search.
- */
-function orAll(maps: Uint32Array[], bits: Uint32Array): void {
-  let shared = bits.length;
-  for (const map of maps) shared = Math.min(shared, map.length);
-  const n = maps.length;
-  const a = maps[0]!;
-  const b = maps[1] ?? a;
-  const c = maps[2] ?? b;
-  for (let word = 0; word < shared; word++) bits[word] = a[word]! | b[word]! | c[word]!;
-  for (let i = 3; i < n; i++) {
-    const map = maps[i]!;
-    for (let word = 0; word < shared; word++) bits[word]! |= map[word]!;
-  }
-  // Past the shortest bitmap, each word from those that reach it.
-  for (let word = shared; word < bits.length; word++) {
-    let value = 0;
-    for (const map of maps) if (word < map.length) value |= map[word]!;
-    bits[word] = value;
-  }
+  return new BitmapSet(bits, pool.count(bits));
 }
 
 /** The first place in `sorted` (its first `end` elements, ascending) holding `doc` or more: `end` when none does. */

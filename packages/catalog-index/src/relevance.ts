@@ -270,7 +270,11 @@ class WordScores {
     }
     if (first === null && listed <= rest.length) return this.listedGroup(score, postings, this.pool.take());
     const bits = first === null ? this.pool.take() : this.pool.copyOf(first);
-    for (const posting of postings) if (first === null || posting.bitmap() !== first) posting.orInto(bits);
+    for (const posting of postings) {
+      const map = posting.bitmap();
+      if (map === null) posting.orInto(bits);
+      else if (map !== first) this.pool.orInto(bits, map);
+    }
     // The set becomes the sounds of exactly this score; they leave `rest`.
     const count = this.pool.claim(bits, rest);
     return count > 0 ? { score, bits, count } : null;

@@ -387,7 +387,7 @@ export class SearchIndex {
     if (filters.loop !== undefined) sets.push(this.loops[filters.loop ? 1 : 0]);
     if (filters.categories.length > 0) {
       const postings = filters.categories.map((category) => this.categories[CATEGORIES.indexOf(category)]!);
-      sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool.takeUncleared()));
+      sets.push(postings.length === 1 ? postings[0]! : unionOf(postings, this.pool));
     }
     const ranges = this.rangesOf(filters);
     if (sets.length === 0 && ranges.length === 0) return ALL;
@@ -453,12 +453,7 @@ export class SearchIndex {
    */
   private intersection(sets: DocSet[]): { bits: Uint32Array; count: number } {
     const bits = this.pool.copyOf(sets[0]!.bitmap()!);
-    for (let i = 1; i < sets.length; i++) {
-      const other = sets[i]!.bitmap()!;
-      const shared = Math.min(other.length, bits.length);
-      for (let word = 0; word < shared; word++) bits[word]! &= other[word]!;
-      bits.fill(0, shared);
-    }
+    for (let i = 1; i < sets.length; i++) this.pool.andInto(bits, sets[i]!.bitmap()!);
     return { bits, count: this.pool.count(bits) };
   }
 

@@ -108,7 +108,7 @@ export class TextIndex {
       if (posting.count > 0) postings.push(posting);
     }
     if (postings.length === 0) return null;
-    return postings.length === 1 ? postings[0]! : unionOf(postings, pool.takeUncleared());
+    return postings.length === 1 ? postings[0]! : unionOf(postings, pool);
   }
 
   /**

@@ -58,6 +58,45 @@ test('bitmap-pool.passes: count, claim and orAnd as word by word, in and past th
   );
 });
 
+test('bitmap-pool.outside: orInto, andInto and andNotInto with a bitmap of any length from outside', () => {
+  let pool = new BitmapPool();
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2_000 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.array(word, { minLength: 1, maxLength: 64 }),
+      fc.array(word, { maxLength: 80 }),
+      fc.boolean(),
+      (capacity, taken, fill, outside, fresh) => {
+        // A new pool has room for few: the copies below then lie past it, done in JavaScript.
+        if (fresh) pool = new BitmapPool();
+        pool.reset(capacity);
+        const bitmaps = takeFilled(pool, taken, fill);
+        const other = Uint32Array.from(outside);
+        // The last bitmap taken: in the room, or past it when `taken` is more than the room.
+        const into = bitmaps[taken - 1]!;
+        const wordOf = (i: number) => (i < other.length ? other[i]! : 0);
+        const expected = {
+          orInto: into.map((bits, i) => bits | wordOf(i)),
+          andInto: into.map((bits, i) => bits & wordOf(i)),
+          andNotInto: into.map((bits, i) => bits & ~wordOf(i)),
+        };
+        for (const name of ['orInto', 'andInto', 'andNotInto'] as const) {
+          const copy = pool.copyOf(into);
+          pool[name](copy, other);
+          assert.deepEqual(copy, expected[name], name);
+          // A bitmap of the pool's as the other one.
+          const again = pool.copyOf(into);
+          pool[name](again, pool.copyOf(other));
+          assert.deepEqual(again, expected[name], `${name}, the pool's`);
+        }
+        assert.deepEqual(other, Uint32Array.from(outside));
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
 test('bitmap-pool.room: a query that takes more than the room makes room for as many in the next', () => {
   const pool = new BitmapPool();
   pool.reset(100_000);
