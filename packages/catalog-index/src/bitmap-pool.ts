@@ -135,7 +135,7 @@ export class BitmapPool {
   private pass(name: Pass, into: Uint32Array, other: Uint32Array): boolean {
     if (!this.holds(into)) return false;
     let source = other;
-    if (!this.holds(other) || other.length !== into.length) {
+    if (!this.holds(other)) {
       source = this.spare;
       source.set(other.length > source.length ? other.subarray(0, source.length) : other);
       source.fill(0, other.length);

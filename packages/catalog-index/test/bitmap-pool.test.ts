@@ -13,6 +13,9 @@ function ones(bits: Uint32Array): number {
 }
 
 const word = fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constant(0), fc.constant(2 ** 32 - 1));
+/** A catalog's capacity in positions, and the words a query's bitmaps are filled from. */
+const capacities = fc.integer({ min: 0, max: 2_000 });
+const fills = fc.array(word, { minLength: 1, maxLength: 64 });
 
 /**
  * A query's bitmaps: `words` long, as many as `taken` (some past the pool's room, which then come
@@ -27,14 +30,17 @@ function takeFilled(pool: BitmapPool, taken: number, fill: number[]): Uint32Arra
 }
 
 test('bitmap-pool.passes: count, claim and orAnd as word by word, in and past the room, any length', () => {
-  const pool = new BitmapPool();
+  let pool = new BitmapPool();
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: 2_000 }),
+      capacities,
       fc.integer({ min: 3, max: 20 }),
-      fc.array(word, { minLength: 1, maxLength: 64 }),
+      fills,
       fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
-      (capacity, taken, fill, picks) => {
+      fc.boolean(),
+      (capacity, taken, fill, picks, fresh) => {
+        // A new pool has room for few: the bitmaps past it are plain arrays, done in JavaScript.
+        if (fresh) pool = new BitmapPool();
         pool.reset(capacity);
         const bitmaps = takeFilled(pool, taken, fill);
         assert.ok(bitmaps.every((bits) => bits.length === (capacity + 31) >>> 5));
@@ -62,9 +68,9 @@ test('bitmap-pool.outside: orInto, andInto and andNotInto with a bitmap of any l
   let pool = new BitmapPool();
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: 2_000 }),
+      capacities,
       fc.integer({ min: 1, max: 12 }),
-      fc.array(word, { minLength: 1, maxLength: 64 }),
+      fills,
       fc.array(word, { maxLength: 80 }),
       fc.boolean(),
       (capacity, taken, fill, outside, fresh) => {
