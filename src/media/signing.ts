@@ -1,6 +1,7 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SECRET_MIN_LENGTH } from '../secret-length.ts';
 import { formatParams } from './format-params.ts';
+import { HmacSha256 } from './hmac.ts';
 import { LEGACY_SIGNATURE_LENGTH, legacyMacKeyOf, legacySignature } from './legacy-signature.ts';
 import { extensionOf, renditionChoice, type RenditionChoice } from './rendition-choice.ts';
 
@@ -68,7 +69,7 @@ export class MediaSigner {
     }
     this.keys = secrets.map((secret) => ({
       kid: keyIdOf(secret),
-      key: createSecretKey(Buffer.from(secret, 'utf8')),
+      mac: new HmacSha256(Buffer.from(secret, 'utf8')),
       legacyMacKey: legacyMacKeyOf(secret),
     }));
   }
@@ -80,12 +81,12 @@ export class MediaSigner {
    * nothing to serve: its URL names no account, whether one is given or not.
    */
   sign(soundId: string, disposition: Disposition, choice: RenditionChoice = {}, accountId?: string): SignedMedia {
-    const { kid, key } = this.keys[0]!;
+    const { kid, mac } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
     // The file name's extension is the format's, so a saved file opens as what it is.
     const path = `/media/${encodeURIComponent(soundId)}.${extensionOf(choice)}`;
     const rendition = renditionParams(choice, accountId);
-    const sig = signatureOf(key, signedStringOf(path, rendition, expiresAt, kid));
+    const sig = mac.sign(signedStringOf(path, rendition, expiresAt, kid));
     return {
       url: `${this.baseUrl()}${path}?${unsignedQueryOf(disposition, rendition, expiresAt, kid)}&sig=${sig}`,
       expiresAt,
@@ -102,10 +103,10 @@ export class MediaSigner {
    * one signature: `d` is not signed, so the two URLs cost one HMAC.
    */
   signBoth(soundId: string): Record<Disposition, SignedMedia> {
-    const { kid, key } = this.keys[0]!;
+    const { kid, mac } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
     const path = `/media/${encodeURIComponent(soundId)}.mp3`;
-    const sig = signatureOf(key, signedStringOf(path, '', expiresAt, kid));
+    const sig = mac.sign(signedStringOf(path, '', expiresAt, kid));
     const url = `${this.baseUrl()}${path}?d=`;
     const rest = `&exp=${expiresAt}&kid=${kid}&sig=${sig}`;
     return {
@@ -131,9 +132,9 @@ export class MediaSigner {
     const unsigned = unsignedQueryOf(d, rendition, exp, key.kid);
     let expected: string[];
     if (sig.length === SIGNATURE_LENGTH) {
-      expected = [signatureOf(key.key, signedStringOf(path, rendition, exp, key.kid))];
+      expected = [key.mac.sign(signedStringOf(path, rendition, exp, key.kid))];
       // The release before signed `d` too: its URLs verify until their own expiry, at most an hour from now.
-      if (Number(exp) <= expiryFrom(this.clock())) expected.push(signatureOf(key.key, `${path}?${unsigned}`));
+      if (Number(exp) <= expiryFrom(this.clock())) expected.push(key.mac.sign(`${path}?${unsigned}`));
     } else if (sig.length === LEGACY_SIGNATURE_LENGTH && Number(exp) <= expiryFrom(this.clock())) {
       expected = [legacySignature(key.legacyMacKey, d, [soundId], false, exp, rendition)];
     } else {
@@ -148,10 +149,10 @@ export class MediaSigner {
    * as a sound's nor a sound's as a pack's.
    */
   signPack(ids: string[], choice: RenditionChoice, accountId: string, options: PackOptions = {}): SignedMedia {
-    const { kid, key } = this.keys[0]!;
+    const { kid, mac } = this.keys[0]!;
     const expiresAt = expiryFrom(this.clock());
     const unsigned = unsignedPackQueryOf(ids, packParams(choice, options, accountId), expiresAt, kid);
-    const sig = signatureOf(key, `${PACK_PATH}?${unsigned}`);
+    const sig = mac.sign(`${PACK_PATH}?${unsigned}`);
     return { url: `${this.baseUrl()}${PACK_PATH}?${unsigned}&sig=${sig}`, expiresAt };
   }
 
@@ -170,7 +171,7 @@ export class MediaSigner {
     const unsigned = unsignedPackQueryOf(list, rendition, exp, key.kid);
     let expected: string[];
     if (sig.length === SIGNATURE_LENGTH) {
-      expected = [signatureOf(key.key, `${PACK_PATH}?${unsigned}`)];
+      expected = [key.mac.sign(`${PACK_PATH}?${unsigned}`)];
     } else if (sig.length === LEGACY_SIGNATURE_LENGTH && Number(exp) <= expiryFrom(this.clock())) {
       expected = [legacySignature(key.legacyMacKey, 'download', list, true, exp, rendition)];
     } else {
@@ -206,11 +207,6 @@ function sameSignature(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** base64url(HMAC-SHA256(key, signed)): 43 characters. */
-function signatureOf(key: KeyObject, signed: string): string {
-  return createHmac('sha256', key).update(signed).digest('base64url');
 }
 
 /**
@@ -348,8 +344,8 @@ function choiceOf(query: MediaQuery): RenditionChoice | null {
 interface SigningKey {
   /** Named in every URL: which secret signed it. */
   kid: string;
-  /** The secret, as the HMAC key. */
-  key: KeyObject;
+  /** HMAC-SHA256 under the secret: signs and checks the URLs with this key id. */
+  mac: HmacSha256;
   /** What the format before made its tags with (legacy-signature.ts). */
   legacyMacKey: string;
 }
