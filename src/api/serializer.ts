@@ -1,38 +1,54 @@
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
 
-// `unsafe` (a URL written unescaped, dropUnlisted) is fast-json-stringify's; its ajv, which picks
-// an anyOf's branch, is told the format holds for any string.
-const compileJsonSchema = SerializerSelector()({}, { ajv: { formats: { unsafe: true } } });
-
 /**
- * How every answer of an endpoint is written: by Fastify's own compiled serializer,
- * fast-json-stringify, given the JSON Schema of the answer's zod schema, as the OpenAPI document
- * publishes it but for `additionalProperties: false` and URLs (dropUnlisted). It writes the fields the
- * schema lists and no others, at any depth, so a field a handler or a domain object carries beyond
- * them (a stored sound's `fileKey`) never reaches a client.
+ * How every answer of an endpoint is written: by fast-json-stringify, Fastify's serializer, given
+ * the JSON Schema of the answer's zod schema, as the OpenAPI document publishes it but for
+ * `additionalProperties: false` and URLs (dropUnlisted). It writes the fields the schema lists and
+ * no others, at any depth, so a field a handler or a domain object carries beyond them (a stored
+ * sound's `fileKey`) never reaches a client.
  *
- * The answer goes out as bytes, encoded once here. fast-json-stringify builds it as a string of
- * many small joined pieces; handed to Fastify as a string, those pieces lived until the socket took
- * the answer, and under load enough of them outlived young-generation collections to fill the old
- * generation (node --trace-gc under bench/pairs.ts). As a Buffer they die at once; Fastify sends it
- * as it is, with its length as content-length.
+ * The answer goes out as bytes, encoded once here: fast-json-stringify builds it as a string of
+ * many small joined pieces, which the socket would otherwise join and encode later, and handing
+ * Fastify that string served fewer requests a second than the Buffer (bench/pairs.ts). Fastify
+ * sends a Buffer as it is, with its length as content-length.
  */
-export const compileSerializer: FastifySerializerCompiler<z.ZodType> = ({ schema, method, url, httpStatus }) => {
-  const write = compileSchemaWriter(schema, { method, url, httpStatus: httpStatus ?? '200' });
+export const compileSerializer: FastifySerializerCompiler<z.ZodType> = ({ schema }) => {
+  const write = compileSchemaWriter(schema);
   return ((body: unknown) => Buffer.from(write(body))) as unknown as (body: unknown) => string;
 };
 
 /** fast-json-stringify for a zod schema: writes exactly the fields the schema declares. */
-export function compileSchemaWriter(
-  schema: z.ZodType,
-  route = { method: 'GET', url: '/', httpStatus: '200' },
-): (body: unknown) => string {
+export function compileSchemaWriter(schema: z.ZodType): (body: unknown) => string {
   const options = { io: 'output', unrepresentable: 'any', override: dropUnlisted } as const;
   const json = z.toJSONSchema(schema, options) as Record<string, unknown>;
   delete json.$schema;
-  return compileJsonSchema({ schema: json, ...route });
+  // Debug mode hands back the generated code with the helpers it calls, which restore() joins
+  // again (fast-json-stringify's README), so that numbers are written by numberText. Its ajv, which
+  // picks an anyOf's branch, is told that `unsafe` (a URL written unescaped) holds for any string.
+  const compiled = fastJson(json, { mode: 'debug', ajv: { formats: { unsafe: true } } }) as unknown as Compiled;
+  compiled.serializer.asNumber = numberText;
+  return fastJson.restore(compiled as never) as unknown as (body: unknown) => string;
+}
+
+interface Compiled {
+  code: string;
+  serializer: { asNumber: (value: unknown) => string };
+}
+
+/**
+ * A number as fast-json-stringify writes it (`'' + number`; NaN refused, an infinity null), made
+ * by JSON.stringify, which gives the same text. `'' + number` keeps each new string in V8's cache
+ * of numbers' strings, where a young collection finds it alive and moves it to the old generation:
+ * under load the durations, timings and loudnesses of every answer filled it, and its full
+ * collections made the tail (node --trace-gc; a sampling heap profile of what reached the old
+ * generation). JSON.stringify writes a number without that cache.
+ */
+function numberText(value: unknown): string {
+  const number = Number(value);
+  if (Number.isNaN(number)) throw new Error(`The value "${String(value)}" cannot be converted to a number.`);
+  return Number.isFinite(number) ? JSON.stringify(number) : 'null';
 }
 
 /**

@@ -274,3 +274,34 @@ test('answer-shapes.urls: URLs written unescaped are still exact JSON, for any a
     { numRuns: 300 },
   );
 });
+
+/**
+ * Numbers are written by api/serializer.ts's numberText, not fast-json-stringify's own: for any
+ * finite number the text is JSON.stringify's, byte for byte; a value that is not a number is
+ * refused, as fast-json-stringify refuses it.
+ */
+test('answer-shapes.numbers: every finite number written as JSON.stringify writes it', () => {
+  const write = compileSchemaWriter(soundSchema);
+  const sound = (duration: unknown, onset: unknown, peak: unknown, tail: unknown, lufs: unknown) => ({
+    id: 'a',
+    name: 'n',
+    description: null,
+    tags: [],
+    duration,
+    stream_url: 'https://sounds.example.com/media/a.mp3',
+    category: 'SFX',
+    license: 'CC0',
+    timing: { onset_ms: onset, peak_ms: peak, tail_ms: tail },
+    loudness: { integrated_lufs: lufs, true_peak_db: null },
+    loop: null,
+  });
+  const numbers = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constant(-0));
+  fc.assert(
+    fc.property(numbers, numbers, numbers, numbers, numbers, (...values) => {
+      const body = sound(...values);
+      assert.equal(write(body), JSON.stringify(body));
+    }),
+    { numRuns: 500 },
+  );
+  assert.throws(() => write(sound('x', null, null, null, null)), /cannot be converted to a number/);
+});
