@@ -13,7 +13,8 @@
  * sources' recordings through other recording chains to each fit; AUG_CHAINS=thin,dark,... only
  * those chains' copies. HUB_K and SNN_K re-rank each query's neighbours (`reranker`, below).
  * POST=say adds each family's posterior under the fitted axes (POST_T its temperature, POST_AXES
- * the axes it reads) to the distance.
+ * the axes it reads) to the distance. COS=1 describes each sound by the direction of its axes (from
+ * the training sounds' mean) instead of their position.
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
@@ -100,9 +101,17 @@ for (const names of variants) {
       return w.map((v) => Math.sqrt(v / sum));
     };
     if (postSay > 0) weights.push(...familyNames.map(() => postSay));
+    // COS=1: the axes as a direction from the training sounds' mean (unit length, times the root
+    // of the axes' summed spread), as run.ts's asDirection.
+    const cos = process.env.COS === '1';
+    const cosScale = Math.sqrt(projection.spread.reduce((sum, v) => sum + v, 0));
     const vectors = evaluated.map((i) => {
       const d = describeMeasures(measures[i]!, { ...projection, axes: [] } as never);
-      const axes = axesOf(i);
+      let axes = axesOf(i);
+      if (cos) {
+        const length = Math.sqrt(axes.reduce((sum, v) => sum + v * v, 0)) || 1;
+        axes = axes.map((v) => (v / length) * cosScale);
+      }
       return [...axes, ...d, ...groups.flatMap((g) => extras[i]![g]!), ...(postSay > 0 ? posterior(axes) : [])];
     });
     const index = new SimilarityIndex(weights);
