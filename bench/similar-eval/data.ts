@@ -106,9 +106,12 @@ export function cached(name: string): { known: Record<string, number[]>; save: (
   return { known, save: () => writeFileSync(file, JSON.stringify(known)) };
 }
 
-/** The measuring code's version: a hash of descriptors.ts. */
-export const MEASURES_VERSION = createHash('sha1')
-  .update(readFileSync(new URL('../../src/audio/analyze/descriptors.ts', import.meta.url)))
+/** The measuring code's version: a hash of the files that measure. */
+export const MEASURES_VERSION = ['descriptors.ts', 'periodicity.ts', 'fft.ts']
+  .reduce(
+    (hash, file) => hash.update(readFileSync(new URL(`../../src/audio/analyze/${file}`, import.meta.url))),
+    createHash('sha1'),
+  )
   .digest('hex')
   .slice(0, 12);
 

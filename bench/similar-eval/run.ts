@@ -21,8 +21,6 @@
  * - The demo catalog: DEMO_COUNT synthesized sounds (default 600, seed "precision", 0 to skip),
  *   each made into its MP3 and measured as ingest does, described with the projection fitted on
  *   every source; a sound's family is its generator.
- * - COS=1 describes every sound by the direction of its axes (ours, and the demo catalog; not ffmpeg)
- *   instead of their position (`asDirection`, below).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -35,7 +33,6 @@ import {
   MEASURE_NAMES,
   type Projection,
 } from '../../src/audio/analyze/descriptors.ts';
-import { PROJECTION } from '../../src/audio/analyze/similar-projection.ts';
 import { synthesizeSound } from '../../src/audio/synth/index.ts';
 import { encodeAndMeasure } from '../../src/ingest/measure.ts';
 import { learn } from './discriminant.ts';
@@ -85,7 +82,7 @@ for (const group of new Set(sources.map(groupOf))) {
     AXES,
   );
   const nearest = serviceNearest(
-    poolMeasures.map((vector) => asDirection(describeMeasures(vector, projection), projection)),
+    poolMeasures.map((vector) => describeMeasures(vector, projection)),
     descriptorWeights(projection),
     searchable,
   );
@@ -196,9 +193,7 @@ if (demoCount > 0) {
   if (added > 0) save();
   const demoPrecision = (projection: Projection | null) => {
     const describe = (vector: number[]) =>
-      projection
-        ? asDirection(describeMeasures(vector, projection), projection)
-        : asDirection(describeMeasures(vector));
+      projection ? describeMeasures(vector, projection) : describeMeasures(vector);
     const nearest = serviceNearest(
       demo.map((sound) => describe(sound.measures)),
       projection ? descriptorWeights(projection) : [...DESCRIPTOR_WEIGHTS],
@@ -214,19 +209,6 @@ if (demoCount > 0) {
       `${demoPrecision(everything)} with the projection fitted on every source, ` +
       `${demoPrecision(null)} with the shipped one (similar-projection.ts)`,
   );
-}
-
-/**
- * COS=1 (a candidate, not in the analyzer): the descriptor's axes as a direction from the
- * training sounds' mean, of length the root of the axes' summed spread, instead of a position.
- */
-function asDirection(descriptor: number[], projection: Projection = PROJECTION): number[] {
-  if (process.env.COS !== '1') return descriptor;
-  const count = projection.axes.length;
-  const axes = descriptor.slice(0, count);
-  const length = Math.sqrt(axes.reduce((sum, value) => sum + value * value, 0)) || 1;
-  const size = Math.sqrt(projection.spread.reduce((sum, value) => sum + value, 0));
-  return [...axes.map((value) => (value / length) * size), ...descriptor.slice(count)];
 }
 
 function ratio(entry: Tally): number {

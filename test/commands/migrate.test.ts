@@ -30,6 +30,7 @@ describe('migrate', () => {
         '014_download_counts',
         '015_unlocked_change_log',
         '016_loops',
+        '017_descriptors_v4',
       ]);
       const again = await runCli(['migrate'], { SOUND_CATALOG_DATA: dataDir });
       assert.equal(again.status, 0, again.stderr);
@@ -56,7 +57,7 @@ describe('migrate', () => {
               '005_descriptors_v2, 006_drop_list_indexes, 007_renditions, 008_round_loudness, ' +
               '009_drop_unread_columns, ' +
               '010_secrets, 011_change_kinds, 012_rendition_claims, 013_descriptors_v3, 014_download_counts, ' +
-              '015_unlocked_change_log, 016_loops not applied\\): run "sound-catalog migrate"',
+              '015_unlocked_change_log, 016_loops, 017_descriptors_v4 not applied\\): run "sound-catalog migrate"',
           ),
         );
         assert.equal((await runCli(['migrate'], env)).status, 0);

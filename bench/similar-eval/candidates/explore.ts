@@ -13,8 +13,7 @@
  * sources' recordings through other recording chains to each fit; AUG_CHAINS=thin,dark,... only
  * those chains' copies. HUB_K and SNN_K re-rank each query's neighbours (`reranker`, below).
  * POST=say adds each family's posterior under the fitted axes (POST_T its temperature, POST_AXES
- * the axes it reads) to the distance. COS=1 describes each sound by the direction of its axes (from
- * the training sounds' mean) instead of their position.
+ * the axes it reads) to the distance.
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
 import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
@@ -54,7 +53,7 @@ for (const names of variants) {
   const learned = names.filter((n) => !n.startsWith('-') && !n.startsWith('+'));
   if (augFolder && learned.length > 0) throw new Error('AUG copies carry no extra.ts groups: use +group');
   // The sizes of descriptors.ts GROUPS, in order.
-  const SIZES = [10, 12, 6, 12, 6, 6, 5, 6, 30, 2];
+  const SIZES = [10, 12, 6, 12, 6, 6, 5, 6, 30, 2, 6];
   const groupOfMeasure = SIZES.flatMap((n, g) => new Array(n).fill(g));
   const dropDist = new Set(names.filter((n) => n.startsWith('-g')).map((n) => Number(n.slice(2))));
   const dropAll = new Set(names.filter((n) => n.startsWith('-G')).map((n) => Number(n.slice(2))));
@@ -101,17 +100,14 @@ for (const names of variants) {
       return w.map((v) => Math.sqrt(v / sum));
     };
     if (postSay > 0) weights.push(...familyNames.map(() => postSay));
-    // COS=1: the axes as a direction from the training sounds' mean (unit length, times the root
-    // of the axes' summed spread), as run.ts's asDirection.
-    const cos = process.env.COS === '1';
+    // The axes as a direction, as describeMeasures has them (unit length, times the root of the
+    // axes' summed spread).
     const cosScale = Math.sqrt(projection.spread.reduce((sum, v) => sum + v, 0));
     const vectors = evaluated.map((i) => {
       const d = describeMeasures(measures[i]!, { ...projection, axes: [] } as never);
-      let axes = axesOf(i);
-      if (cos) {
-        const length = Math.sqrt(axes.reduce((sum, v) => sum + v * v, 0)) || 1;
-        axes = axes.map((v) => (v / length) * cosScale);
-      }
+      const raw = axesOf(i);
+      const length = Math.sqrt(raw.reduce((sum, v) => sum + v * v, 0)) || 1;
+      const axes = raw.map((v) => (v / length) * cosScale);
       return [...axes, ...d, ...groups.flatMap((g) => extras[i]![g]!), ...(postSay > 0 ? posterior(axes) : [])];
     });
     const index = new SimilarityIndex(weights);

@@ -15,11 +15,7 @@
  * - body_minus_transient: the MFCCs of 100-300 ms after the peak less the transient's (a
  *   recording chain's colour adds the same to both, so it cancels);
  * - attack_mfcc_std: how 8 MFCCs move over the first 60 ms;
- * - early_mfcc, early_flat: MFCCs and flatness of the first 150 ms;
- * - periodicity: how periodic the sound is at 40 Hz-1 kHz (the highest normalised autocorrelation at
- *   lags of 1-25 ms) over 0-100 ms and 100-300 ms after the peak, with that lag (log seconds), and
- *   the same height on the twice-differenced signal (its highs): a tom's or a rim's ring against
- *   a snare's or a cymbal's noise, whatever the recording's level and colour.
+ * - early_mfcc, early_flat: MFCCs and flatness of the first 150 ms.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -330,50 +326,7 @@ export function extraMeasures(x: Float32Array, sr: number): Record<string, numbe
     }),
     out,
   );
-  const periodic = (fromMs: number, toMs: number, differences: number) => {
-    const from = Math.min(x.length, peak * H + Math.floor((fromMs * sr) / 1000));
-    const to = Math.min(x.length, peak * H + Math.floor((toMs * sr) / 1000));
-    let segment = Float64Array.from(x.subarray(from, to));
-    for (let d = 0; d < differences; d++) segment = segment.map((v, i) => (i === 0 ? 0 : v - segment[i - 1]!));
-    return periodicity(segment.length > 64 ? segment : new Float64Array(64), sr);
-  };
-  group(
-    'periodicity',
-    [...periodic(0, 100, 0), ...periodic(100, 300, 0), periodic(0, 100, 2)[0]!, periodic(100, 300, 2)[0]!],
-    out,
-  );
   return out;
-}
-
-const AUTO = 32768;
-const autoFft = new Fft(AUTO);
-/**
- * The highest autocorrelation of a (Hann-windowed) segment at lags of 1 to 25 ms, over its value
- * at lag 0 (unbiased for the overlap), and that lag in log seconds.
- */
-function periodicity(segment: Float64Array, sr: number): [number, number] {
-  const re = new Float64Array(AUTO);
-  const im = new Float64Array(AUTO);
-  const window = hann(segment.length);
-  for (let i = 0; i < segment.length && i < AUTO / 2; i++) re[i] = segment[i]! * window[i]!;
-  autoFft.transform(re, im);
-  for (let k = 0; k < AUTO; k++) {
-    re[k] = re[k]! ** 2 + im[k]! ** 2;
-    im[k] = 0;
-  }
-  // The power spectrum is real and even: its forward transform is the autocorrelation (times AUTO).
-  autoFft.transform(re, im);
-  const zero = re[0]! || 1e-20;
-  let best = 0;
-  let lag = Math.floor(sr / 1000);
-  for (let l = Math.floor(sr / 1000); l <= Math.floor(sr / 40); l++) {
-    const value = re[l]! / zero / (1 - l / segment.length);
-    if (value > best) {
-      best = value;
-      lag = l;
-    }
-  }
-  return [Math.min(1, best), Math.log10(lag / sr)];
 }
 
 /**

@@ -17,7 +17,8 @@
  *   aligned on the onset);
  * - the envelope: decay to 20 and to 40 dB below the peak, the energy's centre in time, the rise
  *   from the first sounding frame to the peak, and the share of frames that sound;
- * - the attack's shape over the mel bands: centroid and flatness.
+ * - the attack's shape over the mel bands: centroid and flatness;
+ * - how periodic it is after the peak, and at what period (periodicity.ts).
  * A peak is where a level first came within 3 dB of its maximum (PeakTracker).
  *
  * The descriptor is the measures projected on axes learned from labelled recordings
@@ -30,6 +31,7 @@
  */
 
 import { Fft, hann } from './fft.ts';
+import { PeriodicityMeter, PERIODICITY_NAMES } from './periodicity.ts';
 import { MEASURE_COUNT, PROJECTION } from './similar-projection.ts';
 
 const FRAME = 2048;
@@ -79,6 +81,7 @@ const GROUPS: ReadonlyArray<{ weight: number; names: string[] }> = [
   { weight: 1, names: COARSE_BANDS.map((_, i) => `attack_band${i + 1}_share`) },
   { weight: 1, names: COARSE_BANDS.flatMap((_, i) => AFTER_PEAK.map((after) => `band${i + 1}_after${after}`)) },
   { weight: 1, names: ['attack_centroid', 'attack_flatness'] },
+  { weight: 1, names: [...PERIODICITY_NAMES] },
 ];
 
 /** The numbers measured on a sound, before the learned projection. */
@@ -123,12 +126,19 @@ export function descriptorWeights(projection: Projection): number[] {
   ];
 }
 
-/** A descriptor from measures (MEASURE_NAMES in order): their projection on the axes, then themselves. */
+/**
+ * A descriptor from measures (MEASURE_NAMES in order): their projection on the axes, as a
+ * direction, then themselves. The axes say which way a sound lies from the training sounds' mean,
+ * not how far: each sound's are scaled to one length, the root of the axes' summed variance
+ * (a recording chain moves a sound along its direction more than across it; docs/similar-sounds.md).
+ */
 export function describeMeasures(measures: readonly number[], projection: Projection = PROJECTION): number[] {
   const axes = projection.axes.map((axis) =>
     axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - projection.mean[i]!)) / projection.scale[i]!, 0),
   );
-  return [...axes.map((value) => Number(value.toPrecision(5))), ...measures];
+  const length = Math.sqrt(axes.reduce((sum, value) => sum + value * value, 0)) || 1;
+  const size = Math.sqrt(projection.spread.reduce((sum, variance) => sum + variance, 0));
+  return [...axes.map((value) => Number(((value / length) * size).toPrecision(5))), ...measures];
 }
 
 /**
@@ -196,9 +206,11 @@ export class DescriptorMeter {
   private activeEnergy = 0;
   private activeMoment = 0;
   private framesSeen = 0;
+  private readonly periodicity: PeriodicityMeter;
 
   constructor(private readonly sampleRate: number) {
     this.mel = new MelBank(sampleRate);
+    this.periodicity = new PeriodicityMeter(sampleRate);
   }
 
   /** Feeds frames of every channel; they are mixed to mono. */
@@ -208,6 +220,7 @@ export class DescriptorMeter {
       let sum = 0;
       for (const channel of channels) sum += channel[i]!;
       this.frame[this.filled++] = sum * scale;
+      this.periodicity.add(sum * scale);
       if (this.filled === FRAME) {
         this.analyzeFrame();
         this.frame.copyWithin(0, HOP);
@@ -221,7 +234,7 @@ export class DescriptorMeter {
     return describeMeasures(this.measures());
   }
 
-  /** The measures, MEASURE_NAMES in order, before the projection. */
+  /** The measures, MEASURE_NAMES in order, before the projection (once, after the last push). */
   measures(): number[] {
     // A sound shorter than one frame is described by its one zero-padded frame.
     if (this.framesSeen === 0 && this.filled > 0) {
@@ -254,6 +267,7 @@ export class DescriptorMeter {
         return Math.log10((Math.max(0, energy) + floor) / (this.atPeak[band]! + floor));
       }),
       ...attackShape(this.attack),
+      ...this.periodicity.finish(),
     ];
     return vector.map((value) => Number(value.toPrecision(5)));
   }

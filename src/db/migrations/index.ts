@@ -15,6 +15,7 @@ import * as descriptorsV3 from './013_descriptors_v3.ts';
 import * as downloadCounts from './014_download_counts.ts';
 import * as unlockedChangeLog from './015_unlocked_change_log.ts';
 import * as loops from './016_loops.ts';
+import * as descriptorsV4 from './017_descriptors_v4.ts';
 
 /** Every migration, in order. Names are stored in the database, so never rename one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '014_download_counts': downloadCounts,
   '015_unlocked_change_log': unlockedChangeLog,
   '016_loops': loops,
+  '017_descriptors_v4': descriptorsV4,
 };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
-import { analyzeAudio } from '../../../src/audio/analyze/index.ts';
+import { analyzeAudio, createAnalyzer } from '../../../src/audio/analyze/index.ts';
+import { PERIODICITY_NAMES } from '../../../src/audio/analyze/periodicity.ts';
 import {
   DESCRIPTOR_LENGTH,
   DESCRIPTOR_NAMES,
@@ -131,25 +132,89 @@ describe('audio descriptors', () => {
   });
 
   test(
-    'descriptors.projection: the learned axes come first, ' +
-      'each the projection of the z-scored measures that follow',
+    'descriptors.projection: the learned axes come first, the direction of the projection of the ' +
+      'z-scored measures that follow, at the length the axes spread over',
     () => {
       assert.equal(PROJECTION.axes.length + MEASURE_NAMES.length, DESCRIPTOR_LENGTH);
       assert.ok(PROJECTION.axes.length >= 2 && PROJECTION.axes.every((axis) => axis.length === MEASURE_NAMES.length));
+      const length = Math.sqrt(PROJECTION.spread.reduce((sum, variance) => sum + variance, 0));
       const next = random(7);
-      const vector = descriptorsOf(KINDS.snare!(next));
-      const measures = vector.slice(PROJECTION.axes.length);
-      PROJECTION.axes.forEach((axis, a) => {
-        const expected = axis.reduce(
-          (sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!,
-          0,
+      for (const kind of ['snare', 'kick'] as const) {
+        const vector = descriptorsOf(KINDS[kind]!(next));
+        const measures = vector.slice(PROJECTION.axes.length);
+        const projected = PROJECTION.axes.map((axis) =>
+          axis.reduce(
+            (sum, weight, i) => sum + (weight * (measures[i]! - PROJECTION.mean[i]!)) / PROJECTION.scale[i]!,
+            0,
+          ),
         );
-        // The measures are stored to 5 significant digits, the axes computed before that rounding.
-        assert.ok(
-          Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)),
-          `axis ${a + 1}: ${vector[a]} against ${expected}`,
+        const norm = Math.sqrt(projected.reduce((sum, value) => sum + value * value, 0));
+        projected.forEach((value, a) => {
+          const expected = (value / norm) * length;
+          // The measures are stored to 5 significant digits, the axes computed before that rounding.
+          assert.ok(
+            Math.abs(vector[a]! - expected) < 1e-2 * (1 + Math.abs(expected)),
+            `${kind}, axis ${a + 1}: ${vector[a]} against ${expected}`,
+          );
+        });
+      }
+    },
+  );
+
+  test(
+    'descriptors.periodicity: a ringing tone is periodic at its period after the peak, noise is not, ' +
+      'whatever its level and however the samples are cut into chunks',
+    () => {
+      const at = (name: string) => DESCRIPTOR_NAMES.indexOf(name);
+      const ring = (gain: number) =>
+        audio(0.6, 0.05, (t) => gain * Math.sin(2 * Math.PI * 200 * t) * Math.exp(-t / 0.15));
+      const noise = random(9);
+      const hiss = audio(0.6, 0.05, (t) => 0.5 * (noise() * 2 - 1) * Math.exp(-t / 0.15));
+      const tone = descriptorsOf(ring(0.5));
+      assert.ok(tone[at('periodicity_0_100ms')]! > 0.9, `tone: ${tone[at('periodicity_0_100ms')]}`);
+      assert.ok(tone[at('periodicity_100_300ms')]! > 0.9, `tone: ${tone[at('periodicity_100_300ms')]}`);
+      // 200 Hz: a period of 5 ms (or a multiple, which repeats as well).
+      for (const name of ['period_0_100ms', 'period_100_300ms']) {
+        const periods = 10 ** tone[at(name)]! / 0.005;
+        assert.ok(Math.abs(periods - Math.round(periods)) < 0.01, `${name}: ${10 ** tone[at(name)]!} s`);
+      }
+      const hissed = descriptorsOf(hiss);
+      assert.ok(hissed[at('periodicity_0_100ms')]! < 0.3, `noise: ${hissed[at('periodicity_0_100ms')]}`);
+      assert.ok(hissed[at('periodicity_highs_0_100ms')]! < 0.3, `noise: ${hissed[at('periodicity_highs_0_100ms')]}`);
+      // 30 dB quieter: the same numbers.
+      const quiet = descriptorsOf(ring(0.5 * 10 ** (-30 / 20)));
+      for (const name of PERIODICITY_NAMES) assert.ok(Math.abs(quiet[at(name)]! - tone[at(name)]!) < 1e-3, name);
+      // Against a plain reading of the whole sound: sounds loudest at the start, in the middle, in
+      // the frames that run past the end, and shorter than a frame.
+      const steep = audio(0.3013, 0, (t) => 0.2 * (noise() * 2 - 1) * Math.exp((t - 0.3) / 0.002));
+      // Loudest in the middle of the first frame that runs past the end (they start every 256 samples).
+      const burst = audio(
+        13_200 / RATE,
+        0,
+        (t) => Math.sin(2 * Math.PI * 300 * t) * Math.exp(-(((t * RATE - 13_056) / 60) ** 2)),
+      );
+      for (const sound of [
+        KINDS.snare!(random(17)),
+        KINDS.kick!(random(19)),
+        hiss,
+        steep,
+        burst,
+        audio(0.008, 0, (t) => Math.sin(900 * t)),
+      ]) {
+        const got = descriptorsOf(sound);
+        const expected = periodicityOf(sound.channels[0]!, sound.sampleRate);
+        PERIODICITY_NAMES.forEach((name, i) =>
+          assert.ok(Math.abs(got[at(name)]! - expected[i]!) < 2e-3, `${name}: ${got[at(name)]} against ${expected[i]}`),
         );
-      });
+      }
+      // Streamed in chunks of odd sizes: the same descriptor as in one piece.
+      const sound = KINDS.snare!(random(13));
+      const samples = sound.channels[0]!;
+      const analyzer = createAnalyzer(sound.sampleRate, 1);
+      for (let from = 0, size = 1; from < samples.length; from += size, size = (size * 7 + 3) % 1500) {
+        analyzer.push([samples.subarray(from, from + size)]);
+      }
+      assert.deepEqual(analyzer.finish().descriptors, descriptorsOf(sound));
     },
   );
 
@@ -170,3 +235,42 @@ describe('audio descriptors', () => {
     }
   });
 });
+
+/**
+ * The periodicity numbers read straight from the whole sound: the peak over fine frames (512
+ * samples every 256, Hann, zero past the end; the first within 3 dB of the loudest), then each
+ * stretch's autocorrelation summed lag by lag.
+ */
+function periodicityOf(x: Float32Array, rate: number): number[] {
+  const window = (length: number) =>
+    Float64Array.from({ length }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / length));
+  const fine = window(512);
+  let level = 0;
+  let peak = 0;
+  for (let start = 0; start < x.length; start += 256) {
+    let energy = 0;
+    for (let i = 0; i < 512; i++) energy += ((x[start + i] ?? 0) * fine[i]!) ** 2;
+    if (energy > 2 * level) [level, peak] = [energy, start];
+    else if (energy > level) level = energy;
+  }
+  const stretch = (fromMs: number, toMs: number, differences: number): [number, number] => {
+    const from = Math.min(x.length, peak + Math.floor((fromMs * rate) / 1000));
+    const to = Math.min(x.length, peak + Math.floor((toMs * rate) / 1000));
+    let y = Float64Array.from(x.subarray(from, to));
+    for (let d = 0; d < differences; d++) y = y.map((value, i, all) => (i === 0 ? 0 : value - all[i - 1]!));
+    if (y.length <= 64) y = new Float64Array(64);
+    const w = window(y.length);
+    y = y.map((value, i) => value * w[i]!);
+    const sum = (lag: number) =>
+      y.reduce((total, value, i) => (i + lag < y.length ? total + value * y[i + lag]! : total), 0);
+    const atZero = sum(0) || 1e-20;
+    let best = 0;
+    let lag = Math.floor(rate / 1000);
+    for (let l = lag; l <= Math.min(Math.floor(rate / 40), y.length - 1); l++) {
+      const value = sum(l) / atZero / (1 - l / y.length);
+      if (value > best) [best, lag] = [value, l];
+    }
+    return [Math.min(1, best), Math.log10(lag / rate)];
+  };
+  return [...stretch(0, 100, 0), ...stretch(100, 300, 0), stretch(0, 100, 2)[0], stretch(100, 300, 2)[0]];
+}

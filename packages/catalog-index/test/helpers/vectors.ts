@@ -11,20 +11,22 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Descriptor weights shaped like the service's (106 numbers): a few learned axes that count most,
+ * Descriptor weights shaped like the service's (114 numbers): a few learned axes that count most,
  * then groups of measures, each group's weight shared among its numbers.
  */
 export const WEIGHTS: readonly number[] = [
-  3,
-  2.4,
-  1.1,
+  5.2,
+  2.6,
   1.2,
-  0.76,
-  0.65,
-  0.8,
-  0.58,
+  1.2,
+  1,
+  0.66,
+  0.88,
+  0.71,
+  0.64,
+  0.46,
+  0.36,
   0.34,
-  0.33,
-  0.24,
-  ...[10, 12, 6, 12, 6, 6, 5, 6, 30, 2].flatMap((size) => Array.from({ length: size }, () => 1 / size)),
+  0.28,
+  ...[10, 12, 6, 12, 6, 6, 5, 6, 30, 2, 6].flatMap((size) => Array.from({ length: size }, () => 1 / size)),
 ];
