@@ -10,6 +10,9 @@ import {
   ListObjectsV2Command,
 } from '@aws-sdk/client-s3';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { openPostgres } from '../../src/db/dialects/postgres.ts';
+import { openSqlite } from '../../src/db/dialects/sqlite.ts';
+import type { DatabaseHandle } from '../../src/db/dialects/types.ts';
 import { S3_SERVER, s3Client } from './s3.ts';
 
 /**
@@ -57,6 +60,13 @@ export async function prepareBackend(dataDir: string, databaseUrl = process.env.
 }
 
 /** Drops the data folder's schema with everything in it (PostgreSQL only). */
+/** `dataDir`'s database, its backend prepared (its schema on PostgreSQL, else its SQLite file), not migrated. */
+export async function openBackendDatabase(dataDir: string): Promise<DatabaseHandle> {
+  await prepareBackend(dataDir);
+  const url = backendEnv(dataDir).DATABASE_URL;
+  return url ? openPostgres(url) : openSqlite(path.join(dataDir, 'catalog.sqlite'));
+}
+
 export async function removeBackend(dataDir: string, databaseUrl = process.env.DATABASE_URL): Promise<void> {
   if (databaseUrl) await inDatabase(databaseUrl, `DROP SCHEMA IF EXISTS ${schemaOf(dataDir)} CASCADE`);
   if (onS3) await removeBucket(bucketOf(dataDir));

@@ -16,7 +16,12 @@
  * the axes it reads) to the distance.
  */
 import { SimilarityIndex } from '@sound-catalog/catalog-index';
-import { describeMeasures, descriptorWeights, MEASURE_NAMES } from '../../../src/audio/analyze/descriptors.ts';
+import {
+  asDirection,
+  describeMeasures,
+  descriptorWeights,
+  MEASURE_NAMES,
+} from '../../../src/audio/analyze/descriptors.ts';
 import { learn } from '../discriminant.ts';
 import { DRUM_FAMILIES, groupOf, measureAll, readRecordings } from '../data.ts';
 import { extraMeasuresAll } from './extra.ts';
@@ -100,14 +105,9 @@ for (const names of variants) {
       return w.map((v) => Math.sqrt(v / sum));
     };
     if (postSay > 0) weights.push(...familyNames.map(() => postSay));
-    // The axes as a direction, as describeMeasures has them (unit length, times the root of the
-    // axes' summed spread).
-    const cosScale = Math.sqrt(projection.spread.reduce((sum, v) => sum + v, 0));
     const vectors = evaluated.map((i) => {
       const d = describeMeasures(measures[i]!, { ...projection, axes: [] } as never);
-      const raw = axesOf(i);
-      const length = Math.sqrt(raw.reduce((sum, v) => sum + v * v, 0)) || 1;
-      const axes = raw.map((v) => (v / length) * cosScale);
+      const axes = asDirection(axesOf(i), projection.spread);
       return [...axes, ...d, ...groups.flatMap((g) => extras[i]![g]!), ...(postSay > 0 ? posterior(axes) : [])];
     });
     const index = new SimilarityIndex(weights);

@@ -136,9 +136,14 @@ export function describeMeasures(measures: readonly number[], projection: Projec
   const axes = projection.axes.map((axis) =>
     axis.reduce((sum, weight, i) => sum + (weight * (measures[i]! - projection.mean[i]!)) / projection.scale[i]!, 0),
   );
+  return [...asDirection(axes, projection.spread).map((value) => Number(value.toPrecision(5))), ...measures];
+}
+
+/** Projected axes scaled to one length, the root of their summed variance `spread`. */
+export function asDirection(axes: readonly number[], spread: readonly number[]): number[] {
   const length = Math.sqrt(axes.reduce((sum, value) => sum + value * value, 0)) || 1;
-  const size = Math.sqrt(projection.spread.reduce((sum, variance) => sum + variance, 0));
-  return [...axes.map((value) => Number(((value / length) * size).toPrecision(5))), ...measures];
+  const size = Math.sqrt(spread.reduce((sum, variance) => sum + variance, 0));
+  return axes.map((value) => (value / length) * size);
 }
 
 /**

@@ -4,16 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { openPostgres } from '../../../src/db/dialects/postgres.ts';
-import { openSqlite } from '../../../src/db/dialects/sqlite.ts';
 import { migrate } from '../../../src/db/index.ts';
-import { backendEnv, prepareBackend, removeBackend } from '../../helpers/backend.ts';
+import { openBackendDatabase, removeBackend } from '../../helpers/backend.ts';
 
 test('migrate.017: descriptors measured before it are cleared, for analyze --missing; sounds without stay so', async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-migrate-017-'));
-  await prepareBackend(dataDir);
-  const url = backendEnv(dataDir).DATABASE_URL;
-  const handle = url ? openPostgres(url) : openSqlite(path.join(dataDir, 'catalog.sqlite'));
+  const handle = await openBackendDatabase(dataDir);
   try {
     await migrate(handle, '016_loops');
     const old = JSON.stringify(Array.from({ length: 106 }, (_, i) => i / 10));

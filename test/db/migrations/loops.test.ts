@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { openPostgres } from '../../../src/db/dialects/postgres.ts';
-import { openSqlite } from '../../../src/db/dialects/sqlite.ts';
 import { migrate } from '../../../src/db/index.ts';
-import { backendEnv, otherConnection, prepareBackend } from '../../helpers/backend.ts';
+import { openBackendDatabase, otherConnection } from '../../helpers/backend.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { startServer } from '../../helpers/server.ts';
 
@@ -16,9 +14,7 @@ test(
     'and a loop written later reaches the change feed, the index and the details',
   async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-migrate-016-'));
-    await prepareBackend(dataDir);
-    const url = backendEnv(dataDir).DATABASE_URL;
-    const handle = url ? openPostgres(url) : openSqlite(path.join(dataDir, 'catalog.sqlite'));
+    const handle = await openBackendDatabase(dataDir);
     try {
       await migrate(handle, '015_unlocked_change_log');
       // A sound as the writer of that release stored it.

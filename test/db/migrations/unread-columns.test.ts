@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { openPostgres } from '../../../src/db/dialects/postgres.ts';
-import { openSqlite } from '../../../src/db/dialects/sqlite.ts';
 import { migrate } from '../../../src/db/index.ts';
-import { backendEnv, otherConnection, prepareBackend } from '../../helpers/backend.ts';
+import { openBackendDatabase, otherConnection } from '../../helpers/backend.ts';
 import { startServer } from '../../helpers/server.ts';
 
 test(
@@ -15,9 +13,7 @@ test(
     'sounds.search_text and sound_tags, and keeps its sounds and counts',
   async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-migrate-009-'));
-    await prepareBackend(dataDir);
-    const url = backendEnv(dataDir).DATABASE_URL;
-    const handle = url ? openPostgres(url) : openSqlite(path.join(dataDir, 'catalog.sqlite'));
+    const handle = await openBackendDatabase(dataDir);
     try {
       await migrate(handle, '008_round_loudness');
       // A sound as the writer of that release stored it.
