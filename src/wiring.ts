@@ -70,7 +70,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     files.close();
     throw error;
   }
-  const accountStore = new AccountStore(database.db);
+  const accountStore = new AccountStore(database.db, database.dataVersion);
   // One group commit for what is charged and what is served (db/turn-commit.ts).
   const ledger = new TurnCommit(database.db);
   const usageHistory = new UsageHistory(database.db, ledger);

@@ -106,8 +106,8 @@ export class AccountService {
     if (header === undefined || header === '') throw unauthorized('Missing API key: send it in the x-api-key header');
     if (!isWellFormedApiKey(header)) throw unauthorized('Invalid API key');
     await guard?.beforeLookup();
-    // Read on every request (one indexed row by hash): a revoked key or a changed plan counts at
-    // once, whichever process changed it.
+    // One indexed row by hash, or the owner read in the last second while the database is unchanged
+    // (recent-owners.ts): a revoked key or a changed plan counts at once, whichever process changed it.
     const owner = await this.store.findKeyOwner(hashApiKey(header));
     if (!owner) {
       await guard?.unknownKey();

@@ -4,6 +4,7 @@ import type { Db } from '../db/index.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
 import { conflict, notFound } from '../errors.ts';
 import { planOf, type Plan, type PlanName } from './plans.ts';
+import { RecentOwners } from './recent-owners.ts';
 import { storable } from '../db/text.ts';
 
 export interface Account {
@@ -33,8 +34,15 @@ export interface KeyOwner {
 export class AccountStore {
   /** The key lookup of every API request, compiled once (db/reusable-query.ts). */
   private readonly keyOwnerByHash;
+  /** Owners read in the last second, where the database tells another process's commits (SQLite). */
+  private readonly recentOwners: RecentOwners<KeyOwner> | null;
 
-  constructor(private readonly db: Db) {
+  /** `dataVersion`: the database's (db/dialects/types.ts), where it has one. */
+  constructor(
+    private readonly db: Db,
+    dataVersion?: () => number,
+  ) {
+    this.recentOwners = dataVersion ? new RecentOwners(dataVersion) : null;
     this.keyOwnerByHash = reusableQuery(
       db,
       db
@@ -105,6 +113,7 @@ export class AccountStore {
       })
       .where('id', '=', id)
       .execute();
+    this.recentOwners?.forget();
   }
 
   /**
@@ -167,8 +176,12 @@ export class AccountStore {
     }));
   }
 
-  /** Looks a key up by its hash (a unique index): never a scan over keys. */
-  async findKeyOwner(hash: string): Promise<KeyOwner | null> {
+  /** Looks a key up by its hash (a unique index, never a scan over keys), or finds it among the recent owners. */
+  findKeyOwner(hash: string): Promise<KeyOwner | null> {
+    return this.recentOwners ? this.recentOwners.owner(hash, () => this.readKeyOwner(hash)) : this.readKeyOwner(hash);
+  }
+
+  private async readKeyOwner(hash: string): Promise<KeyOwner | null> {
     const [row] = await this.keyOwnerByHash(hash);
     return row ? { keyId: row.key_id, prefix: row.prefix, account: toAccount(row) } : null;
   }
@@ -182,6 +195,7 @@ export class AccountStore {
       .where('revoked_at', 'is', null);
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
     const result = await query.executeTakeFirst();
+    this.recentOwners?.forget();
     return result.numUpdatedRows > 0n;
   }
 

@@ -53,4 +53,37 @@ describe('accounts: API keys', () => {
     await server.services.accounts.revokeKey(record!.prefix, account.id);
     assert.equal(await status(key), 401);
   });
+
+  // A key's owner read on SQLite is kept while the database is unchanged (accounts/recent-owners.ts):
+  // another process's commit must reach the very next request.
+  test('keys.revoked-elsewhere: a key revoked by another connection is refused from the next request on', async () => {
+    const { key, account } = await server.account('pro');
+    assert.equal(await status(key), 200);
+    assert.equal(await status(key), 200);
+    const connection = await otherConnection(server.dataDir);
+    try {
+      await connection.run(
+        'UPDATE api_keys SET revoked_at = ? WHERE account_id = ?',
+        new Date().toISOString(),
+        account.id,
+      );
+    } finally {
+      await connection.close();
+    }
+    assert.equal(await status(key), 401);
+  });
+
+  test('keys.plan-elsewhere: a plan changed by another connection counts from the next request on', async () => {
+    const { key, account } = await server.account('pro');
+    assert.equal(await status(key), 200);
+    const connection = await otherConnection(server.dataDir);
+    try {
+      await connection.run('UPDATE accounts SET plan = ? WHERE id = ?', 'free', account.id);
+      assert.equal(await status(key), 403);
+      await connection.run('UPDATE accounts SET plan = ? WHERE id = ?', 'pro', account.id);
+      assert.equal(await status(key), 200);
+    } finally {
+      await connection.close();
+    }
+  });
 });

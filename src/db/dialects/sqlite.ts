@@ -32,10 +32,12 @@ export function openSqlite(file: string): DatabaseHandle {
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const dataVersion = connection.prepare('PRAGMA data_version').pluck();
   let checkpointer: { stop(): Promise<void> } | null = null;
   return {
     db,
     dialect: sqliteDialect,
+    dataVersion: () => dataVersion.get() as number,
     checkpointInBackground(onFailure) {
       checkpointer ??= startCheckpointer(connection, file, onFailure);
     },

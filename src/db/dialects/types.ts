@@ -43,6 +43,13 @@ export interface DatabaseHandle {
    * checkpoint again and `onFailure` is told why. Nothing to do on PostgreSQL.
    */
   checkpointInBackground(onFailure: (reason: string) => void): void;
+  /**
+   * SQLite's data_version: a number that moves whenever another connection (another process: a
+   * command, a second server on the file) commits, read without waiting for Kysely's connection.
+   * This connection's own commits leave it as it is. Absent on PostgreSQL, where only a query
+   * could tell another process's commit.
+   */
+  dataVersion?(): number;
   /** The connection pool's figures, read when metrics are scraped (PostgreSQL; SQLite has no pool). */
   pool?(): PoolFigures;
   close(): Promise<void>;
