@@ -5,8 +5,8 @@ export const MAX_KEYS = 10_000;
 
 /**
  * The owners of the keys presented in the last second, by key hash, kept while the database is
- * as it was when they were read. Every API request presents a key, and on SQLite reading its
- * owner cost about a tenth of a search's time (bench/pairs.ts, the additions mix at 100,000).
+ * as it was when they were read. Every API request presents a key; reading SQLite's data version
+ * costs less than reading the key's row through Kysely (docs/performance.md gives how much).
  *
  * Nothing is kept longer than the database stays the same: `dataVersion` (SQLite's data_version,
  * db/dialects/types.ts) moves at once when another process commits, and the store's own writes to

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Job, JobResult, JobWithoutId } from '../audio/jobs.ts';
+import { workerFiles } from '../ingest/worker-pool.ts';
 
 /** What the pool runs: renditions, pictures and packs' sprites. */
 export type PoolJob = Extract<JobWithoutId, { kind: 'render' | 'picture' | 'sprite' }>;
@@ -36,10 +37,8 @@ export class RenderPool {
     readonly concurrency: number,
     readonly maxWaiting: number,
   ) {
-    // Compiled (dist/), workers start from worker-thread.js; from sources, worker-entry.js registers tsx first.
-    const entry = import.meta.url.endsWith('.js') ? '../ingest/worker-thread.js' : '../ingest/worker-entry.js';
     this.piscina = new Piscina({
-      filename: new URL(entry, import.meta.url).href,
+      ...workerFiles(),
       // Threads start with the first rendition, not with every server that never makes one.
       minThreads: 0,
       maxThreads: concurrency,
