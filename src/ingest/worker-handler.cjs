@@ -6,10 +6,7 @@
 'use strict';
 const { workerData } = require('node:worker_threads');
 
-/** The worker's function (the default export of workerData.entry), imported once. */
-let handler = null;
+/** The worker's function: the default export of workerData.entry, imported as the thread starts. */
+const handler = import(workerData.entry).then((module) => module.default);
 
-module.exports = function runJob(job) {
-  handler ??= import(workerData.entry).then((module) => module.default);
-  return handler.then((run) => run(job));
-};
+module.exports = (job) => handler.then((run) => run(job));
