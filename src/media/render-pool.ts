@@ -48,9 +48,13 @@ export class RenderPool {
     });
   }
 
-  /** Runs `job` once a thread is free, for at most `timeLimitMs` on it; rejects with RenderTimeoutError past that. */
-  async run(job: PoolJob, signal: AbortSignal, timeLimitMs: number): Promise<JobResult> {
+  /**
+   * Runs `job` once a thread is free (calling `onThread` then), for at most `timeLimitMs` on it;
+   * rejects with RenderTimeoutError past that.
+   */
+  async run(job: PoolJob, signal: AbortSignal, timeLimitMs: number, onThread?: () => void): Promise<JobResult> {
     await this.turn(signal);
+    onThread?.();
     const timer = AbortSignal.timeout(timeLimitMs);
     try {
       return await this.piscina.run({ ...job, id: this.nextId++ }, { signal: AbortSignal.any([signal, timer]) });
@@ -67,6 +71,11 @@ export class RenderPool {
   /** Jobs waiting for a thread. */
   get waiting(): number {
     return this.line.length;
+  }
+
+  /** Jobs on a thread. */
+  get busy(): number {
+    return this.running;
   }
 
   /** Stops every worker now; jobs not finished are rejected. */

@@ -123,6 +123,8 @@ interface Flight {
   unpaid: boolean;
   /** Requests waiting for it whose clients are still there. */
   clients: number;
+  /** True once its job holds a thread: from then on it runs to its end. */
+  onThread: boolean;
   controller: AbortController;
 }
 
@@ -153,8 +155,6 @@ export interface RenditionOptions {
 export class RenditionService {
   private pool: RenderPool | null = null;
   private readonly flights = new Map<string, Flight>();
-  /** Flights handed to the pool, in the order they were: piscina starts them in that order. */
-  private readonly submitted = new Set<Flight>();
   /** Renditions served since the last flush, and when (to the second). */
   private readonly servedSinceFlush = new Map<string, number>();
   private readonly flushTimer: NodeJS.Timeout;
@@ -264,7 +264,7 @@ export class RenditionService {
   }
 
   async stats(): Promise<RenditionStats> {
-    const making = this.submitted.size + this.jobs - (this.pool?.waiting ?? 0);
+    const making = this.pool?.busy ?? 0;
     return {
       waiting: this.flights.size + this.jobs - making,
       making,
@@ -311,10 +311,7 @@ export class RenditionService {
     const leave = () => {
       left = true;
       // A job already on a thread runs to its end: it is paid for, and stored for the next request.
-      if (--current.clients === 0 && !this.isRunning(current)) {
-        // Out of the order at once: piscina takes the job out of its queue now, and the next in
-        // line must not look started.
-        this.submitted.delete(current);
+      if (--current.clients === 0 && !current.onThread) {
         current.controller.abort(new Error('every client is gone'));
       }
     };
@@ -337,6 +334,7 @@ export class RenditionService {
       pay,
       unpaid: false,
       clients: 0,
+      onThread: false,
       controller: new AbortController(),
     };
     flight.done = (async () => {
@@ -358,12 +356,7 @@ export class RenditionService {
           flight.unpaid = true;
           throw error;
         }
-        this.submitted.add(flight);
-        try {
-          return await this.make(fileKey, sound, making, flight.controller.signal);
-        } finally {
-          this.submitted.delete(flight);
-        }
+        return await this.make(fileKey, sound, making, flight);
       } catch (error) {
         // Paid and not made (failed, stopped at its limit, or dropped before it started): the payer gets it back.
         await payment?.refund().catch((refundError: unknown) => this.options.onError?.(refundError));
@@ -408,16 +401,6 @@ export class RenditionService {
     }
   }
 
-  /**
-   * Whether piscina has started the flight: it starts jobs in order, so the last `waiting` handed
-   * to it are the ones not started.
-   */
-  private isRunning(flight: Flight): boolean {
-    const order = [...this.submitted];
-    const position = order.indexOf(flight);
-    return position >= 0 && position < order.length - (this.pool?.waiting ?? 0);
-  }
-
   private renditionMaking(sound: StoredSound, choice: RenditionChoice): Making {
     return {
       job: (sourcePath, outputPath) => ({ kind: 'render', sourcePath, outputPath, spec: specOf(sound, choice) }),
@@ -431,12 +414,7 @@ export class RenditionService {
     };
   }
 
-  private async make(
-    fileKey: string,
-    sound: StoredSound,
-    making: Making,
-    signal: AbortSignal,
-  ): Promise<RenditionFacts> {
+  private async make(fileKey: string, sound: StoredSound, making: Making, flight: Flight): Promise<RenditionFacts> {
     this.pool ??= new RenderPool(this.options.concurrency, RENDITIONS_MAX_WAITING);
     // The claim reserved the output's size: room is made for it before a scratch file is written.
     await this.makeRoom(fileKey);
@@ -445,7 +423,9 @@ export class RenditionService {
     const outputPath = this.files.temporaryPath();
     const limitMs = making.limitMs;
     const result = await this.pool
-      .run(making.job(source.path, outputPath), signal, limitMs)
+      .run(making.job(source.path, outputPath), flight.controller.signal, limitMs, () => {
+        flight.onThread = true;
+      })
       .catch(async (error: unknown) => {
         // A job refused, dropped, failed or stopped leaves no scratch file behind.
         await rm(outputPath, { force: true });
