@@ -32,7 +32,14 @@ import {
   similarRequest,
   type Generator,
 } from './query-mix.ts';
-import { heapBoundMb, residentMemoryMb, settleSeconds, startArguments, startChild } from './server-process.ts';
+import {
+  heapArguments,
+  heapBoundMb,
+  residentMemoryMb,
+  settleSeconds,
+  startArguments,
+  startChild,
+} from './server-process.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -81,7 +88,7 @@ for (const size of sizes.length > 0 ? sizes : [12_000, 100_000]) {
 
   // npm start's command with the heap bound docs/operations.md documents for a catalog of this size.
   const heapMb = Number(process.env.BENCH_HEAP_MB ?? heapBoundMb(size));
-  const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], {
+  const server = await startChild([...heapArguments(size, heapMb), ...startArguments(), 'serve'], {
     SOUND_CATALOG_DATA: dataDir,
     SOUND_CATALOG_DEMO: '0',
     PORT: '0',

@@ -20,7 +20,7 @@ import SQLite from '../src/db/dialects/better-sqlite3.js';
 import { encodeCursor } from '../src/shapes/params.ts';
 import { fillCatalog } from './fill-catalog.ts';
 import { createBenchKeys } from './processes.ts';
-import { heapBoundMb, startArguments, startChild } from './server-process.ts';
+import { heapArguments, startArguments, startChild } from './server-process.ts';
 
 const SIZE = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -42,7 +42,7 @@ const env = { SOUND_CATALOG_DATA: dataDir, SOUND_CATALOG_DEMO: '0' };
 const [key] = await createBenchKeys(env, 'walk');
 const since = touchEverySound(dataDir);
 
-const server = await startChild([`--max-old-space-size=${heapBoundMb(SIZE)}`, ...startArguments(), 'serve'], {
+const server = await startChild([...heapArguments(SIZE), ...startArguments(), 'serve'], {
   ...env,
   PORT: '0',
 });

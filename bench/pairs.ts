@@ -20,7 +20,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuByPid, keptCatalog, soundIds } from './processes.ts';
 import { additionsRequest, extensionMix, generator, queryMix, realisticRequest } from './query-mix.ts';
-import { heapBoundMb, residentMemoryMb, settleSeconds, startChild } from './server-process.ts';
+import { heapArguments, residentMemoryMb, settleSeconds, startChild } from './server-process.ts';
 
 const [size, runs] = process.argv.slice(2, 4).map(Number);
 const checkouts = process.argv.slice(4).map((folder) => path.resolve(folder));
@@ -51,7 +51,7 @@ for (let run = 1; run <= runs; run++) {
     const server = await startChild(
       [
         ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []),
-        `--max-old-space-size=${heapBoundMb(size)}`,
+        ...heapArguments(size),
         path.join(checkout, 'bin/sound-catalog.js'),
         'serve',
       ],

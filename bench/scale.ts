@@ -26,7 +26,7 @@ import { createServices } from '../src/wiring.ts';
 import { fillCatalog } from './fill-catalog.ts';
 import { cpuByPid, createBenchKeys, pidsOf, soundIds } from './processes.ts';
 import { generator, queryMix } from './query-mix.ts';
-import { startChild } from './server-process.ts';
+import { heapArguments, startChild } from './server-process.ts';
 
 const SOUNDS = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -60,9 +60,8 @@ const sharedEnv = { ...sqliteEnv, DATABASE_URL: postgresUrl, REDIS_URL };
 const sqliteKeys = await createBenchKeys(sqliteEnv, 'scale');
 const sharedKeys = await createBenchKeys(sharedEnv, 'scale');
 const ids = soundIds(dataDir, 5000);
-const heapMb = Math.max(128, Math.ceil((64 + (0.45 * SOUNDS) / 1000) / 64) * 64);
 const serve = (env: Record<string, string>) =>
-  startChild([`--max-old-space-size=${heapMb}`, path.join(root, 'bin/sound-catalog.js'), 'serve'], env);
+  startChild([...heapArguments(SOUNDS), path.join(root, 'bin/sound-catalog.js'), 'serve'], env);
 
 const setups = [];
 if (!ONLY || ONLY.includes('sqlite'))

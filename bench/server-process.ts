@@ -30,6 +30,16 @@ export function heapBoundMb(sounds: number): number {
 }
 
 /**
+ * docs/operations.md's heap flags: the old generation's bound above, and semi-spaces of 16 MB.
+ * Node.js 20 and 22 take 16 MB under that bound; Node.js 24 sizes them by the machine's memory
+ * instead (64 MB on 24 GiB), and its young generation then holds about 70 MB more resident at
+ * 1,000,000 sounds (docs/performance.md).
+ */
+export function heapArguments(sounds: number, heapMb = heapBoundMb(sounds)): string[] {
+  return [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=16'];
+}
+
+/**
  * The node arguments of package.json's start script (`node [FLAGS...] bin/sound-catalog.js serve`), without `serve`.
  */
 export function startArguments(): string[] {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuByPid, createBenchKeys } from './processes.ts';
 import { extensionMix, generator, queryMix } from './query-mix.ts';
-import { heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
+import { heapArguments, heapBoundMb, residentMemoryMb, startArguments, startChild } from './server-process.ts';
 import { buildCatalog, cli, dashboardCookie } from './soak-setup.ts';
 import { Client, type Sample } from './soak-traffic.ts';
 
@@ -100,8 +100,7 @@ await cli(['accounts', 'create', '--email', 'soak-cli@example.com', '--plan', 'e
 const cliKey = String((await cli(['keys', 'create', '--email', 'soak-cli@example.com', '--name', 'soak'], env)).key);
 const keys = [cliKey, ...(await createBenchKeys(env, 'soak'))];
 
-const heapMb = heapBoundMb(catalog.ids.length);
-const server = await startChild([`--max-old-space-size=${heapMb}`, ...startArguments(), 'serve'], {
+const server = await startChild([...heapArguments(catalog.ids.length), ...startArguments(), 'serve'], {
   ...env,
   PORT: '0',
 });
@@ -125,7 +124,7 @@ const idleRssMb = await residentMemoryMb(pid);
 console.log(
   JSON.stringify({
     server: server.url,
-    heapMb,
+    heapMb: heapBoundMb(catalog.ids.length),
     idleRssMb,
     minutes: MINUTES,
     connections: CONNECTIONS,

@@ -9,7 +9,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { cpuByPid, keptCatalog } from './processes.ts';
-import { heapBoundMb, startChild } from './server-process.ts';
+import { heapArguments, startChild } from './server-process.ts';
 
 const [size, runs] = process.argv.slice(2, 4).map(Number);
 const checkouts = process.argv.slice(4).map((folder) => path.resolve(folder));
@@ -25,10 +25,11 @@ for (let run = 1; run <= runs; run++) {
     rmSync(copy, { recursive: true, force: true });
     cpSync(dataDir, copy, { recursive: true });
     const started = performance.now();
-    const server = await startChild(
-      [`--max-old-space-size=${heapBoundMb(size)}`, path.join(checkout, 'bin/sound-catalog.js'), 'serve'],
-      { SOUND_CATALOG_DATA: copy, SOUND_CATALOG_DEMO: '0', PORT: '0' },
-    );
+    const server = await startChild([...heapArguments(size), path.join(checkout, 'bin/sound-catalog.js'), 'serve'], {
+      SOUND_CATALOG_DATA: copy,
+      SOUND_CATALOG_DEMO: '0',
+      PORT: '0',
+    });
     const wallS = (performance.now() - started) / 1000;
     const cpuS = cpuByPid([server.child.pid!]).get(server.child.pid!)! / 1000;
     server.child.kill('SIGTERM');
