@@ -100,7 +100,8 @@ await cli(['accounts', 'create', '--email', 'soak-cli@example.com', '--plan', 'e
 const cliKey = String((await cli(['keys', 'create', '--email', 'soak-cli@example.com', '--name', 'soak'], env)).key);
 const keys = [cliKey, ...(await createBenchKeys(env, 'soak'))];
 
-const server = await startChild([...heapArguments(catalog.ids.length), ...startArguments(), 'serve'], {
+const heapMb = heapBoundMb(catalog.ids.length);
+const server = await startChild([...heapArguments(catalog.ids.length, heapMb), ...startArguments(), 'serve'], {
   ...env,
   PORT: '0',
 });
@@ -124,7 +125,7 @@ const idleRssMb = await residentMemoryMb(pid);
 console.log(
   JSON.stringify({
     server: server.url,
-    heapMb: heapBoundMb(catalog.ids.length),
+    heapMb,
     idleRssMb,
     minutes: MINUTES,
     connections: CONNECTIONS,
